@@ -1,0 +1,85 @@
+"""Bots that choose actions through the public rules-engine API only.
+
+Every bot is deterministic for a given seed: ties are broken by its own seeded generator, and
+candidate actions come in the engine's deterministic order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from controller.games import Action, State
+from controller.heuristics import EVALUATORS, Evaluator
+
+WIN_SCORE = 1_000_000.0
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State) -> Action: ...
+
+
+class RandomBot:
+    """Uniformly random legal actions: the baseline, and the fastest playout policy."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        return self._rng.choice(state.legal_actions())
+
+
+class GreedyBot:
+    """One-ply search: apply every legal action and keep the best by the game's evaluation.
+
+    A win ends the search; a loss is avoided whenever anything else is possible. Games without an
+    evaluator are played by terminal outcomes alone (random among equal actions).
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        me = state.current_player
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        evaluate = EVALUATORS.get(state.game.name)
+        prepared = evaluate.prepare(state) if evaluate is not None else None
+        best: list[Action] = []
+        best_score = float("-inf")
+        for action in actions:
+            after = state.apply(action)
+            if after.is_terminal():
+                score = WIN_SCORE * (after.returns()[me] - 0.5)
+            elif evaluate is not None:
+                score = evaluate.score(prepared, action, after, me)
+            else:
+                score = 0.0
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot by name, seeded; a clear error for an unknown name."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})") from None
+    return factory(seed)
+
+
+__all__ = ["BOTS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "make_bot"]

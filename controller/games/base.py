@@ -1,0 +1,188 @@
+"""The rules-engine API every game implements: an immutable Game description and immutable States.
+
+The split follows OpenSpiel (a Game is a factory and description, a State is one position); the
+value types follow python-chess (small, frozen, hashable, with notation that round-trips).
+Nothing here does I/O, reads a clock or touches hardware.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Cell = tuple[int, int]
+"""A field in board coordinates: `(x, y)` on square boards, axial `(q, r)` on hex boards."""
+
+Action = Hashable
+"""A game's action value: small, frozen and hashable; each game defines its own types."""
+
+Occupancy = dict[Cell, tuple["Piece", ...]]
+"""What physically stands on each occupied field, bottom to top."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow here; `reason` says why in words a player understands."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class NotationError(IllegalAction):
+    """Text that is not an action in the game's notation (so it cannot be legal either)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One physical piece as the sensors see it.
+
+    `magnet` is the pole facing the sensor (+1 or -1); a signed sensor can tell the two apart.
+    """
+
+    kind: str
+    owner: int | None = None
+    magnet: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What the LED under a field shows as part of the game state (not a hint).
+
+    `kind` names the meaning (e.g. "corner", "inner", "tile", "chip"); `colour` is a palette
+    colour name; `player` is the seat the mark belongs to, if any.
+    """
+
+    kind: str
+    colour: str
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A documented game option accepted by `Game.new_game(**options)`."""
+
+    name: str
+    default: Any
+    doc: str
+
+
+class Game(ABC):
+    """An immutable description of one game and the factory of its states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    @property
+    def default_players(self) -> int:
+        return self.player_counts[0]
+
+    @abstractmethod
+    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> State:
+        """The initial state; `options` are documented in `self.options`."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from `State.to_json()`; raises ValueError naming what is wrong."""
+
+    @abstractmethod
+    def cells(self, state: State) -> tuple[Cell, ...]:
+        """The fields this game uses on the board, in board coordinates."""
+
+    @abstractmethod
+    def format_cell(self, cell: Cell) -> str:
+        """Board notation of a field, e.g. `a1`."""
+
+    @abstractmethod
+    def parse_cell(self, text: str) -> Cell:
+        """Inverse of `format_cell`; raises NotationError for text that names no field."""
+
+    def check_players(self, players: int | None) -> int:
+        """The player count to use; a clear error for one the game does not support."""
+        if players is None:
+            return self.default_players
+        if players not in self.player_counts:
+            counts = ", ".join(str(n) for n in self.player_counts)
+            raise ValueError(f"{self.title} is played by {counts} players, not {players}")
+        return players
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill in defaults and reject options this game does not know."""
+        known = {option.name: option.default for option in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"{self.title} has no option {', '.join(unknown)} (options: {names})")
+        return {**known, **given}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+
+class State(ABC):
+    """One position of a game. Immutable: `apply` returns a new state."""
+
+    @property
+    @abstractmethod
+    def game(self) -> Game: ...
+
+    @property
+    @abstractmethod
+    def players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act; meaningless once the state is terminal."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action, in a deterministic order."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> State:
+        """The state after `action`; raises IllegalAction with a reason if it is not legal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """One value per player: win 1, loss 0, draw 0.5; all 0 while the game goes on."""
+
+    @abstractmethod
+    def action_to_str(self, action: Action) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Inverse of `action_to_str`; raises NotationError for text that is not an action."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """A JSON-able view of the state that hides what `player` may not see."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to rebuild this exact state, random state included."""
+
+    @abstractmethod
+    def occupancy(self) -> Occupancy:
+        """What physically stands on each field (fields without pieces are left out)."""
+
+    @abstractmethod
+    def marks(self) -> dict[Cell, Mark]:
+        """What the LEDs show as part of the state."""
+
+    def legal_action_strings(self) -> tuple[str, ...]:
+        return tuple(self.action_to_str(action) for action in self.legal_actions())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game.name == other.game.name and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash((self.game.name, repr(self.to_json())))

@@ -1,0 +1,476 @@
+"""Klotz (Schmidt & Frey, 1986): race your square block into your corner while blocking the others.
+
+Rule text: shared/rules/seeds/klotz.txt; decisions K-1 to K-6: shared/rules/klotz.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from controller.games import jsonutil
+from controller.games.base import (
+    Action,
+    Cell,
+    Game,
+    IllegalAction,
+    Mark,
+    NotationError,
+    Occupancy,
+    Option,
+    Piece,
+    State,
+)
+from controller.games.grid import Path, SquareGrid, bent_paths, destinations
+from controller.games.seats import colour_title
+
+GRID = SquareGrid(14, 14)
+SQUARE_STEPS = 4
+FORMAT_VERSION = 1
+
+# K-1: seat colours per player count, in turn order.
+SEATS: dict[int, tuple[str, ...]] = {
+    2: ("red", "yellow"),
+    3: ("red", "blue", "yellow"),
+    4: ("red", "blue", "yellow", "green"),
+}
+# K-1: corner fields and inner (start) fields by colour.
+CORNERS: dict[str, Cell] = {"red": (0, 13), "blue": (13, 13), "yellow": (13, 0), "green": (0, 0)}
+INNER: dict[str, Cell] = {"red": (6, 7), "blue": (7, 7), "yellow": (7, 6), "green": (6, 6)}
+CORNER_CELLS = frozenset(CORNERS.values())
+INNER_CELLS = frozenset(INNER.values())
+COLOUR_OF_CORNER = {cell: colour for colour, cell in CORNERS.items()}
+COLOUR_OF_INNER = {cell: colour for colour, cell in INNER.items()}
+
+# K-2: the cylinder set-up, by size.
+CYLINDER_SETUP: dict[int, tuple[str, ...]] = {
+    1: ("f6", "g6", "h6", "i6", "f7", "i7", "f8", "i8", "f9", "g9", "h9", "i9"),
+    2: ("d4", "k4", "d11", "k11"),
+    3: ("g3", "h3", "c7", "c8", "l7", "l8", "g12", "h12"),
+}
+
+SQUARE_MAGNET = -1  # squares face the sensor with the other pole, so a signed sensor tells them apart
+CYLINDER_MAGNET = 1
+
+_MOVE_TEXT = re.compile(r"([a-z][0-9]+)-([a-z][0-9]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A block on the board. `player` is the owner of a square, or whose tile sits on a cylinder."""
+
+    kind: str  # "square" or "cylinder"
+    size: int  # fields it must move: 1..3 for cylinders, 4 for squares
+    player: int | None
+
+    @property
+    def is_square(self) -> bool:
+        return self.kind == "square"
+
+    def describe(self, seats: tuple[str, ...]) -> str:
+        if self.is_square:
+            return f"{colour_title(seats[self.player or 0])}'s square"
+        return f"the {self.size}-block"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """Move the block on `origin` to `target` (K-3: the path does not matter)."""
+
+    origin: Cell
+    target: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """K-5: the only action of a player who has no legal move."""
+
+
+PASS = Pass()
+
+
+class Klotz(Game):
+    name = "klotz"
+    title = "Klotz"
+    player_counts = (2, 3, 4)
+    options = (
+        Option("max_plies", 600, "K-6: end the game as a draw after this many plies; None switches it off"),
+    )
+
+    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> KlotzState:
+        count = self.check_players(players)
+        settings = self.resolve_options(options)
+        max_plies = _check_max_plies(settings["max_plies"])
+        seats = SEATS[count]
+        blocks: dict[Cell, Block] = {}
+        for player, colour in enumerate(seats):
+            blocks[INNER[colour]] = Block("square", SQUARE_STEPS, player)
+        for size, cells in CYLINDER_SETUP.items():
+            for text in cells:
+                blocks[GRID.parse_cell(text)] = Block("cylinder", size, None)
+        return KlotzState(self, count, blocks, current=0, ply=0, passes=0, winner=None, max_plies=max_plies)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> KlotzState:
+        data = jsonutil.check_header(data, self.name, FORMAT_VERSION)
+        players = jsonutil.field(data, "players", int)
+        self.check_players(players)
+        blocks: dict[Cell, Block] = {}
+        for index, entry in enumerate(jsonutil.field(data, "blocks", list)):
+            where = f"blocks[{index}]"
+            if not isinstance(entry, Mapping):
+                raise ValueError(f"{where} must be an object")
+            try:
+                cell = GRID.parse_cell(jsonutil.field(entry, "cell", str))
+                block = Block(
+                    jsonutil.field(entry, "kind", str),
+                    jsonutil.field(entry, "size", int),
+                    jsonutil.field(entry, "player", (int, type(None))),
+                )
+            except ValueError as error:
+                raise ValueError(f"{where}: {error}") from None
+            _check_block(block, players, where)
+            if cell in blocks:
+                raise ValueError(f"{where}: two blocks on {GRID.format_cell(cell)}")
+            blocks[cell] = block
+        current = jsonutil.field(data, "current_player", int)
+        if not 0 <= current < players:
+            raise ValueError(f"current_player {current} is not a seat of a {players}-player game")
+        winner = jsonutil.field(data, "winner", (int, type(None)))
+        if winner is not None and not 0 <= winner < players:
+            raise ValueError(f"winner {winner} is not a seat of a {players}-player game")
+        return KlotzState(
+            self,
+            players,
+            blocks,
+            current=current,
+            ply=jsonutil.field(data, "ply", int),
+            passes=jsonutil.field(data, "passes", int),
+            winner=winner,
+            max_plies=_check_max_plies(jsonutil.field(data, "max_plies", (int, type(None)))),
+        )
+
+    def cells(self, state: State) -> tuple[Cell, ...]:
+        return GRID.cells()
+
+    def format_cell(self, cell: Cell) -> str:
+        return GRID.format_cell(cell)
+
+    def parse_cell(self, text: str) -> Cell:
+        return GRID.parse_cell(text)
+
+
+def _check_max_plies(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_plies must be a positive whole number or None, not {value!r}")
+    return value
+
+
+def _check_block(block: Block, players: int, where: str) -> None:
+    if block.kind == "square":
+        if block.size != SQUARE_STEPS or block.player is None or not 0 <= block.player < players:
+            raise ValueError(f"{where}: a square has size 4 and belongs to a seat 0..{players - 1}")
+    elif block.kind == "cylinder":
+        if block.size not in (1, 2, 3):
+            raise ValueError(f"{where}: a cylinder has size 1, 2 or 3, not {block.size}")
+        if block.player is not None and not 0 <= block.player < players:
+            raise ValueError(f"{where}: tile owner {block.player} is not a seat")
+    else:
+        raise ValueError(f"{where}: unknown block kind {block.kind!r} (square or cylinder)")
+
+
+class KlotzState(State):
+    __slots__ = (
+        "_blocks",
+        "_current",
+        "_game",
+        "_legal",
+        "_max_plies",
+        "_passes",
+        "_players",
+        "_ply",
+        "_winner",
+    )
+
+    def __init__(
+        self,
+        game: Klotz,
+        players: int,
+        blocks: dict[Cell, Block],
+        *,
+        current: int,
+        ply: int,
+        passes: int,
+        winner: int | None,
+        max_plies: int | None,
+    ) -> None:
+        self._game = game
+        self._players = players
+        self._blocks = blocks  # never mutated after construction
+        self._current = current
+        self._ply = ply
+        self._passes = passes
+        self._winner = winner
+        self._max_plies = max_plies
+        self._legal: tuple[Action, ...] | None = None
+
+    # --- description -------------------------------------------------------------------------
+    @property
+    def game(self) -> Klotz:
+        return self._game
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def current_player(self) -> int:
+        return self._current
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The colour of each seat, in turn order."""
+        return SEATS[self._players]
+
+    @property
+    def blocks(self) -> Mapping[Cell, Block]:
+        return dict(self._blocks)
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def block_at(self, cell: Cell) -> Block | None:
+        return self._blocks.get(cell)
+
+    def corner_of(self, player: int) -> Cell:
+        return CORNERS[self.seats[player]]
+
+    def home_of(self, player: int) -> Cell:
+        return INNER[self.seats[player]]
+
+    def is_draw(self) -> bool:
+        if self._winner is not None:
+            return False
+        if self._passes >= self._players:  # K-5: every player passed in a row
+            return True
+        return self._max_plies is not None and self._ply >= self._max_plies  # K-6
+
+    def is_terminal(self) -> bool:
+        return self._winner is not None or self.is_draw()
+
+    def returns(self) -> tuple[float, ...]:
+        if self._winner is not None:
+            return tuple(1.0 if p == self._winner else 0.0 for p in range(self._players))
+        if self.is_draw():
+            return (0.5,) * self._players
+        return (0.0,) * self._players
+
+    # --- movement ----------------------------------------------------------------------------
+    def _can_pass(self, cell: Cell) -> bool:
+        # K-3: only empty fields can be passed; corners never; empty inner fields may be crossed.
+        return GRID.contains(cell) and cell not in self._blocks and cell not in CORNER_CELLS
+
+    def block_paths(self, origin: Cell) -> Iterator[Path]:
+        """Every legal path of the block on `origin`, whoever may move it."""
+        block = self._blocks[origin]
+        if block.is_square:
+            own_corner = self.corner_of(block.player or 0)
+
+            def can_stop(cell: Cell) -> bool:
+                # K-3: a square stops on an empty field, never an inner field, and on a corner only
+                # when it is its own (the winning move). Squares cannot capture (rule text).
+                if cell == own_corner:
+                    return cell not in self._blocks
+                return self._can_pass(cell) and cell not in INNER_CELLS
+
+        else:
+
+            def can_stop(cell: Cell) -> bool:
+                # Rule text: a cylinder ending on a square captures it. K-3: never on inner fields
+                # (so a square at home cannot be captured) nor on corners.
+                if not GRID.contains(cell) or cell in CORNER_CELLS or cell in INNER_CELLS:
+                    return False
+                other = self._blocks.get(cell)
+                return other is None or other.is_square
+
+        return bent_paths(origin, block.size, self._can_pass, can_stop)
+
+    def block_destinations(self, origin: Cell) -> dict[Cell, Path]:
+        """K-3: distinct end fields of the block on `origin` (several paths to one field are one move)."""
+        return destinations(self.block_paths(origin))
+
+    def may_move(self, player: int, block: Block) -> bool:
+        """Rule text and K-4: your own square, a free cylinder, or a cylinder carrying your tile."""
+        if block.is_square:
+            return block.player == player
+        return block.player is None or block.player == player
+
+    def moves_of(self, player: int) -> tuple[Move, ...]:
+        """Every move `player` could make if it were their turn (used for threats and hints)."""
+        moves: list[Move] = []
+        for origin in sorted(self._blocks):
+            if self.may_move(player, self._blocks[origin]):
+                moves.extend(Move(origin, target) for target in sorted(self.block_destinations(origin)))
+        return tuple(moves)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            if self.is_terminal():
+                self._legal = ()
+            else:
+                moves = self.moves_of(self._current)
+                self._legal = moves if moves else (PASS,)
+        return self._legal
+
+    def apply(self, action: Action) -> KlotzState:
+        if action not in self.legal_actions():
+            raise IllegalAction(self._why_illegal(action))
+        following = (self._current + 1) % self._players
+        if isinstance(action, Pass):
+            return self._successor(self._blocks, following, passes=self._passes + 1, winner=None)
+        assert isinstance(action, Move)
+        player = self._current
+        blocks = dict(self._blocks)
+        block = blocks.pop(action.origin)
+        if not block.is_square and block.player is None:
+            # K-4: the mover's tile leaves the cylinder it was on and goes onto this one.
+            for cell, other in blocks.items():
+                if not other.is_square and other.player == player:
+                    blocks[cell] = Block("cylinder", other.size, None)
+                    break
+            block = Block("cylinder", block.size, player)
+        victim = blocks.get(action.target)
+        if victim is not None:
+            # Rule text: the captured square goes back to its start field in the middle.
+            blocks[self.home_of(victim.player or 0)] = victim
+        blocks[action.target] = block
+        won = block.is_square and action.target == self.corner_of(player)
+        return self._successor(blocks, following, passes=0, winner=player if won else None)
+
+    def _successor(
+        self, blocks: dict[Cell, Block], current: int, *, passes: int, winner: int | None
+    ) -> KlotzState:
+        return KlotzState(
+            self._game,
+            self._players,
+            blocks,
+            current=current,
+            ply=self._ply + 1,
+            passes=passes,
+            winner=winner,
+            max_plies=self._max_plies,
+        )
+
+    def _why_illegal(self, action: Action) -> str:
+        if self.is_terminal():
+            return "the game is over"
+        if isinstance(action, Pass):
+            return "you may only pass when you have no legal move (K-5)"
+        if not isinstance(action, Move):
+            return f"{action!r} is not a Klotz move"
+        if not (GRID.contains(action.origin) and GRID.contains(action.target)):
+            return "both fields must be on the 14x14 board"
+        origin, target = GRID.format_cell(action.origin), GRID.format_cell(action.target)
+        block = self._blocks.get(action.origin)
+        if block is None:
+            return f"there is no block on {origin}"
+        mover = colour_title(self.seats[self._current])
+        if block.is_square and block.player != self._current:
+            return f"{mover} may only move their own square; the square on {origin} is not theirs"
+        if not block.is_square and block.player not in (None, self._current):
+            owner = colour_title(self.seats[block.player])
+            return f"the {block.size}-block on {origin} carries {owner}'s tile; only {owner} may move it"
+        what = block.describe(self.seats)
+        if action.target in CORNER_CELLS:
+            if block.is_square and action.target == self.corner_of(self._current):
+                return f"{what} cannot reach its corner {target} in exactly 4 steps along free fields"
+            return f"{target} is a corner field: no block may enter it except its own square (K-3)"
+        if action.target in INNER_CELLS:
+            return f"{target} is an inner field: nothing may stop there (K-3)"
+        other = self._blocks.get(action.target)
+        if other is not None:
+            if block.is_square:
+                return f"{target} is occupied; squares cannot capture"
+            if not other.is_square:
+                return f"{target} holds a cylinder; cylinders cannot be captured"
+        return (
+            f"{what} on {origin} cannot reach {target}: it moves exactly {block.size} field(s) "
+            "orthogonally, with at most one 90-degree turn, over empty fields only"
+        )
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_str(self, action: Action) -> str:
+        if isinstance(action, Pass):
+            return "pass"
+        if isinstance(action, Move):
+            return f"{GRID.format_cell(action.origin)}-{GRID.format_cell(action.target)}"
+        raise NotationError(f"{action!r} is not a Klotz action")
+
+    def parse_action(self, text: str) -> Action:
+        text = text.strip()
+        if text == "pass":
+            return PASS
+        match = _MOVE_TEXT.fullmatch(text)
+        if match is None:
+            raise NotationError(f"{text!r} is not a Klotz move (write from-to, e.g. g12-g9, or pass)")
+        return Move(GRID.parse_cell(match.group(1)), GRID.parse_cell(match.group(2)))
+
+    # --- views -------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **jsonutil.header(self._game.name, FORMAT_VERSION),
+            "players": self._players,
+            "current_player": self._current,
+            "ply": self._ply,
+            "passes": self._passes,
+            "winner": self._winner,
+            "max_plies": self._max_plies,
+            "blocks": [
+                {"cell": GRID.format_cell(cell), "kind": b.kind, "size": b.size, "player": b.player}
+                for cell, b in sorted(self._blocks.items())
+            ],
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        # Klotz has no hidden information: every player sees the whole position.
+        data = self.to_json()
+        data.update(
+            player=player,
+            colours=list(self.seats),
+            terminal=self.is_terminal(),
+            returns=list(self.returns()),
+        )
+        return data
+
+    def occupancy(self) -> Occupancy:
+        occupancy: Occupancy = {}
+        for cell, block in self._blocks.items():
+            if block.is_square:
+                occupancy[cell] = (Piece("square", block.player, SQUARE_MAGNET),)
+            else:
+                occupancy[cell] = (Piece(f"cylinder{block.size}", None, CYLINDER_MAGNET),)
+        return occupancy
+
+    def marks(self) -> dict[Cell, Mark]:
+        seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
+        marks: dict[Cell, Mark] = {}
+        for colour, cell in CORNERS.items():
+            marks[cell] = Mark("corner", colour, seat_of.get(colour))
+        for colour, cell in INNER.items():
+            marks[cell] = Mark("inner", colour, seat_of.get(colour))
+        for cell, block in self._blocks.items():
+            if not block.is_square and block.player is not None:
+                # K-4: tiles are invisible to sensors; the LED shows the owner's colour instead.
+                marks[cell] = Mark("tile", self.seats[block.player], block.player)
+        return marks
+
+    def __repr__(self) -> str:
+        return f"<KlotzState ply={self._ply} to_move={self.seats[self._current]}>"

@@ -1,0 +1,1 @@
+"""The simulated board: implements the hal protocols in memory, with noise and virtual hands."""

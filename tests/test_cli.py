@@ -1,0 +1,54 @@
+"""The command line: `tafel games`, `tafel selfplay` and `tafel demo`."""
+
+import json
+
+import pytest
+
+from controller.cli import main
+
+
+def test_games_lists_each_game_with_its_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "klotz" in out and "2, 3, 4" in out
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_selfplay_json_summary_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = run_json(capsys, "selfplay", "klotz", "--players", "3", "--games", "2", "--seed", "4", "--json")
+    for key in ("game", "players", "games", "wins", "draws", "avg_plies", "actions_per_s"):
+        assert key in summary
+    assert summary["game"] == "klotz" and summary["players"] == 3 and summary["games"] == 2
+    assert len(summary["wins"]) == 3
+    assert sum(summary["wins"]) + summary["draws"] == 2
+
+
+def test_selfplay_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("selfplay", "klotz", "--players", "4", "--games", "3", "--seed", "1", "--json", "--bot", "random",
+            "-o", "max_plies=120")
+    first = run_json(capsys, *argv)
+    second = run_json(capsys, *argv)
+    first.pop("actions_per_s")
+    second.pop("actions_per_s")
+    assert first == second
+
+
+def test_selfplay_max_plies_option_forces_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = run_json(capsys, "selfplay", "klotz", "--games", "2", "--bot", "random", "-o", "max_plies=3",
+                       "--json")
+    assert summary["draws"] == 2 and summary["avg_plies"] == 3
+
+
+def test_bad_input_gets_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["selfplay", "klotz", "--players", "5"]) == 2
+    assert "2, 3, 4 players, not 5" in capsys.readouterr().err
+    assert main(["selfplay", "klotz", "-o", "max_turns=3"]) == 2
+    assert "no option max_turns" in capsys.readouterr().err
+    assert main(["selfplay", "klotz", "-o", "max_plies=-1"]) == 2
+    assert "max_plies" in capsys.readouterr().err
