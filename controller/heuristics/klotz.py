@@ -1,22 +1,12 @@
-"""Position evaluations for the greedy bot, one per game, registered by game name.
-
-An evaluator may prepare per-position data once (`prepare`) and then score each candidate
-successor cheaply (`score`), which keeps a one-ply search fast enough for long self-play runs.
-"""
+"""Klotz evaluation for the greedy bot."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from controller.games import Action, State
 from controller.games.grid import manhattan
 from controller.games.klotz import KlotzState, Move
-
-
-class Evaluator(Protocol):
-    def prepare(self, state: State) -> Any: ...
-
-    def score(self, prepared: Any, action: Action, after: State, me: int) -> float: ...
 
 
 class KlotzEvaluator:
@@ -60,5 +50,3 @@ class KlotzEvaluator:
                 score -= 10_000.0 if player == on_turn else 40.0
         return score
 
-
-EVALUATORS: dict[str, Evaluator] = {"klotz": KlotzEvaluator()}
