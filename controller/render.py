@@ -20,10 +20,7 @@ def piece_glyph(pieces: tuple[Piece, ...], seats: tuple[str, ...] | None) -> str
     top = pieces[-1]
     if top.kind.startswith("cylinder"):
         return top.kind.removeprefix("cylinder") or "o"
-    if top.owner is not None and seats is not None:
-        glyph = seats[top.owner][0].upper()
-    else:
-        glyph = top.kind[:1].upper()
+    glyph = seats[top.owner][0].upper() if top.owner is not None and seats is not None else top.kind[:1].upper()
     return glyph if len(pieces) == 1 else f"{glyph}{len(pieces)}"
 
 

@@ -95,9 +95,7 @@ class Klotz(Game):
     name = "klotz"
     title = "Klotz"
     player_counts = (2, 3, 4)
-    options = (
-        Option("max_plies", 600, "K-6: end the game as a draw after this many plies; None switches it off"),
-    )
+    options = (Option("max_plies", 600, "K-6: end the game as a draw after this many plies; None switches it off"),)
 
     def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> KlotzState:
         count = self.check_players(players)
@@ -182,13 +180,24 @@ def _check_block(block: Block, players: int, where: str) -> None:
         raise ValueError(f"{where}: unknown block kind {block.kind!r} (square or cylinder)")
 
 
+_SQUARE_PIECES = {player: (Piece("square", player, SQUARE_MAGNET),) for player in range(4)}
+_CYLINDER_PIECES = {size: (Piece(f"cylinder{size}", None, CYLINDER_MAGNET),) for size in (1, 2, 3)}
+
+
+def _pieces_of(block: Block) -> tuple[Piece, ...]:
+    """The sensed pieces of a block; shared tuples, so comparing positions is cheap."""
+    return _SQUARE_PIECES[block.player or 0] if block.is_square else _CYLINDER_PIECES[block.size]
+
+
 class KlotzState(State):
     __slots__ = (
         "_blocks",
         "_current",
         "_game",
         "_legal",
+        "_legal_set",
         "_max_plies",
+        "_occupancy",
         "_passes",
         "_players",
         "_ply",
@@ -216,6 +225,8 @@ class KlotzState(State):
         self._winner = winner
         self._max_plies = max_plies
         self._legal: tuple[Action, ...] | None = None
+        self._legal_set: frozenset[Action] | None = None
+        self._occupancy: Occupancy | None = None
 
     # --- description -------------------------------------------------------------------------
     @property
@@ -331,7 +342,9 @@ class KlotzState(State):
         return self._legal
 
     def apply(self, action: Action) -> KlotzState:
-        if action not in self.legal_actions():
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_actions())
+        if action not in self._legal_set:
             raise IllegalAction(self._why_illegal(action))
         following = (self._current + 1) % self._players
         if isinstance(action, Pass):
@@ -355,9 +368,7 @@ class KlotzState(State):
         won = block.is_square and action.target == self.corner_of(player)
         return self._successor(blocks, following, passes=0, winner=player if won else None)
 
-    def _successor(
-        self, blocks: dict[Cell, Block], current: int, *, passes: int, winner: int | None
-    ) -> KlotzState:
+    def _successor(self, blocks: dict[Cell, Block], current: int, *, passes: int, winner: int | None) -> KlotzState:
         return KlotzState(
             self._game,
             self._players,
@@ -451,13 +462,9 @@ class KlotzState(State):
         return data
 
     def occupancy(self) -> Occupancy:
-        occupancy: Occupancy = {}
-        for cell, block in self._blocks.items():
-            if block.is_square:
-                occupancy[cell] = (Piece("square", block.player, SQUARE_MAGNET),)
-            else:
-                occupancy[cell] = (Piece(f"cylinder{block.size}", None, CYLINDER_MAGNET),)
-        return occupancy
+        if self._occupancy is None:
+            self._occupancy = {cell: _pieces_of(block) for cell, block in self._blocks.items()}
+        return dict(self._occupancy)
 
     def marks(self) -> dict[Cell, Mark]:
         seat_of = {colour: seat for seat, colour in enumerate(self.seats)}

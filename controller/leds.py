@@ -1,0 +1,118 @@
+"""The LED frame composer (DESIGN section 4): state marks, then hints, then guidance, per LED.
+
+Colours follow the documented palette (docs/leds.md). Frames are pushed to the pixel sink only when
+they change, and no faster than `min_interval_ms`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from controller.board import BoardMap
+from controller.games import State
+from controller.games.seats import COLOURS
+from controller.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
+from controller.tracker import TrackerOutput
+from hal.protocols import PixelSink
+
+HINT_PALETTE: dict[str, RGB] = {
+    "origin": HINT_COLOURS["white"],
+    "destination": HINT_COLOURS["green"],
+    "capture": HINT_COLOURS["red"],
+    "remove": HINT_COLOURS["red"],
+    "return": HINT_COLOURS["blue"],
+    "place": HINT_COLOURS["blue"],
+    "confirm": HINT_COLOURS["amber"],
+}
+BLINKING_MODES = frozenset({"guidance", "setup", "restore"})
+STATUS_COLOURS: dict[str, RGB] = {
+    "confirm": HINT_COLOURS["amber"],
+    "takeback": HINT_COLOURS["amber"],
+    "guidance": HINT_COLOURS["blue"],
+    "setup": HINT_COLOURS["blue"],
+    "restore": HINT_COLOURS["blue"],
+}
+
+
+def seat_colours(state: State) -> tuple[str, ...]:
+    seats = getattr(state, "seats", None)
+    return tuple(seats) if seats else COLOURS[: state.players]
+
+
+@dataclass
+class FrameComposer:
+    board: BoardMap
+    blink_ms: int = 400
+    min_interval_ms: int = 20
+
+    def __post_init__(self) -> None:
+        self._last_key: tuple | None = None
+        self._last_frame: tuple[RGB, ...] = ()
+        self._shown: tuple[RGB, ...] | None = None
+        self._shown_at: int | None = None
+        self.frames_pushed = 0
+
+    def compose(self, output: TrackerOutput, now: int, faults: bool = False) -> tuple[RGB, ...]:
+        """The frame for this tracker output; recomputed only when its inputs change."""
+        blinking = output.mode in BLINKING_MODES or output.mode == "confirm" or faults
+        phase = (now // self.blink_ms) % 2 if blinking else 0
+        key = (id(output), phase, faults)
+        if key == self._last_key:
+            return self._last_frame
+        frame = self._build(output, phase, faults)
+        self._last_key, self._last_frame = key, frame
+        return frame
+
+    def _build(self, output: TrackerOutput, phase: int, faults: bool) -> tuple[RGB, ...]:
+        profile = self.board.profile
+        led_of = self.board.led_of
+        frame = [OFF] * profile.led_count
+        for cell, mark in output.shown.marks().items():
+            led = led_of.get(cell)
+            if led is not None:
+                frame[led] = mark_colour(mark.colour)
+        hints_on = not (output.mode in BLINKING_MODES and phase == 1)
+        if hints_on:
+            for cell, kind in output.hints.items():
+                led = led_of.get(cell)
+                if led is not None:
+                    frame[led] = HINT_PALETTE[kind]
+        self._status(frame, output, phase, faults, profile.extra_leds)
+        return tuple(frame)
+
+    def _status(
+        self, frame: list[RGB], output: TrackerOutput, phase: int, faults: bool, extras: Mapping[str, int]
+    ) -> None:
+        state = output.state
+        colours = seat_colours(state)
+        on_turn = None if state.is_terminal() else colours[state.current_player]
+        for colour in COLOURS:
+            led = extras.get(f"seat_{colour}")
+            if led is None:
+                continue
+            if colour == on_turn:
+                frame[led] = PLAYER_COLOURS[colour]
+            elif colour in colours:
+                frame[led] = scale(PLAYER_COLOURS[colour], 0.05)
+        status = extras.get("status")
+        if status is not None:
+            if faults:
+                frame[status] = HINT_COLOURS["red"] if phase == 0 else OFF
+            else:
+                frame[status] = STATUS_COLOURS.get(output.mode, scale(HINT_COLOURS["green"], 0.1))
+
+    def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
+        """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""
+        if frame == self._shown:
+            return False
+        if self._shown_at is not None and now - self._shown_at < self.min_interval_ms:
+            return False
+        sink.show(frame)
+        self._shown, self._shown_at = frame, now
+        self.frames_pushed += 1
+        return True
+
+    @property
+    def shown(self) -> tuple[RGB, ...] | None:
+        return self._shown

@@ -1,0 +1,81 @@
+"""A session ties one game to its backends: scan, tracker step, LED frame, and commit callbacks.
+
+The session is the loop body of `tafel run`, of `tafel demo` and of physical self-play alike; only
+the backends differ (hardware or the simulated board).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from controller.board import BoardMap, board_map
+from controller.games import Action, Game, State
+from controller.leds import FrameComposer
+from controller.tracker import Tracker, TrackerConfig, TrackerOutput
+from hal.profile import BoardProfile
+from hal.protocols import InputSource, PixelSink, SensorSource
+
+CommitHook = Callable[[State, Action, State], None]
+
+
+class Session:
+    def __init__(
+        self,
+        tracker: Tracker,
+        composer: FrameComposer,
+        sensors: SensorSource,
+        pixels: PixelSink,
+        inputs: InputSource | None = None,
+    ) -> None:
+        self.tracker = tracker
+        self.composer = composer
+        self.sensors = sensors
+        self.pixels = pixels
+        self.inputs = inputs
+        self.on_commit: list[CommitHook] = []
+        self.on_takeback: list[Callable[[State], None]] = []
+        self.last_step_ms = 0.0
+        self.last_output: TrackerOutput | None = None
+
+    @classmethod
+    def create(
+        cls,
+        game: Game,
+        state: State,
+        profile: BoardProfile,
+        sensors: SensorSource,
+        pixels: PixelSink,
+        inputs: InputSource | None = None,
+        sensor_model: str | None = None,
+        config: TrackerConfig | None = None,
+    ) -> Session:
+        board: BoardMap = board_map(profile, game, state, sensor_model)
+        tracker = Tracker(board, state, config)
+        return cls(tracker, FrameComposer(board), sensors, pixels, inputs)
+
+    @property
+    def state(self) -> State:
+        return self.tracker.state
+
+    def step(self, now: int) -> TrackerOutput:
+        readings = self.sensors.scan()
+        events = self.inputs.poll() if self.inputs is not None else []
+        before = self.tracker.state
+        started = time.perf_counter()
+        output = self.tracker.step(now, readings, events)
+        self.last_step_ms = (time.perf_counter() - started) * 1000.0
+        if output.committed or output.took_back:
+            self._report(before, output)
+        frame = self.composer.compose(output, now, faults=bool(output.faults))
+        self.composer.push(self.pixels, frame, now)
+        self.last_output = output
+        return output
+
+    def _report(self, before: State, output: TrackerOutput) -> None:
+        for previous, action, after in output.transitions:
+            for hook in self.on_commit:
+                hook(previous, action, after)
+        if output.took_back:
+            for hook in self.on_takeback:
+                hook(output.state)

@@ -1,0 +1,578 @@
+"""Move inference: from debounced sensor readings to committed game actions (DESIGN section 3).
+
+The tracker is a deterministic state machine: `step(now_ms, readings, events)` is its only input and
+a `TrackerOutput` its only output. It never sleeps, never reads a clock and never changes the game
+on evidence that is not an exact match of a whole position.
+
+Positions are compared as *mismatches*: the set of (channel, reading) pairs where a position differs
+from the current expectation. Each legal action's mismatch is computed once per state (the candidate
+table), so matching a stable board is one dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from controller.board import BoardMap
+from controller.games import Action, Cell, IllegalAction, Occupancy, State
+from controller.games.footprint import Footprint, footprint
+from hal.protocols import InputEvent, Readings
+
+Mismatch = frozenset[tuple[int, int]]
+HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
+Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore"]
+TAKEBACK_MODES = ("auto", "offer", "off")
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    debounce_ms: int = 40
+    settle_ms: int = 250
+    guide_after_ms: int = 2500
+    preview_ms: int = 800  # how long each candidate is previewed while asking for confirmation
+    stuck_after_ms: int = 5000  # a lone wrong channel this long is reported as a sensor fault
+    takeback: str = "auto"  # auto: putting the last move back undoes it; offer: needs confirm; off
+    # A take-back by position waits longer than a move: sending a captured piece home first passes
+    # through the previous position for a moment.
+    takeback_ms: int = 2000
+
+    def __post_init__(self) -> None:
+        for name in ("debounce_ms", "settle_ms", "guide_after_ms", "preview_ms", "stuck_after_ms", "takeback_ms"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")
+        if self.preview_ms == 0:
+            raise ValueError("tracker preview_ms must be at least 1")
+        if self.takeback not in TAKEBACK_MODES:
+            raise ValueError(f"tracker takeback must be one of {', '.join(TAKEBACK_MODES)}, not {self.takeback!r}")
+
+
+@dataclass(frozen=True)
+class SensorFault:
+    channel: int
+    cell: Cell | None
+    reading: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class TrackerOutput:
+    mode: Mode
+    state: State  # the committed game state
+    shown: State  # the state whose marks the LEDs show (a provisional successor while acknowledged)
+    hints: dict[Cell, HintKind] = field(default_factory=dict)
+    committed: tuple[Action, ...] = ()
+    transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
+    took_back: int = 0
+    acknowledged: Action | None = None
+    candidates: tuple[Action, ...] = ()
+    previewed: Action | None = None
+    messages: tuple[str, ...] = ()
+    faults: tuple[SensorFault, ...] = ()
+
+
+@dataclass
+class _Candidates:
+    """Everything the tracker needs about one state, computed once."""
+
+    state: State
+    expected: tuple[int, ...]
+    occupancy: Occupancy
+    by_mismatch: dict[Mismatch, list[Action]]
+    mismatch_of: dict[Action, Mismatch]
+    successor: dict[Action, State]
+    invisible: list[Action]  # actions no sensor can see: they must be declared
+    footprints: dict[Action, Footprint] = field(default_factory=dict)
+
+    def footprint(self, action: Action) -> Footprint:
+        """Which pieces the action moves (computed on first use: only hints need it)."""
+        found = self.footprints.get(action)
+        if found is None:
+            found = footprint(self.occupancy, self.successor[action].occupancy())
+            self.footprints[action] = found
+        return found
+
+
+TAKEBACK = "takeback"  # pseudo-candidate: the board shows the position before the last action
+
+
+class Tracker:
+    def __init__(
+        self, board: BoardMap, state: State, config: TrackerConfig | None = None, history: Sequence[State] = ()
+    ) -> None:
+        self.board = board
+        self.config = config or TrackerConfig()
+        self._history: list[State] = list(history)
+        self._state = state
+        self._cache: dict[int, _Candidates] = {}
+        channels = board.channels
+        self._raw = [0] * channels
+        self._last_readings: Readings | None = None
+        self._since = [0] * channels
+        self._stable = [0] * channels
+        self._pending: set[int] = set()
+        self._started = False
+        self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
+        self._restore = False
+        self._expected = self._candidates(state).expected
+        self._mismatch: dict[int, int] = {}
+        self._mismatch_since = 0
+        self._provisional: Action | str | None = None
+        self._confirm: tuple[Action | str, ...] = ()
+        self._confirm_offset = 0
+        self._output: TrackerOutput | None = None
+        self._deadline: int | None = None
+        self._faults: tuple[SensorFault, ...] = ()
+        self._transitions: list[tuple[State, Action, State]] = []
+
+    # --- public views --------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def history(self) -> tuple[State, ...]:
+        return tuple(self._history)
+
+    @property
+    def stable_readings(self) -> tuple[int, ...]:
+        return tuple(self._stable)
+
+    def expected_after(self, action: Action) -> tuple[int, ...]:
+        cands = self._candidates(self._state)
+        readings = list(cands.expected)
+        for channel, value in cands.mismatch_of[action]:
+            readings[channel] = value
+        return tuple(readings)
+
+    def footprint_of(self, action: Action) -> Footprint:
+        return self._candidates(self._state).footprint(action)
+
+    def is_invisible(self, action: Action) -> bool:
+        return not self._candidates(self._state).mismatch_of[action]
+
+    # --- the step ------------------------------------------------------------------------------
+    def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:
+        """Feed one scan (None for a dropped scan) and any input events; get what to show and do."""
+        events = tuple(events)
+        changed = self._debounce(now, readings)
+        if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
+            return self._output  # the hot path: nothing new
+        committed: list[Action] = []
+        messages: list[str] = []
+        took_back = 0
+        for event in events:
+            took_back += self._handle_event(now, event, committed, messages)
+        return self._evaluate(now, committed, messages, took_back)
+
+    def _debounce(self, now: int, readings: Readings | None) -> bool:
+        """Update the per-channel debounce; True if a stable reading changed."""
+        if readings is not None and readings != self._last_readings:
+            if len(readings) != len(self._raw):
+                raise ValueError(f"scan has {len(readings)} channels; the board has {len(self._raw)}")
+            if not self._started:
+                # The first scan is taken as stable at once: the board was lying there before we looked.
+                self._started = True
+                self._raw = list(readings)
+                self._stable = list(readings)
+                self._last_readings = readings
+                self._reset_mismatch(now)
+                return True
+            raw, since, stable, pending = self._raw, self._since, self._stable, self._pending
+            previous = self._last_readings or ()
+            for channel, value in enumerate(readings):
+                if value != previous[channel]:
+                    raw[channel] = value
+                    since[channel] = now
+                    if value != stable[channel]:
+                        pending.add(channel)
+                    else:
+                        pending.discard(channel)
+            self._last_readings = readings
+        if not self._pending:
+            return False
+        settled = [ch for ch in self._pending if now - self._since[ch] >= self.config.debounce_ms]
+        if not settled:
+            deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
+            self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
+            return False
+        for channel in settled:
+            self._pending.discard(channel)
+            value = self._raw[channel]
+            self._stable[channel] = value
+            if value != self._expected[channel]:
+                self._mismatch[channel] = value
+            else:
+                self._mismatch.pop(channel, None)
+        # The position dates from its last raw change: the debounce time counts towards settling.
+        self._mismatch_since = max(self._since[ch] for ch in settled)
+        return True
+
+    def _reset_mismatch(self, now: int) -> None:
+        expected = self._expected
+        self._mismatch = {ch: v for ch, v in enumerate(self._stable) if v != expected[ch]}
+        self._mismatch_since = now
+
+    # --- candidates ----------------------------------------------------------------------------
+    def _candidates(self, state: State) -> _Candidates:
+        key = id(state)
+        cached = self._cache.get(key)
+        if cached is not None and cached.state is state:
+            return cached
+        board = self.board
+        occupancy = state.occupancy()
+        expected = board.expected(occupancy)
+        by_mismatch: dict[Mismatch, list[Action]] = {}
+        mismatch_of: dict[Action, Mismatch] = {}
+        successors: dict[Action, State] = {}
+        invisible: list[Action] = []
+        actions = () if state.is_terminal() else state.legal_actions()
+        for action in actions:
+            after = state.apply(action)
+            after_occupancy = after.occupancy()
+            changed = [
+                cell
+                for cell in occupancy.keys() | after_occupancy.keys()
+                if occupancy.get(cell) != after_occupancy.get(cell)
+            ]
+            mismatch = self._mismatch_between(expected, after_occupancy, changed)
+            successors[action] = after
+            mismatch_of[action] = mismatch
+            if mismatch:
+                by_mismatch.setdefault(mismatch, []).append(action)
+            else:
+                invisible.append(action)
+        result = _Candidates(state, expected, occupancy, by_mismatch, mismatch_of, successors, invisible)
+        # Keep the cache small: the current state, its predecessor and successors are what we need.
+        if len(self._cache) > 64:
+            self._cache.clear()
+        self._cache[key] = result
+        return result
+
+    def _mismatch_between(self, expected: tuple[int, ...], occupancy, cells: Iterable[Cell]) -> Mismatch:
+        board = self.board
+        pairs = []
+        for cell in cells:
+            channel = board.channel_of.get(cell)
+            if channel is None:
+                continue
+            value = board.model([piece.magnet for piece in occupancy.get(cell, ())])
+            if value != expected[channel]:
+                pairs.append((channel, value))
+        return frozenset(pairs)
+
+    def _takeback_mismatch(self) -> Mismatch | None:
+        """The mismatch the previous position shows, if a take-back is allowed now."""
+        if not self._history or self.config.takeback == "off":
+            return None
+        previous = self._history[-1]
+        if _chance_count(previous) != _chance_count(self._state):
+            return None  # never take back across a hidden random event
+        expected = self._expected
+        before = self._candidates(previous).expected
+        return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch])
+
+    # --- events --------------------------------------------------------------------------------
+    def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:
+        if event.kind == "button":
+            return self._button(now, event.value, committed, messages)
+        if event.kind in ("declare", "card", "menu"):
+            self._declare(now, event.value, committed, messages)
+            return 0
+        messages.append(f"ignored input {event.kind}:{event.value}")
+        return 0
+
+    def _button(self, now: int, name: str, committed: list[Action], messages: list[str]) -> int:
+        if name == "confirm":
+            if self._confirm:
+                choice = self._previewed(now)
+                return self._accept(now, choice, committed)
+            if self._provisional is not None:
+                return self._accept(now, self._provisional, committed)
+            messages.append("nothing to confirm")
+            return 0
+        if name == "menu":
+            if self._confirm:
+                self._confirm_offset += 1
+                return 0
+            messages.append("menu: nothing to choose")
+            return 0
+        if name == "undo":
+            if not self._history:
+                messages.append("undo: no move to take back")
+                return 0
+            if _chance_count(self._history[-1]) != _chance_count(self._state):
+                messages.append("undo: the last move revealed hidden information and cannot be taken back")
+                return 0
+            self._take_back(now)
+            self._restore = True
+            return 1
+        messages.append(f"unknown button {name!r}")
+        return 0
+
+    def _declare(self, now: int, text: str, committed: list[Action], messages: list[str]) -> None:
+        """A decision no sensor sees, or the choice among candidates: validated by the rules."""
+        if self._state.is_terminal():
+            messages.append(f"{text}: the game is over")
+            return
+        try:
+            action = self._state.parse_action(text)
+            if action not in self._candidates(self._state).mismatch_of:
+                self._state.apply(action)  # raises IllegalAction with the reason
+        except IllegalAction as error:
+            messages.append(f"{text}: {error.reason}")
+            return
+        mismatch = self._candidates(self._state).mismatch_of[action]
+        if mismatch != frozenset(self._mismatch.items()) or self._pending:
+            messages.append(f"{text}: the board does not show this move; make it on the board first")
+            return
+        self._accept(now, action, committed)
+
+    # --- commit and take-back ------------------------------------------------------------------
+    def _accept(self, now: int, choice: Action | str, committed: list[Action]) -> int:
+        if choice == TAKEBACK:
+            self._take_back(now)
+            return 1
+        self._commit(now, choice)
+        committed.append(choice)
+        return 0
+
+    def _commit(self, now: int, action: Action) -> None:
+        after = self._candidates(self._state).successor[action]
+        self._transitions.append((self._state, action, after))
+        self._history.append(self._state)
+        self._enter(now, after)
+
+    def _take_back(self, now: int) -> None:
+        previous = self._history.pop()
+        self._enter(now, previous)
+
+    def _enter(self, now: int, state: State) -> None:
+        self._state = state
+        self._expected = self._candidates(state).expected
+        self._reset_mismatch(now)
+        self._provisional = None
+        self._confirm = ()
+        self._confirm_offset = 0
+        self._setup = False
+
+    def _previewed(self, now: int) -> Action | str:
+        index = (now - self._mismatch_since) // self.config.preview_ms + self._confirm_offset
+        return self._confirm[index % len(self._confirm)]
+
+    # --- evaluation ----------------------------------------------------------------------------
+    def _evaluate(self, now: int, committed: list[Action], messages: list[str], took_back: int) -> TrackerOutput:
+        self._deadline = None
+        output = self._match(now, committed, took_back)
+        if self._transitions:
+            output = _with(output, transitions=tuple(self._transitions))
+            self._transitions = []
+        if self._pending:
+            deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
+            self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
+        if messages:
+            output = _with(output, messages=tuple(messages))
+        self._output = (
+            output
+            if not (output.committed or output.took_back or output.messages)
+            else _with(output, committed=(), transitions=(), took_back=0, messages=())
+        )
+        return output
+
+    def _set_deadline(self, when: int) -> None:
+        self._deadline = when if self._deadline is None else min(self._deadline, when)
+
+    def _match(self, now: int, committed: list[Action], took_back: int) -> TrackerOutput:
+        state = self._state
+        mismatch = frozenset(self._mismatch.items())
+        base = {"state": state, "shown": state, "committed": tuple(committed), "took_back": took_back}
+        if not self._started:
+            return TrackerOutput(mode="idle", **base)
+        if not mismatch:
+            self._provisional = None
+            self._confirm = ()
+            self._setup = False
+            self._restore = False
+            self._faults = ()
+            return TrackerOutput(mode="idle", **base)
+        if self._setup or self._restore:
+            # Set-up and an undo: guide at once towards the position the game is in.
+            mode: Mode = "setup" if self._setup else "restore"
+            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), **base)
+        cands = self._candidates(state)
+        actions: list[Action | str] = list(cands.by_mismatch.get(mismatch, ()))
+        takeback = self._takeback_mismatch()
+        if takeback is not None and mismatch == takeback:
+            actions.append(TAKEBACK)
+        if len(actions) == 1:
+            return self._single(now, actions[0], cands, committed, took_back, base)
+        self._provisional = None
+        if len(actions) > 1:
+            if tuple(actions) != self._confirm:
+                self._confirm = tuple(actions)
+                self._confirm_offset = 0
+            previewed = self._previewed(now)
+            elapsed = now - self._mismatch_since
+            self._set_deadline(now + self.config.preview_ms - elapsed % self.config.preview_ms)
+            hints = self._preview_hints(previewed, cands)
+            shown = cands.successor[previewed] if previewed != TAKEBACK else self._history[-1]
+            return TrackerOutput(
+                mode="confirm",
+                hints=hints,
+                candidates=tuple(a for a in actions if a != TAKEBACK),
+                previewed=None if previewed == TAKEBACK else previewed,
+                **{**base, "shown": shown},
+            )
+        self._confirm = ()
+        return self._unmatched(now, mismatch, cands, base)
+
+    def _single(
+        self, now: int, choice: Action | str, cands: _Candidates, committed: list[Action], took_back: int, base: dict
+    ) -> TrackerOutput:
+        self._confirm = ()
+        if self._provisional != choice:
+            self._provisional = choice
+        due = self._mismatch_since + self.config.settle_ms
+        if choice == TAKEBACK:
+            due = self._mismatch_since + self.config.takeback_ms
+            if self.config.takeback == "auto" and now >= due:
+                self._take_back(now)
+                return self._match(now, committed, took_back + 1)
+            if self.config.takeback == "auto":
+                self._set_deadline(due)
+            hints = {cell: "confirm" for cell in self._changed_cells()}
+            return TrackerOutput(mode="takeback", hints=hints, **{**base, "shown": self._history[-1]})
+        if now >= due or not self._could_still_change(choice, cands):
+            self._commit(now, choice)
+            committed.append(choice)
+            return self._match(now, committed, took_back)
+        self._set_deadline(due)
+        print_ = cands.footprint(choice)
+        hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
+        hints.update({cell: "capture" for cell in print_.captures})
+        return TrackerOutput(
+            mode="acknowledged", hints=hints, acknowledged=choice, **{**base, "shown": cands.successor[choice]}
+        )
+
+    def _could_still_change(self, choice: Action, cands: _Candidates) -> bool:
+        """Whether another legal action could still follow from this evidence (so wait to settle).
+
+        Fields that held something and changed must stay as they are; pieces that were put down may
+        still be picked up again. If any other action agrees with the evidence on the first, the
+        piece may be on its way there.
+        """
+        mismatch = cands.mismatch_of[choice]
+        expected = self._expected
+        fixed = {(ch, v) for ch, v in mismatch if expected[ch] != 0}
+        for other, other_mismatch in cands.mismatch_of.items():
+            if other != choice and other_mismatch and fixed <= other_mismatch:
+                return True
+        return False
+
+    def _unmatched(self, now: int, mismatch: Mismatch, cands: _Candidates, base: dict) -> TrackerOutput:
+        self._provisional = None
+        elapsed = now - self._mismatch_since
+        faults = self._stuck(now, mismatch, cands)
+        if elapsed >= self.config.guide_after_ms:
+            return TrackerOutput(mode="guidance", hints=self._guidance_to(None), faults=faults, **base)
+        self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
+        return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
+
+    def _stuck(self, now: int, mismatch: Mismatch, cands: _Candidates) -> tuple[SensorFault, ...]:
+        """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault."""
+        if len(mismatch) != 1:
+            return ()
+        if now - self._mismatch_since < self.config.stuck_after_ms:
+            self._set_deadline(self._mismatch_since + self.config.stuck_after_ms)
+            return ()
+        ((channel, value),) = tuple(mismatch)
+        return (SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel]),)
+
+    def _changed_cells(self) -> list[Cell]:
+        cells = self.board.cell_of_channel
+        return [cells[ch] for ch in self._mismatch if ch in cells]
+
+    def _lifted_hints(self, cands: _Candidates) -> dict[Cell, HintKind]:
+        """While a piece of the player on turn is lifted: its origin and legal destinations."""
+        hints: dict[Cell, HintKind] = {}
+        expected = self._expected
+        lifted = [ch for ch, v in self._mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
+        cells = self.board.cell_of_channel
+        for channel in lifted:
+            cell = cells.get(channel)
+            if cell is None:
+                continue
+            reading = self._mismatch[channel]
+            for action, mismatch in cands.mismatch_of.items():
+                if (channel, reading) not in mismatch:
+                    continue  # this action does not empty the lifted field
+                print_ = cands.footprint(action)
+                if cell in print_.origins:
+                    hints[cell] = "origin"
+                    for target in print_.targets:
+                        if target != cell:
+                            hints.setdefault(target, "capture" if target in print_.captures else "destination")
+                elif cell in print_.captures and hints.get(cell) != "origin":
+                    hints.setdefault(cell, "capture")
+                    for back in print_.returns:
+                        hints.setdefault(back, "return")
+        return hints
+
+    def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
+        """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
+
+        `target` None means: choose the nearest of the current position, every legal action's and a
+        take-back; ties prefer the current position.
+        """
+        current = self._mismatch
+        expected = self._expected
+        if target is None:
+            options: list[Mismatch] = [frozenset()]
+            options.extend(self._candidates(self._state).by_mismatch)
+            takeback = self._takeback_mismatch()
+            if takeback is not None:
+                options.append(takeback)
+            target = min(options, key=lambda option: _distance(current, option, expected))
+        wanted = dict(target)
+        hints: dict[Cell, HintKind] = {}
+        cells = self.board.cell_of_channel
+        for channel in set(current) | set(wanted):
+            have = current.get(channel, expected[channel])
+            want = wanted.get(channel, expected[channel])
+            if have == want:
+                continue
+            cell = cells.get(channel)
+            if cell is None:
+                continue
+            hints[cell] = "place" if abs(have) < abs(want) and have * want >= 0 else "remove"
+        return hints
+
+    def _preview_hints(self, previewed: Action | str, cands: _Candidates) -> dict[Cell, HintKind]:
+        hints: dict[Cell, HintKind] = {cell: "confirm" for cell in self._changed_cells()}
+        if previewed != TAKEBACK:
+            for cell in cands.footprint(previewed).targets:
+                hints[cell] = "destination"
+        return hints
+
+
+def _distance(current: dict[int, int], option: Mismatch, expected: tuple[int, ...]) -> int:
+    wanted = dict(option)
+    return sum(
+        1
+        for channel in set(current) | set(wanted)
+        if current.get(channel, expected[channel]) != wanted.get(channel, expected[channel])
+    )
+
+
+def _chance_count(state: State) -> int:
+    """How many hidden random events a state has seen (games with randomness say so)."""
+    count = getattr(state, "chance_count", None)
+    return count() if callable(count) else 0
+
+
+def _with(output: TrackerOutput, **changes) -> TrackerOutput:
+    from dataclasses import replace
+
+    return replace(output, **changes)

@@ -1,0 +1,156 @@
+"""The simulated board: pieces with magnets on fields, sensor readings through the profile's sensor
+model (with optional noise), every LED frame captured, and a queue of input events.
+
+It implements the hal protocols (SensorSource, PixelSink, InputSource) so the controller cannot tell
+it from hardware. Time is virtual: the driver sets `now` before each scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from controller.games import Cell, Piece
+from controller.games.boards import parse_fields
+from hal.profile import BoardProfile
+from hal.protocols import RGB, InputEvent, Readings
+from hal.sensors import sensor_model
+from sim.noise import Noise, noise_profile
+
+
+class SimBoard:
+    """Physical truth of the board plus what its sensors report."""
+
+    def __init__(
+        self, profile: BoardProfile, model_name: str | None = None, noise: str = "none", seed: int = 0
+    ) -> None:
+        self.profile = profile
+        self.model_name = model_name or profile.sensor_model
+        self._model = sensor_model(self.model_name, profile.count_cap)
+        cells = parse_fields(profile.geometry, profile.size, profile.fields, profile.source)
+        self.channel_of: dict[Cell, int] = {cell: profile.fields[name].channel for name, cell in cells.items()}
+        self.pieces: dict[Cell, list[Piece]] = {}
+        self.noise = Noise(noise_profile(noise), seed)
+        self.now = 0
+        self._truth = [0] * profile.channels
+        self._changed_at = [-(10**9)] * profile.channels
+        self._previous = [0] * profile.channels
+        self._bounce_until = [-(10**9)] * profile.channels
+        self.scans = 0
+
+    # --- the physical board ------------------------------------------------------------------
+    @property
+    def channels(self) -> int:
+        return self.profile.channels
+
+    def load(self, occupancy: Mapping[Cell, Sequence[Piece]]) -> None:
+        """Put a whole position on the board at once (set-up), with no bounce."""
+        self.pieces = {cell: list(pieces) for cell, pieces in occupancy.items() if pieces}
+        for channel in range(self.profile.channels):
+            self._truth[channel] = 0
+        for cell in self.pieces:
+            self._refresh(cell, bounce=False)
+
+    def place(self, cell: Cell, pieces: Sequence[Piece]) -> None:
+        self._check(cell)
+        self.pieces.setdefault(cell, []).extend(pieces)
+        self._refresh(cell)
+
+    def lift(self, cell: Cell, count: int = 1) -> list[Piece]:
+        """Take the top `count` pieces off a field."""
+        stack = self.pieces.get(cell, [])
+        if len(stack) < count:
+            raise ValueError(f"cannot lift {count} piece(s) from {cell}: {len(stack)} there")
+        taken = stack[len(stack) - count :]
+        del stack[len(stack) - count :]
+        if not stack:
+            self.pieces.pop(cell, None)
+        self._refresh(cell)
+        return taken
+
+    def lift_piece(self, cell: Cell, piece: Piece) -> Piece:
+        """Take one particular piece (e.g. a captured one under a stack) off a field."""
+        stack = self.pieces.get(cell, [])
+        if piece not in stack:
+            raise ValueError(f"no {piece.kind} on {cell}")
+        stack.remove(piece)
+        if not stack:
+            self.pieces.pop(cell, None)
+        self._refresh(cell)
+        return piece
+
+    def occupancy(self) -> dict[Cell, tuple[Piece, ...]]:
+        return {cell: tuple(stack) for cell, stack in self.pieces.items()}
+
+    def _check(self, cell: Cell) -> None:
+        if cell not in self.channel_of:
+            raise ValueError(f"{cell} is not a field of board {self.profile.name}")
+
+    def _refresh(self, cell: Cell, bounce: bool = True) -> None:
+        self._check(cell)
+        channel = self.channel_of[cell]
+        value = self._model([piece.magnet for piece in self.pieces.get(cell, ())])
+        if value != self._truth[channel]:
+            self._previous[channel] = self._truth[channel]
+            self._truth[channel] = value
+            self._changed_at[channel] = self.now
+            self._bounce_until[channel] = self.now + (self.noise.bounce_window() if bounce else 0)
+
+    # --- SensorSource --------------------------------------------------------------------------
+    def true_readings(self) -> Readings:
+        return tuple(self._truth)
+
+    def scan(self) -> Readings | None:
+        """One scan at `self.now`: the true readings with noise; None when the scan is lost."""
+        self.scans += 1
+        if self.noise.dropped():
+            return None
+        readings = list(self._truth)
+        for channel in range(len(readings)):
+            if self._bounce_until[channel] > self.now:
+                readings[channel] = self.noise.bouncing_value(self._previous[channel], self._truth[channel])
+        flicker = self.noise.flicker_channel(len(readings))
+        if flicker is not None:
+            readings[flicker] = self.noise.flickered(readings[flicker])
+        for channel, value in self.noise.stuck.items():
+            readings[channel] = value
+        return tuple(readings)
+
+    def stick(self, cell: Cell, value: int) -> None:
+        """Make the sensor under `cell` read `value` whatever stands there (a failed sensor)."""
+        self.noise.stuck[self.channel_of[cell]] = value
+
+
+class SimPixels:
+    """A pixel sink that keeps every frame it was shown, with the time it was shown."""
+
+    def __init__(self, size: int, clock: SimBoard | None = None) -> None:
+        self._size = size
+        self._clock = clock
+        self.frames: list[tuple[int, tuple[RGB, ...]]] = []
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def show(self, colours: Sequence[RGB]) -> None:
+        if len(colours) != self._size:
+            raise ValueError(f"frame has {len(colours)} colours; the strip has {self._size} LEDs")
+        self.frames.append((self._clock.now if self._clock else 0, tuple(colours)))
+
+    @property
+    def last(self) -> tuple[RGB, ...] | None:
+        return self.frames[-1][1] if self.frames else None
+
+
+class SimInputs:
+    """A queue of input events (buttons, cards, declarations) fed by the driver or a test."""
+
+    def __init__(self) -> None:
+        self._queue: list[InputEvent] = []
+
+    def push(self, kind: str, value: str) -> None:
+        self._queue.append(InputEvent(kind, value))  # type: ignore[arg-type]
+
+    def poll(self) -> list[InputEvent]:
+        events, self._queue = self._queue, []
+        return events
