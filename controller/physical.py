@@ -35,8 +35,9 @@ class PhysicalStats:
     takebacks: int = 0
     guidance_episodes: int = 0
     missed: int = 0
-    step_ms: list[float] = field(default_factory=list)
-    changed_step_ms: list[float] = field(default_factory=list)
+    step_ms: list[float] = field(default_factory=list)  # every scan
+    unchanged_step_ms: list[float] = field(default_factory=list)  # nothing new: the tracker's hot path
+    changed_step_ms: list[float] = field(default_factory=list)  # a reading settled, a timer fired, an input
     ack_ms: list[int] = field(default_factory=list)
     commit_ms: list[int] = field(default_factory=list)
 
@@ -52,7 +53,7 @@ class PhysicalStats:
             "missed",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("step_ms", "changed_step_ms", "ack_ms", "commit_ms"):
+        for name in ("step_ms", "unchanged_step_ms", "changed_step_ms", "ack_ms", "commit_ms"):
             getattr(self, name).extend(getattr(other, name))
 
 
@@ -89,7 +90,7 @@ class PhysicalTable:
         )
         self.now = 0
         self.stats = PhysicalStats()
-        self.outputs: list[TrackerOutput] = []
+        self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
         self._last_mode = ""
 
     @property
@@ -100,6 +101,10 @@ class PhysicalTable:
         self.sim.now = self.now
         output = self.session.step(self.now)
         self.stats.step_ms.append(self.session.last_step_ms)
+        if self.session.tracker.last_evaluated:
+            self.stats.changed_step_ms.append(self.session.last_step_ms)
+        else:
+            self.stats.unchanged_step_ms.append(self.session.last_step_ms)
         if output.mode == "guidance" and self._last_mode != "guidance":
             self.stats.guidance_episodes += 1
         self._last_mode = output.mode
@@ -152,13 +157,12 @@ class PhysicalTable:
                     self.sim.place(step.cell, step.pieces)
                 index += 1
             output = self.tick()
-            if (output.mode != "idle" and len(output.hints) > 0) or output.committed:
-                self.stats.changed_step_ms.append(self.session.last_step_ms)
             done = index >= len(steps)
             if done and not acked and (output.acknowledged == action or action in output.committed):
                 pixels = self.backends.pixels.frames
                 if len(pixels) > frames_before and pixels[-1][0] == self.now - SCAN_MS:
                     stats.ack_ms.append(self.now - SCAN_MS - finished_at)
+                    self.ack_frame = pixels[-1][1]
                     acked = True
             if output.committed:
                 for previous, committed, _ in output.transitions:
@@ -169,6 +173,7 @@ class PhysicalTable:
                     stats.commit_ms.append(self.now - SCAN_MS - finished_at)
                     if not acked:
                         stats.ack_ms.append(self.now - SCAN_MS - finished_at)
+                        self.ack_frame = self.backends.pixels.last
                     return True
             if done and output.mode == "confirm" and not asked and action in output.candidates:
                 self.run(REACTION_MS)
@@ -214,6 +219,48 @@ def default_profile(game: Game) -> str:
     return getattr(game, "board_profile", "square14")
 
 
+@dataclass
+class PhysicalRun:
+    stats: PhysicalStats
+    wins: list[int]
+    draws: int
+    unfinished: int
+    elapsed: float
+
+
+def collect_physical(
+    game: Game,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str,
+    sensor: str | None,
+    noise: str,
+    profile: str | None = None,
+    **options: Any,
+) -> PhysicalRun:
+    """Play `games` physical games and gather their statistics."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    players = game.check_players(players)
+    board = load_profile(profile or default_profile(game))
+    run = PhysicalRun(PhysicalStats(), [0] * players, 0, 0, 0.0)
+    started = time.perf_counter()
+    for index in range(games):
+        stats, final = play_physical_game(game, players, game_seed(seed, index), bot, board, sensor, noise, **options)
+        run.stats.merge(stats)
+        if not final.is_terminal():
+            run.unfinished += 1
+            continue
+        winners = [seat for seat, value in enumerate(final.returns()) if value == 1.0]
+        if not winners:
+            run.draws += 1
+        for seat in winners:
+            run.wins[seat] += 1
+    run.elapsed = time.perf_counter() - started
+    return run
+
+
 def run_physical_selfplay(
     game: Game,
     players: int,
@@ -225,30 +272,11 @@ def run_physical_selfplay(
     profile: str | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
+    """The `tafel selfplay --physical` summary; all but the timing keys depend only on the seed."""
     players = game.check_players(players)
     board = load_profile(profile or default_profile(game))
-    total = PhysicalStats()
-    wins = [0] * players
-    draws = 0
-    plies = 0
-    unfinished = 0
-    started = time.perf_counter()
-    for index in range(games):
-        stats, final = play_physical_game(game, players, game_seed(seed, index), bot, board, sensor, noise, **options)
-        total.merge(stats)
-        plies += stats.committed
-        if not final.is_terminal():
-            unfinished += 1
-            continue
-        returns = final.returns()
-        winners = [seat for seat, value in enumerate(returns) if value == 1.0]
-        if not winners:
-            draws += 1
-        for seat in winners:
-            wins[seat] += 1
-    elapsed = time.perf_counter() - started
+    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, **options)
+    total = run.stats
     return {
         "game": game.name,
         "players": players,
@@ -258,10 +286,10 @@ def run_physical_selfplay(
         "physical": True,
         "sensor": sensor or board.sensor_model,
         "noise": noise,
-        "wins": wins,
-        "draws": draws,
-        "unfinished": unfinished,
-        "avg_plies": round(plies / games, 2),
+        "wins": run.wins,
+        "draws": run.draws,
+        "unfinished": run.unfinished,
+        "avg_plies": round(total.committed / games, 2),
         "intended": total.intended,
         "committed": total.committed,
         "wrong_commits": total.wrong_commits,
@@ -274,5 +302,6 @@ def run_physical_selfplay(
         "commit_ms_p99": percentile(total.commit_ms, 99),
         "step_ms_mean": round(statistics.fmean(total.step_ms), 4) if total.step_ms else 0.0,
         "step_ms_p99": round(percentile(total.step_ms, 99), 4),
-        "actions_per_s": round(plies / elapsed, 1) if elapsed > 0 else None,
+        "changed_step_ms_p99": round(percentile(total.changed_step_ms, 99), 4),
+        "actions_per_s": round(total.committed / run.elapsed, 1) if run.elapsed > 0 else None,
     }

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from controller.games import Cell, Game, Mark, Piece, State
 from controller.games.grid import SquareGrid
-from controller.palette import RGB, mark_colour
+from controller.palette import HINT_COLOURS, RGB, mark_colour
 
 RESET = "\x1b[0m"
 
@@ -52,13 +52,29 @@ def render_square_board(
             if ansi:
                 row.append(_ansi_cell(glyph, _background(mark, leds, cell)))
             else:
-                row.append(f"{glyph:>2}{_mark_letter(mark)}")
+                row.append(f"{glyph:>2}{plain_marker(mark, leds, cell)}")
         lines.append("".join(row))
     lines.append("    " + "".join(f"{chr(ord('a') + x):>2} " for x in range(grid.width)))
     return "\n".join(lines)
 
 
-def _mark_letter(mark: Mark | None) -> str:
+# Plain-text stand-ins for the full-brightness hint colours of the LED palette.
+HINT_SYMBOLS: dict[RGB, str] = {
+    HINT_COLOURS["white"]: "o",  # lifted piece's origin
+    HINT_COLOURS["green"]: "+",  # legal destination
+    HINT_COLOURS["red"]: "x",  # capture, or remove a piece here
+    HINT_COLOURS["blue"]: "*",  # put a piece here
+    HINT_COLOURS["amber"]: "?",  # please confirm
+}
+LEGEND = "o lifted from   + legal destination   x capture/remove here   * put a piece here   ? confirm"
+
+
+def plain_marker(mark: Mark | None, leds: Mapping[Cell, RGB] | None, cell: Cell) -> str:
+    """One character after the piece: a hint shown by the LED, else the mark's colour initial."""
+    if leds is not None:
+        symbol = HINT_SYMBOLS.get(leds.get(cell, (0, 0, 0)))
+        if symbol is not None:
+            return symbol
     return mark.colour[0] if mark is not None else " "
 
 
@@ -82,3 +98,12 @@ def _visible(colour: RGB) -> RGB:
     peak = max(colour) or 1
     factor = min(1.0, 200 / peak) if peak > 200 else 200 / peak
     return tuple(min(255, round(c * factor)) for c in colour)  # type: ignore[return-value]
+
+
+def render_board(game: Game, state: State, *, ansi: bool, leds: Mapping[Cell, RGB] | None = None) -> str:
+    """The board drawing for any game: square boards here, hex boards in render_hex."""
+    if getattr(game, "geometry", "square") == "hex":
+        from controller.render_hex import render_hex_board
+
+        return render_hex_board(game, state, ansi=ansi, leds=leds)
+    return render_square_board(game, state, ansi=ansi, leds=leds)

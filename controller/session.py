@@ -36,6 +36,8 @@ class Session:
         self.on_commit: list[CommitHook] = []
         self.on_takeback: list[Callable[[State], None]] = []
         self.last_step_ms = 0.0
+        self.last_scan_changed = False
+        self._last_scan = None
         self.last_output: TrackerOutput | None = None
 
     @classmethod
@@ -60,6 +62,9 @@ class Session:
 
     def step(self, now: int) -> TrackerOutput:
         readings = self.sensors.scan()
+        self.last_scan_changed = readings is not None and readings != self._last_scan
+        if readings is not None:
+            self._last_scan = readings
         events = self.inputs.poll() if self.inputs is not None else []
         before = self.tracker.state
         started = time.perf_counter()

@@ -37,9 +37,18 @@ class TrackerConfig:
     # A take-back by position waits longer than a move: sending a captured piece home first passes
     # through the previous position for a moment.
     takeback_ms: int = 2000
+    prebuild_per_scan: int = 4  # legal actions prepared per quiet scan after a commit
 
     def __post_init__(self) -> None:
-        for name in ("debounce_ms", "settle_ms", "guide_after_ms", "preview_ms", "stuck_after_ms", "takeback_ms"):
+        for name in (
+            "debounce_ms",
+            "settle_ms",
+            "guide_after_ms",
+            "preview_ms",
+            "stuck_after_ms",
+            "takeback_ms",
+            "prebuild_per_scan",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")
@@ -73,18 +82,71 @@ class TrackerOutput:
     faults: tuple[SensorFault, ...] = ()
 
 
-@dataclass
 class _Candidates:
-    """Everything the tracker needs about one state, computed once."""
+    """Everything the tracker needs about one state: its expected readings at once, and every legal
+    action's mismatch, successor and (on first use) footprint.
 
-    state: State
-    expected: tuple[int, ...]
-    occupancy: Occupancy
-    by_mismatch: dict[Mismatch, list[Action]]
-    mismatch_of: dict[Action, Mismatch]
-    successor: dict[Action, State]
-    invisible: list[Action]  # actions no sensor can see: they must be declared
-    footprints: dict[Action, Footprint] = field(default_factory=dict)
+    The per-action part is built in small slices (`advance`) on quiet scans after a commit, and
+    finished (`complete`) the moment a match needs it, so no single scan pays for all of it.
+    """
+
+    def __init__(self, state: State, board: BoardMap) -> None:
+        self.state = state
+        self.board = board
+        self.occupancy: Occupancy = state.occupancy()
+        self.expected: tuple[int, ...] = board.expected(self.occupancy)
+        self.by_mismatch: dict[Mismatch, list[Action]] = {}
+        self.mismatch_of: dict[Action, Mismatch] = {}
+        self.successor: dict[Action, State] = {}
+        self.invisible: list[Action] = []  # actions no sensor can see: they must be declared
+        self.footprints: dict[Action, Footprint] = {}
+        self._todo: list[Action] | None = None
+        self._next = 0
+
+    @property
+    def done(self) -> bool:
+        return self._todo is not None and self._next >= len(self._todo)
+
+    def advance(self, budget: int) -> None:
+        """Process up to `budget` more actions (listing the legal actions counts as one)."""
+        if self._todo is None:
+            self._todo = [] if self.state.is_terminal() else list(self.state.legal_actions())
+            budget -= 1
+        todo = self._todo
+        end = min(len(todo), self._next + max(budget, 0))
+        while self._next < end:
+            self._add(todo[self._next])
+            self._next += 1
+
+    def complete(self) -> _Candidates:
+        if not self.done:
+            self.advance(1 << 30)
+        return self
+
+    def _add(self, action: Action) -> None:
+        after = self.state.apply(action)
+        occupancy = self.occupancy
+        after_occupancy = after.occupancy()
+        board = self.board
+        expected = self.expected
+        pairs = []
+        for cell in occupancy.keys() | after_occupancy.keys():
+            pieces = after_occupancy.get(cell)
+            if occupancy.get(cell) == pieces:
+                continue
+            channel = board.channel_of.get(cell)
+            if channel is None:
+                continue
+            value = board.model([piece.magnet for piece in pieces or ()])
+            if value != expected[channel]:
+                pairs.append((channel, value))
+        mismatch = frozenset(pairs)
+        self.successor[action] = after
+        self.mismatch_of[action] = mismatch
+        if mismatch:
+            self.by_mismatch.setdefault(mismatch, []).append(action)
+        else:
+            self.invisible.append(action)
 
     def footprint(self, action: Action) -> Footprint:
         """Which pieces the action moves (computed on first use: only hints need it)."""
@@ -116,7 +178,7 @@ class Tracker:
         self._started = False
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
-        self._expected = self._candidates(state).expected
+        self._expected = self._table(state).expected
         self._mismatch: dict[int, int] = {}
         self._mismatch_since = 0
         self._provisional: Action | str | None = None
@@ -126,6 +188,7 @@ class Tracker:
         self._deadline: int | None = None
         self._faults: tuple[SensorFault, ...] = ()
         self._transitions: list[tuple[State, Action, State]] = []
+        self.last_evaluated = False  # whether the last step did any work beyond the hot path
 
     # --- public views --------------------------------------------------------------------------
     @property
@@ -159,7 +222,12 @@ class Tracker:
         events = tuple(events)
         changed = self._debounce(now, readings)
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
+            table = self._table(self._state)
+            if not table.done:
+                table.advance(self.config.prebuild_per_scan)  # use quiet scans to prepare matching
+            self.last_evaluated = False
             return self._output  # the hot path: nothing new
+        self.last_evaluated = True
         committed: list[Action] = []
         messages: list[str] = []
         took_back = 0
@@ -216,52 +284,22 @@ class Tracker:
         self._mismatch_since = now
 
     # --- candidates ----------------------------------------------------------------------------
-    def _candidates(self, state: State) -> _Candidates:
+    def _table(self, state: State) -> _Candidates:
+        """The (possibly still incomplete) candidate table of `state`."""
         key = id(state)
         cached = self._cache.get(key)
         if cached is not None and cached.state is state:
             return cached
-        board = self.board
-        occupancy = state.occupancy()
-        expected = board.expected(occupancy)
-        by_mismatch: dict[Mismatch, list[Action]] = {}
-        mismatch_of: dict[Action, Mismatch] = {}
-        successors: dict[Action, State] = {}
-        invisible: list[Action] = []
-        actions = () if state.is_terminal() else state.legal_actions()
-        for action in actions:
-            after = state.apply(action)
-            after_occupancy = after.occupancy()
-            changed = [
-                cell
-                for cell in occupancy.keys() | after_occupancy.keys()
-                if occupancy.get(cell) != after_occupancy.get(cell)
-            ]
-            mismatch = self._mismatch_between(expected, after_occupancy, changed)
-            successors[action] = after
-            mismatch_of[action] = mismatch
-            if mismatch:
-                by_mismatch.setdefault(mismatch, []).append(action)
-            else:
-                invisible.append(action)
-        result = _Candidates(state, expected, occupancy, by_mismatch, mismatch_of, successors, invisible)
         # Keep the cache small: the current state, its predecessor and successors are what we need.
         if len(self._cache) > 64:
-            self._cache.clear()
-        self._cache[key] = result
-        return result
+            self._cache = {k: v for k, v in self._cache.items() if v.state is self._state}
+        table = _Candidates(state, self.board)
+        self._cache[key] = table
+        return table
 
-    def _mismatch_between(self, expected: tuple[int, ...], occupancy, cells: Iterable[Cell]) -> Mismatch:
-        board = self.board
-        pairs = []
-        for cell in cells:
-            channel = board.channel_of.get(cell)
-            if channel is None:
-                continue
-            value = board.model([piece.magnet for piece in occupancy.get(cell, ())])
-            if value != expected[channel]:
-                pairs.append((channel, value))
-        return frozenset(pairs)
+    def _candidates(self, state: State) -> _Candidates:
+        """The complete candidate table of `state`."""
+        return self._table(state).complete()
 
     def _takeback_mismatch(self) -> Mismatch | None:
         """The mismatch the previous position shows, if a take-back is allowed now."""
@@ -271,7 +309,7 @@ class Tracker:
         if _chance_count(previous) != _chance_count(self._state):
             return None  # never take back across a hidden random event
         expected = self._expected
-        before = self._candidates(previous).expected
+        before = self._table(previous).expected
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch])
 
     # --- events --------------------------------------------------------------------------------
@@ -351,7 +389,7 @@ class Tracker:
 
     def _enter(self, now: int, state: State) -> None:
         self._state = state
-        self._expected = self._candidates(state).expected
+        self._expected = self._table(state).expected
         self._reset_mismatch(now)
         self._provisional = None
         self._confirm = ()

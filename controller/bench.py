@@ -1,0 +1,122 @@
+"""`tafel bench`: the performance figures of DESIGN section 8, measured on this machine.
+
+Timings are measured here and only printed; no test asserts them. The tracker's step time is split
+into unchanged scans (nothing new for the tracker: its hot path) and changed scans (a reading
+settled after debounce, a timer fired such as a commit, or an input arrived). Latencies are in the
+virtual time of the simulated board, so they show the tracker's own delays (debounce, settle).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from controller.games import GAMES, Game
+from controller.physical import collect_physical, percentile
+from hal.sensors import MODEL_NAMES
+
+
+def playout_speed(game: Game, seconds: float, seed: int = 0) -> float:
+    """Random playouts for about `seconds`: actions per second."""
+    rng = random.Random(seed)
+    actions = 0
+    started = time.perf_counter()
+    games = 0
+    while time.perf_counter() - started < seconds:
+        state = game.new_game(seed=seed + games)
+        games += 1
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()))
+            actions += 1
+    elapsed = time.perf_counter() - started
+    return actions / elapsed
+
+
+def chess_playout_speed(seconds: float, seed: int = 0) -> float | None:
+    """python-chess random playouts on the same machine, as a reference (None if not installed)."""
+    try:
+        import chess
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    actions = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False) and board.ply() < 300:
+            board.push(rng.choice(list(board.legal_moves)))
+            actions += 1
+    return actions / (time.perf_counter() - started)
+
+
+def run_bench(
+    games: int = 4,
+    seed: int = 1,
+    noise: str = "low",
+    playout_seconds: float = 1.0,
+    game_name: str = "klotz",
+    players: int = 4,
+) -> dict[str, Any]:
+    game = GAMES[game_name]
+    tracker: dict[str, Any] = {}
+    latency: dict[str, Any] = {}
+    for model in MODEL_NAMES:
+        if model == "signed_count":
+            continue
+        run = collect_physical(game, players, games, seed, "greedy", model, noise)
+        stats = run.stats
+        latency[model] = {
+            "ack_ms_p50": percentile(stats.ack_ms, 50),
+            "ack_ms_p99": percentile(stats.ack_ms, 99),
+            "commit_ms_p50": percentile(stats.commit_ms, 50),
+            "commit_ms_p99": percentile(stats.commit_ms, 99),
+            "moves": stats.committed,
+            "wrong_commits": stats.wrong_commits,
+        }
+        tracker[model] = {
+            "unchanged_p50_ms": round(percentile(stats.unchanged_step_ms, 50), 4),
+            "unchanged_p99_ms": round(percentile(stats.unchanged_step_ms, 99), 4),
+            "changed_p50_ms": round(percentile(stats.changed_step_ms, 50), 4),
+            "changed_p99_ms": round(percentile(stats.changed_step_ms, 99), 4),
+            "scans": len(stats.step_ms),
+        }
+    playouts = {name: round(playout_speed(g, playout_seconds, seed), 1) for name, g in GAMES.items()}
+    chess_speed = chess_playout_speed(playout_seconds, seed)
+    return {
+        "game": game_name,
+        "players": players,
+        "games": games,
+        "noise": noise,
+        "settle_ms": 250,
+        "tracker_step": tracker,
+        "latency": latency,
+        "playout_actions_per_s": playouts,
+        "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
+    }
+
+
+def format_bench(result: dict[str, Any]) -> str:
+    lines = [
+        f"tafel bench: {result['game']}, {result['players']} players, {result['games']} physical games per "
+        f"sensor model, noise {result['noise']}",
+        "",
+        "tracker step (ms)     unchanged p50  unchanged p99  changed p50  changed p99",
+    ]
+    for model, row in result["tracker_step"].items():
+        lines.append(
+            f"  {model:<18} {row['unchanged_p50_ms']:>13.4f}  {row['unchanged_p99_ms']:>13.4f}  "
+            f"{row['changed_p50_ms']:>11.4f}  {row['changed_p99_ms']:>11.4f}"
+        )
+    lines += ["", "latency (ms, virtual) place-to-LED p50  p99   place-to-commit p50  p99"]
+    for model, row in result["latency"].items():
+        lines.append(
+            f"  {model:<18} {row['ack_ms_p50']:>18.0f} {row['ack_ms_p99']:>4.0f} "
+            f"{row['commit_ms_p50']:>20.0f} {row['commit_ms_p99']:>4.0f}"
+        )
+    lines += ["", "random playouts (actions/s)"]
+    for name, speed in result["playout_actions_per_s"].items():
+        lines.append(f"  {name:<18} {speed:>12,.0f}")
+    chess_speed = result["python_chess_actions_per_s"]
+    lines.append(f"  {'python-chess':<18} {chess_speed:>12,.0f}" if chess_speed else "  python-chess: not installed")
+    return "\n".join(lines)
