@@ -62,7 +62,10 @@ class TerminalPlay:
         frame = table.backends.pixels.last
         board = table.session.tracker.board
         leds = {cell: frame[led] for cell, led in board.led_of.items()} if frame else None
-        self.out(render_board(self.game, table.state, ansi=self.ansi, leds=leds))
+        physical = table.sim.occupancy()
+        self.out(render_board(self.game, table.state, ansi=self.ansi, leds=leds, occupancy=physical))
+        if self.hand:
+            self.out(f"in your hand: {', '.join(piece.kind for piece in self.hand)}")
         if not self.ansi:
             self.out(LEGEND)
         state = table.state

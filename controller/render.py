@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games import Cell, Game, Mark, Piece, State
+from controller.games import Cell, Game, Mark, Occupancy, Piece, State
 from controller.games.grid import SquareGrid
 from controller.palette import HINT_COLOURS, RGB, mark_colour
 
@@ -35,10 +35,14 @@ def render_square_board(
     *,
     ansi: bool,
     leds: Mapping[Cell, RGB] | None = None,
+    occupancy: Occupancy | None = None,
 ) -> str:
-    """The board, north at the top, with column letters and row numbers."""
+    """The board, north at the top, with column letters and row numbers.
+
+    `occupancy` overrides the state's pieces (to draw what physically stands on a board).
+    """
     grid = grid_of(game, state)
-    occupancy = state.occupancy()
+    occupancy = state.occupancy() if occupancy is None else occupancy
     marks = state.marks()
     seats = getattr(state, "seats", None)
     lines = []
@@ -100,10 +104,12 @@ def _visible(colour: RGB) -> RGB:
     return tuple(min(255, round(c * factor)) for c in colour)  # type: ignore[return-value]
 
 
-def render_board(game: Game, state: State, *, ansi: bool, leds: Mapping[Cell, RGB] | None = None) -> str:
+def render_board(
+    game: Game, state: State, *, ansi: bool, leds: Mapping[Cell, RGB] | None = None, occupancy: Occupancy | None = None
+) -> str:
     """The board drawing for any game: square boards here, hex boards in render_hex."""
     if getattr(game, "geometry", "square") == "hex":
         from controller.render_hex import render_hex_board
 
-        return render_hex_board(game, state, ansi=ansi, leds=leds)
-    return render_square_board(game, state, ansi=ansi, leds=leds)
+        return render_hex_board(game, state, ansi=ansi, leds=leds, occupancy=occupancy)
+    return render_square_board(game, state, ansi=ansi, leds=leds, occupancy=occupancy)
