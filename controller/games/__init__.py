@@ -18,9 +18,10 @@ from controller.games.base import (
     Piece,
     State,
 )
+from controller.games.fillit import Fillit
 from controller.games.klotz import Klotz
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit())}
 
 
 def load_game(name: str) -> Game:

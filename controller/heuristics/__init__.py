@@ -20,9 +20,10 @@ class Evaluator(Protocol):
 
 
 def _registry() -> dict[str, Evaluator]:
+    from controller.heuristics.fillit import FillitEvaluator
     from controller.heuristics.klotz import KlotzEvaluator
 
-    return {"klotz": KlotzEvaluator()}
+    return {"klotz": KlotzEvaluator(), "fillit": FillitEvaluator()}
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()

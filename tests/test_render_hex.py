@@ -1,0 +1,73 @@
+"""The hex-board text drawing (controller/render_hex.py)."""
+
+from controller.games import load_game
+from controller.games.fillit import FillitState
+from controller.games.hexgrid import CENTRE
+from controller.palette import mark_colour
+from controller.render_hex import render_hex_board
+
+GAME = load_game("fillit")
+
+
+def new(**options: object) -> FillitState:
+    state = GAME.new_game(**options)
+    assert isinstance(state, FillitState)
+    return state
+
+
+def fields(text: str) -> list[str]:
+    """Every hex's text of a plain drawing, row letters left out."""
+    return [word for line in text.splitlines() for word in line.split()[1:]]
+
+
+def test_plain_drawing_has_one_offset_line_per_row() -> None:
+    text = render_hex_board(GAME, new(players=2), ansi=False)
+    lines = text.splitlines()
+    assert [line[0] for line in lines] == list("abcdefghi")
+    # Half a hex (two characters) per row away from the middle; a glyph is right-aligned in its field.
+    indents = [len(line[2:]) - len(line[2:].lstrip(" ")) for line in lines]
+    assert indents == [9, 7, 5, 3, 1, 3, 5, 7, 9]
+    assert [len(line.split()) - 1 for line in lines] == [5, 6, 7, 8, 9, 8, 7, 6, 5]
+    assert "\x1b" not in text
+
+
+def test_plain_drawing_shows_pawns_stones_chips_and_the_blocked_centre() -> None:
+    lines = render_hex_board(GAME, new(players=2), ansi=False).splitlines()
+    # Set-up A: Red's pawn on its chip at a1, a red stone on a4, Yellow's pawn on its chip at i5.
+    assert lines[0].split() == ["a", "Rr", "·", "·", "r", "·"]
+    assert lines[4].split() == ["e", "·", "·", "·", "·", "#", "·", "·", "·", "·"]
+    assert lines[8].split()[-1] == "Yy"
+    text = "\n".join(lines)
+    assert fields(text).count("r") == 4 and fields(text).count("y") == 4
+
+
+def test_plain_drawing_shows_a_chip_left_behind_as_a_letter() -> None:
+    state = new(players=2)
+    state = state.apply(state.parse_action("p:a1-a3"))
+    row_a = render_hex_board(GAME, state, ansi=False).splitlines()[0].split()
+    assert row_a == ["a", "·r", "·r", "Rr", "r", "·"]
+
+
+def test_mini_board_has_seven_rows_and_centre_d4() -> None:
+    lines = render_hex_board(GAME, new(players=3, board="mini"), ansi=False).splitlines()
+    assert len(lines) == 7 and lines[3].split()[4] == "#"
+
+
+def test_four_players_draw_team_stones_and_team_chips() -> None:
+    text = render_hex_board(GAME, new(players=4, setup="B"), ansi=False)
+    for glyph in ("Rr", "Bb", "Yr", "Gb"):  # Yellow plays red chips, Green blue ones
+        assert glyph in fields(text)
+    assert fields(text).count("b") == 4 and fields(text).count("r") == 4
+
+
+def test_ansi_drawing_colours_chips_and_the_centre() -> None:
+    state = new(players=2)
+    text = render_hex_board(GAME, state, ansi=True)
+    assert "\x1b[48;2;" in text and text.count("\x1b[0m") == 3  # two pawn chips and the centre
+
+
+def test_a_given_led_frame_replaces_the_marks() -> None:
+    state = new(players=2)
+    green = mark_colour("green")
+    text = render_hex_board(GAME, state, ansi=True, leds={CENTRE: green})
+    assert text.count("\x1b[0m") == 1 and "\x1b[48;2;" in text
