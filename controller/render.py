@@ -54,7 +54,7 @@ def render_square_board(
             glyph = piece_glyph(pieces, seats) if pieces else "·"
             mark = marks.get(cell)
             if ansi:
-                row.append(_ansi_cell(glyph, _background(mark, leds, cell)))
+                row.append(ansi_cell(glyph, led_background(mark, leds, cell)))
             else:
                 row.append(f"{glyph:>2}{plain_marker(mark, leds, cell)}")
         lines.append("".join(row))
@@ -82,14 +82,14 @@ def plain_marker(mark: Mark | None, leds: Mapping[Cell, RGB] | None, cell: Cell)
     return mark.colour[0] if mark is not None else " "
 
 
-def _background(mark: Mark | None, leds: Mapping[Cell, RGB] | None, cell: Cell) -> RGB | None:
+def led_background(mark: Mark | None, leds: Mapping[Cell, RGB] | None, cell: Cell) -> RGB | None:
     if leds is not None:
         colour = leds.get(cell)
         return colour if colour and colour != (0, 0, 0) else None
     return mark_colour(mark.colour) if mark is not None else None
 
 
-def _ansi_cell(glyph: str, background: RGB | None) -> str:
+def ansi_cell(glyph: str, background: RGB | None) -> str:
     text = f"{glyph:>2} "
     if background is None:
         return text

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from controller.games import Cell, Game, Mark, Piece, State
+from controller.games import Cell, Game, Mark, Occupancy, Piece, State
 from controller.games.hexgrid import HexGrid, ring
 from controller.palette import RGB
-from controller.render import _ansi_cell, _background
+from controller.render import ansi_cell, led_background, plain_marker
 
 EMPTY = "·"
 BLOCKED = "#"
@@ -40,10 +40,11 @@ def render_hex_board(
     *,
     ansi: bool,
     leds: Mapping[Cell, RGB] | None = None,
+    occupancy: Occupancy | None = None,
 ) -> str:
-    """The board, north at the top, one line per row of hexes."""
+    """The board, north at the top, one line per row of hexes (`occupancy` overrides the pieces)."""
     grid = hex_grid_of(game, state)
-    occupancy = state.occupancy()
+    occupancy = state.occupancy() if occupancy is None else occupancy
     marks = state.marks()
     seats = getattr(state, "seats", None)
     lines = []
@@ -55,18 +56,13 @@ def render_hex_board(
             mark = marks.get(cell)
             glyph = hex_piece_glyph(pieces, seats) if pieces else _empty_glyph(mark)
             if ansi:
-                row.append(_ansi_cell(glyph, _background(mark, leds, cell)) + " ")
+                row.append(ansi_cell(glyph, led_background(mark, leds, cell)) + " ")
             else:
-                row.append(f"{glyph:>2}{_chip_letter(mark)} ")
+                marker = plain_marker(mark, leds, cell) if mark is None or mark.kind != "blocked" else " "
+                row.append(f"{glyph:>2}{marker} ")
         lines.append("".join(row).rstrip())
     return "\n".join(lines)
 
 
 def _empty_glyph(mark: Mark | None) -> str:
     return BLOCKED if mark is not None and mark.kind == "blocked" else EMPTY
-
-
-def _chip_letter(mark: Mark | None) -> str:
-    if mark is None or mark.kind == "blocked":
-        return " "
-    return mark.colour[0]

@@ -363,7 +363,7 @@ class Tracker:
             messages.append(f"{text}: {error.reason}")
             return
         mismatch = self._candidates(self._state).mismatch_of[action]
-        if mismatch != frozenset(self._mismatch.items()) or self._pending:
+        if mismatch != frozenset(self._mismatch.items()):
             messages.append(f"{text}: the board does not show this move; make it on the board first")
             return
         self._accept(now, action, committed)

@@ -67,9 +67,15 @@ class VirtualHands:
                 last.pieces = (*last.pieces, move.piece)
             else:
                 groups.append(_Group((move.piece,), move.origin, move.target))
-        landed = {g.target for g in groups if g.origin is not None and g.target is not None}
-        movers = [g for g in groups if g.origin not in landed]
-        displaced = [g for g in groups if g.origin in landed]
+        # As in the footprint: a group lifted from where an earlier group lands is displaced (a captured
+        # or swapped piece); the others are movers.
+        movers: list[_Group] = []
+        displaced: list[_Group] = []
+        landed: set[Cell] = set()
+        for group in groups:
+            (displaced if group.origin is not None and group.origin in landed else movers).append(group)
+            if group.target is not None:
+                landed.add(group.target)
         occupied = {cell for cell, pieces in before.items() if pieces} | {c for c, p in after.items() if p}
         steps: list[HandStep] = []
         t = self._between(self.style.think_ms)

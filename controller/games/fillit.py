@@ -162,6 +162,8 @@ class Fillit(Game):
 
     name = "fillit"
     title = "Fillit"
+    geometry = "hex"  # drawn and wired as a hex board
+    board_profile = "hex61"  # the board it is played on; the mini board uses its inner 37 hexes
     player_counts = (2, 3, 4)
     options = (
         Option("board", "large", 'F-1: "large" (61 hexes, 2-4 players) or "mini" (37 hexes, 2-3 players)'),
@@ -846,10 +848,7 @@ class FillitState(State):
         return marks
 
     def __repr__(self) -> str:
-        return (
-            f"<FillitState {self.board} turn={self._turn} to_move={self.seats[self._current]} "
-            f"phase={self._phase}>"
-        )
+        return f"<FillitState {self.board} turn={self._turn} to_move={self.seats[self._current]} phase={self._phase}>"
 
 
 FILLIT_GAMES: dict[str, Fillit] = {board: Fillit(board) for board in GRIDS}

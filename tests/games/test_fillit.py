@@ -642,8 +642,10 @@ def damaged(**changes: object) -> dict[str, object]:
         (damaged(players=4), "one hex per player"),
         (damaged(stones=[{"cell": "d1", "owner": 0}]), "side 0 has 1 stones; F-3 gives it 4"),
         (damaged(stones=[{"cell": "d1", "owner": 5}]), r"stones\[0\]: owner 5"),
-        (damaged(chips=[{"cell": "a1", "owner": 0}, {"cell": "i5", "owner": 1}, {"cell": "d1", "owner": 0}]),
-         "a chip under the stone on d1"),
+        (
+            damaged(chips=[{"cell": "a1", "owner": 0}, {"cell": "i5", "owner": 1}, {"cell": "d1", "owner": 0}]),
+            "a chip under the stone on d1",
+        ),
         (damaged(chips=[{"cell": "a1"}]), r"chips\[0\]: saved state lacks the field 'owner'"),
     ],
 )

@@ -125,9 +125,7 @@ def test_actions_outside_the_legal_set_raise_with_a_reason(
 
 @PROPERTY_SETTINGS
 @given(st.sampled_from(CASES), st.lists(st.integers(0, 10_000), max_size=60))
-def test_F5_no_legal_stone_step_blocks_a_pawn_that_could_slide(
-    case: tuple[str, int, str], choices: list[int]
-) -> None:
+def test_F5_no_legal_stone_step_blocks_a_pawn_that_could_slide(case: tuple[str, int, str], choices: list[int]) -> None:
     for state in random_game(case, choices):
         if state.is_terminal() or state.phase != PHASE_START:
             continue

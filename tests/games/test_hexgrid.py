@@ -42,7 +42,12 @@ def test_F1_board_is_every_hex_within_radius() -> None:
 def test_F1_directions_in_axial_coordinates() -> None:
     assert DIRECTIONS == (EAST, NORTH_EAST, NORTH_WEST, WEST, SOUTH_WEST, SOUTH_EAST)
     assert (EAST, NORTH_EAST, NORTH_WEST, WEST, SOUTH_WEST, SOUTH_EAST) == (
-        (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, 1),
     )
 
 
