@@ -104,6 +104,8 @@ def bent_paths(
     """
     if length < 1:
         raise ValueError(f"a path has at least one step, not {length}")
+    if max_turns not in (0, 1):
+        raise ValueError(f"bent_paths makes straight paths (max_turns=0) or one turn (1), not {max_turns}")
     for d1 in first:
         leg: list[Cell] = []
         cell = start

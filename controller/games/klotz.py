@@ -138,13 +138,20 @@ class Klotz(Game):
         winner = jsonutil.field(data, "winner", (int, type(None)))
         if winner is not None and not 0 <= winner < players:
             raise ValueError(f"winner {winner} is not a seat of a {players}-player game")
+        ply = jsonutil.field(data, "ply", int)
+        if ply < 0:
+            raise ValueError(f"ply must not be negative, not {ply}")
+        passes = jsonutil.field(data, "passes", int)
+        if not 0 <= passes <= players:
+            raise ValueError(f"passes must be 0..{players} (passes in a row), not {passes}")
+        _check_position(blocks, SEATS[players], winner)
         return KlotzState(
             self,
             players,
             blocks,
             current=current,
-            ply=jsonutil.field(data, "ply", int),
-            passes=jsonutil.field(data, "passes", int),
+            ply=ply,
+            passes=passes,
             winner=winner,
             max_plies=_check_max_plies(jsonutil.field(data, "max_plies", (int, type(None)))),
         )
@@ -187,6 +194,36 @@ _CYLINDER_PIECES = {size: (Piece(f"cylinder{size}", None, CYLINDER_MAGNET),) for
 def _pieces_of(block: Block) -> tuple[Piece, ...]:
     """The sensed pieces of a block; shared tuples, so comparing positions is cheap."""
     return _SQUARE_PIECES[block.player or 0] if block.is_square else _CYLINDER_PIECES[block.size]
+
+
+def _check_position(blocks: Mapping[Cell, Block], seats: tuple[str, ...], winner: int | None) -> None:
+    """Reject saved positions that no game can reach and that `apply` would mishandle."""
+    for seat, colour in enumerate(seats):
+        name = colour_title(colour)
+        squares = [cell for cell, b in blocks.items() if b.is_square and b.player == seat]
+        if len(squares) != 1:
+            raise ValueError(f"blocks: {name} (seat {seat}) must have exactly one square, not {len(squares)}")
+        tiles = sorted(cell for cell, b in blocks.items() if not b.is_square and b.player == seat)
+        if len(tiles) > 1:
+            # K-4: each player has one tile, so it sits on at most one cylinder.
+            fields = ", ".join(GRID.format_cell(cell) for cell in tiles)
+            raise ValueError(f"blocks: {name}'s one tile cannot be on several cylinders ({fields})")
+        if seat == winner and squares[0] != CORNERS[colour]:
+            corner = GRID.format_cell(CORNERS[colour])
+            raise ValueError(f"winner: {name} won, so their square must stand on {corner}")
+    seat_of = {colour: seat for seat, colour in enumerate(seats)}
+    for colour, cell in INNER.items():
+        block = blocks.get(cell)
+        if block is not None and not (block.is_square and block.player == seat_of.get(colour)):
+            # K-3: nothing stops on an inner field; only a square still at its start field stands there.
+            field, owner = GRID.format_cell(cell), colour_title(colour)
+            raise ValueError(f"blocks: {field} is an inner field; only {owner}'s square may stand there")
+    for colour, cell in CORNERS.items():
+        block = blocks.get(cell)
+        if block is not None and not (block.is_square and block.player == seat_of.get(colour) == winner):
+            # K-3: a corner is entered only by its own square, and that move wins at once.
+            field, owner = GRID.format_cell(cell), colour_title(colour)
+            raise ValueError(f"blocks: {field} is a corner; only {owner}'s winning square may stand there")
 
 
 class KlotzState(State):

@@ -48,10 +48,13 @@ class SeededRandom:
 
     @classmethod
     def from_json(cls, data: Any) -> SeededRandom:
-        if (
-            not isinstance(data, dict)
-            or not isinstance(data.get("seed"), int)
-            or not isinstance(data.get("draws"), int)
-        ):
+        if not isinstance(data, dict) or not all(_is_int(data.get(key)) for key in ("seed", "draws")):
             raise ValueError(f"random state must be {{'seed': int, 'draws': int}}, got {data!r}")
+        if data["draws"] < 0:
+            raise ValueError(f"random state: draws must not be negative, got {data['draws']}")
         return cls(data["seed"], data["draws"])
+
+
+def _is_int(value: Any) -> bool:
+    # JSON true/false are bools, which Python counts as ints; a damaged file must not pass as seed 1.
+    return isinstance(value, int) and not isinstance(value, bool)
