@@ -1,0 +1,261 @@
+"""The game journal: every confirmed decision is on disk before the LEDs show it as done.
+
+Layout of the state directory:
+
+- `journal.log`: one record per line, `<crc32 as 8 hex digits> <compact JSON>`, appended and
+  fsynced record by record. Records: `start` (game, players, seed, options), `action` (the action in
+  the game's notation, and `via` how it was recognised: sensors, confirm, declare), `takeback`,
+  `abandon`.
+- `snapshot.json`: written atomically (temporary file, fsync, rename, fsync of the directory) by
+  compaction: the game's start record and its actions after take-backs, plus `last_seq`, the
+  sequence number of the last record it covers. The journal is then started afresh; should power
+  fail in between, records the snapshot already covers are skipped by their sequence numbers.
+
+Reading stops at the first record that is incomplete or fails its checksum (a power cut mid-write):
+the last complete record wins, the damaged tail is cut off, and `Recovery.damaged` says so once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.games import Game, State, load_game
+
+JOURNAL = "journal.log"
+SNAPSHOT = "snapshot.json"
+SNAPSHOT_VERSION = 1
+RECORD_TYPES = ("start", "action", "takeback", "abandon")
+
+
+class JournalError(ValueError):
+    """A journal or snapshot that cannot be used at all (not a damaged tail: that is recovered)."""
+
+
+def encode_record(record: Mapping[str, Any]) -> bytes:
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    body = text.encode("utf-8")
+    return b"%08x %s\n" % (zlib.crc32(body), body)
+
+
+def decode_line(line: bytes) -> dict[str, Any] | None:
+    """The record on one complete line, or None if it is damaged."""
+    if not line.endswith(b"\n") or len(line) < 11 or line[8:9] != b" ":
+        return None
+    body = line[9:-1]
+    try:
+        if int(line[:8], 16) != zlib.crc32(body):
+            return None
+        record = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("type") not in RECORD_TYPES:
+        return None
+    return record
+
+
+@dataclass
+class GameRecord:
+    """One game as the journal knows it: how it started and the actions that stand."""
+
+    start: dict[str, Any]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+    def replay(self) -> tuple[Game, list[State]]:
+        """The game and its history of states (oldest first, the current state last)."""
+        game = load_game(self.start["game"])
+        options = dict(self.start.get("options", {}))
+        state = game.new_game(players=self.start["players"], seed=self.start["seed"], **options)
+        states = [state]
+        for index, entry in enumerate(self.actions):
+            try:
+                state = state.apply(state.parse_action(entry["action"]))
+            except (KeyError, ValueError) as error:
+                raise JournalError(
+                    f"journal action {index + 1} ({entry.get('action')!r}) does not replay: {error}"
+                ) from None
+            states.append(state)
+        return game, states
+
+
+@dataclass
+class Recovery:
+    game: GameRecord | None  # None: no game in progress (none started, or abandoned)
+    records: int  # complete records read from the journal
+    damaged: str | None  # what was cut off, if the tail was damaged
+
+
+class Journal:
+    """Append-only, fsynced game journal with atomic snapshots and compaction."""
+
+    def __init__(self, directory: str | Path, compact_after: int = 500) -> None:
+        self.directory = Path(directory)
+        self.compact_after = compact_after
+        self._file = None
+        self._records_since_snapshot = 0
+        self._game: GameRecord | None = None
+        self._seq = 0  # sequence number of the last record written or read
+
+    @property
+    def path(self) -> Path:
+        return self.directory / JOURNAL
+
+    @property
+    def snapshot_path(self) -> Path:
+        return self.directory / SNAPSHOT
+
+    # --- recovery ------------------------------------------------------------------------------
+    def recover(self) -> Recovery:
+        """Read snapshot and journal, cut off a damaged tail, and open the journal for appending."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        game, last_seq = self._read_snapshot()
+        records, good_bytes, damaged = self._read_journal()
+        self._seq = last_seq
+        for record in records:
+            seq = record.get("seq")
+            if not isinstance(seq, int) or seq <= last_seq:
+                continue  # already in the snapshot
+            game = _fold(game, record)
+            self._seq = seq
+        if damaged is not None:
+            with open(self.path, "r+b") as handle:
+                handle.truncate(good_bytes)
+                handle.flush()
+                os.fsync(handle.fileno())
+        self._game = game
+        self._records_since_snapshot = len(records)
+        self._open()
+        return Recovery(game, len(records), damaged)
+
+    def _read_snapshot(self) -> tuple[GameRecord | None, int]:
+        try:
+            text = self.snapshot_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None, 0
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise JournalError(f"{self.snapshot_path}: not valid JSON ({error})") from None
+        if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION:
+            raise JournalError(f"{self.snapshot_path}: not a tafel snapshot of version {SNAPSHOT_VERSION}")
+        last_seq = data.get("last_seq")
+        if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
+            raise JournalError(f"{self.snapshot_path}: 'last_seq' must be a whole number >= 0")
+        start = data.get("start")
+        if start is None:
+            return None, last_seq
+        if not isinstance(start, dict) or not isinstance(data.get("actions"), list):
+            raise JournalError(f"{self.snapshot_path}: 'start' must be an object and 'actions' a list")
+        return GameRecord(start, list(data["actions"])), last_seq
+
+    def _read_journal(self) -> tuple[list[dict[str, Any]], int, str | None]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return [], 0, None
+        records: list[dict[str, Any]] = []
+        offset = 0
+        while offset < len(raw):
+            end = raw.find(b"\n", offset)
+            line = raw[offset:] if end < 0 else raw[offset : end + 1]
+            record = decode_line(line)
+            if record is None:
+                cut = len(raw) - offset
+                return records, offset, f"cut {cut} damaged byte(s) after record {len(records)} of {self.path}"
+            records.append(record)
+            offset += len(line)
+        return records, offset, None
+
+    # --- writing -------------------------------------------------------------------------------
+    def _open(self) -> None:
+        if self._file is None:
+            self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - kept open for appends
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """Write one record and fsync it; returns only once it is on disk."""
+        if record.get("type") not in RECORD_TYPES:
+            raise JournalError(f"unknown journal record type {record.get('type')!r}")
+        self._open()
+        assert self._file is not None
+        record = {**record, "seq": self._seq + 1}
+        self._file.write(encode_record(record))
+        self._seq += 1
+        os.fsync(self._file.fileno())
+        self._game = _fold(self._game, dict(record))
+        self._records_since_snapshot += 1
+        if self._records_since_snapshot >= self.compact_after:
+            self.compact()
+
+    def start_game(self, game: str, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        self.append({"type": "start", "game": game, "players": players, "seed": seed, "options": dict(options)})
+
+    def action(self, text: str, via: str = "sensors") -> None:
+        self.append({"type": "action", "action": text, "via": via})
+
+    def takeback(self) -> None:
+        self.append({"type": "takeback"})
+
+    def abandon(self) -> None:
+        self.append({"type": "abandon"})
+
+    @property
+    def game(self) -> GameRecord | None:
+        return self._game
+
+    def compact(self) -> None:
+        """Write the current game as a snapshot (atomically), then start an empty journal."""
+        game = self._game
+        data = {
+            "version": SNAPSHOT_VERSION,
+            "start": game.start if game is not None else None,
+            "actions": game.actions if game is not None else [],
+            "last_seq": self._seq,
+        }
+        _atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        _atomic_write(self.path, b"")
+        self._records_since_snapshot = 0
+        self._open()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
+    """Apply one journal record to the game it describes."""
+    kind = record["type"]
+    if kind == "start":
+        start = {key: record[key] for key in ("game", "players", "seed", "options") if key in record}
+        return GameRecord(start)
+    if kind == "abandon":
+        return None
+    if game is None:
+        return None  # actions without a game in progress cannot be placed: ignore them
+    if kind == "action":
+        game.actions.append({key: record[key] for key in ("action", "via") if key in record})
+    elif kind == "takeback" and game.actions:
+        game.actions.pop()
+    return game
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
