@@ -78,7 +78,7 @@ def test_a_corrupted_record_ends_the_journal_there(tmp_path: Path) -> None:
     play(journal, ["c7-c4", "l7-l4", "c8-c11"])
     journal.close()
     lines = (tmp_path / "journal.log").read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b"g12", b"g11")
+    lines[2] = lines[2].replace(b"l7", b"l6")
     (tmp_path / "journal.log").write_bytes(b"".join(lines))
     recovery = Journal(tmp_path).recover()
     assert [a["action"] for a in recovery.game.actions] == ["c7-c4"]
