@@ -1,0 +1,92 @@
+"""The physical commands of the command line: demo, play, selfplay --physical and bench."""
+
+import io
+import json
+
+import pytest
+
+from controller.bench import format_bench, run_bench
+from controller.cli import main
+from controller.games import load_game
+from controller.play import play_terminal
+
+
+def test_demo_plays_a_whole_game_through_the_simulated_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "klotz", "--players", "2", "--seed", "3", "--plain", "-o", "max_plies=12"]) == 0
+    out = capsys.readouterr().out
+    assert "simulated square14 board" in out
+    assert out.count("LED answer after") == 12
+    assert "wrong commits: 0" in out
+
+
+def test_demo_draws_fillit_on_the_hex_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "fillit", "--seed", "2", "--plain", "-o", "max_turns=3"]) == 0
+    out = capsys.readouterr().out
+    assert "simulated hex61 board" in out and "wrong commits: 0" in out
+
+
+def test_selfplay_physical_reports_the_tracker_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "selfplay",
+        "klotz",
+        "--physical",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--sensor",
+        "count",
+        "--noise",
+        "high",
+        "--json",
+        "-o",
+        "max_plies=30",
+    ]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    for key in (
+        "intended",
+        "committed",
+        "wrong_commits",
+        "confirmations",
+        "takebacks",
+        "guidance_episodes",
+        "step_ms_mean",
+        "step_ms_p99",
+    ):
+        assert key in summary
+    assert summary["sensor"] == "count" and summary["noise"] == "high"
+    assert summary["intended"] == summary["committed"] == 60
+    assert summary["wrong_commits"] == 0
+
+
+def test_play_lifts_places_and_moves_with_bots_on_the_other_seats() -> None:
+    lines: list[str] = []
+    commands = io.StringIO("lift c7\nplace c4\nl7-l4\nmoves\nfoo\nquit\n")
+    play_terminal(load_game("klotz"), 2, 0, bots=[1], lines=commands, ansi=False, out=lines.append)
+    text = "\n".join(lines)
+    assert "seat 1 plays" in text  # the bot answered the hand-made move c7-c4
+    assert "not a Klotz move" in text  # `foo` is refused with the rules' reason
+
+
+def test_play_refuses_an_illegal_move_with_the_reason() -> None:
+    lines: list[str] = []
+    play_terminal(load_game("klotz"), 2, 0, bots=[1], lines=io.StringIO("c7-c5\nquit\n"), ansi=False, out=lines.append)
+    assert any("cannot reach c5" in line for line in lines)
+
+
+def test_play_rejects_a_bot_seat_outside_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "klotz", "--players", "2", "--bots", "5"]) == 2
+    assert "no seat 5" in capsys.readouterr().err
+
+
+def test_bench_measures_every_sensor_model_and_the_playouts() -> None:
+    result = run_bench(games=1, playout_seconds=0.05)
+    assert set(result["tracker_step"]) == {"binary", "count", "signed"}
+    for row in result["latency"].values():
+        assert row["wrong_commits"] == 0 and row["moves"] > 0
+    assert set(result["playout_actions_per_s"]) >= {"klotz"}
+    text = format_bench(result)
+    assert "place-to-LED" in text and "python-chess" in text
