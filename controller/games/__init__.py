@@ -19,8 +19,9 @@ from controller.games.base import (
     State,
 )
 from controller.games.klotz import Klotz
+from controller.games.zillo import Zillo
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Zillo())}
 
 
 def load_game(name: str) -> Game:

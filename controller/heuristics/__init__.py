@@ -21,8 +21,9 @@ class Evaluator(Protocol):
 
 def _registry() -> dict[str, Evaluator]:
     from controller.heuristics.klotz import KlotzEvaluator
+    from controller.heuristics.zillo import ZilloEvaluator
 
-    return {"klotz": KlotzEvaluator()}
+    return {"klotz": KlotzEvaluator(), "zillo": ZilloEvaluator()}
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()
