@@ -2,7 +2,8 @@
 
 It scores a position only from what the mover may know: the board, the scores, the hand sizes, the
 mover's own hand and the cards shown since the last shuffle (`ZilloState.unseen_by`). It never looks
-at other hands or the pile order, nor at the card the next player will turn up in top-card play.
+at other hands or the pile order, nor at the card the next player turns up in top-card play after the
+move.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class ZilloEvaluator:
             # A catch in a match that goes on (a catch that ends the game is scored as a win).
             return CATCH_SCORE * caught.points * (1 if caught.player == me else -1)
         unseen = after.unseen_by(me)
+        turned = after.face_up()
+        if turned is not None:
+            # The next player turned this card up only after the move: it was unknown when choosing.
+            unseen = (*unseen, turned)
         own = after.hand(me)
         top_play = after.phase == TOP
         score = 0.0

@@ -37,14 +37,20 @@ def test_rule_all_cards_played_the_start_player_shuffles_and_plays_the_top_card(
     assert top.turn == turns
     assert top.phase == "top" and top.current_player == 1
     assert top.pile_count == 24 and top.played == () and top.hand_sizes == (0,) * players
-    # Rule text: the board stays as it is.
-    assert top.layout == play_through_hands(state).layout
     card = top.table.pile[-1]  # type: ignore[index]
     assert {card} == {action.card for action in top.legal_actions()}  # type: ignore[attr-defined]
     assert top.observation(0)["face_up"] == card
     after = top.apply(top.legal_actions()[0])
     assert after.played[-1].card == card and after.played[-1].shown  # not back on the pile
     assert after.pile_count == 23 and after.current_player == 2
+
+
+def test_rule_when_the_hands_are_used_up_parts_and_pieces_stay() -> None:
+    # Yellow's last card cannot move (its Catchers sit in the south-east corner): it is discarded.
+    state = position(hand=("C-S",), others=(), current=1, zillo="h8", catchers={"e10": (0, 3), "l3": (1, 3)})
+    top = state.apply(Discard("C-S"))
+    assert top.phase == "top" and top.current_player == 0
+    assert (top.layout, top.catchers, top.zillo) == (state.layout, state.catchers, state.zillo)
 
 
 def test_Z5_two_players_shuffle_played_and_undealt_cards_together() -> None:
@@ -77,7 +83,7 @@ def test_rule_in_top_card_play_only_the_top_card_may_be_played() -> None:
 # --- Z-4 discards -------------------------------------------------------------------------------------
 
 
-def test_Z4_with_no_playable_card_the_player_discards_one_of_their_choice() -> None:
+def test_Z4_ZE8_with_no_playable_card_the_player_discards_one_face_down() -> None:
     # Red's Catchers on c12 (the north-west corner) cannot go north or west.
     state = position(hand=("C-N", "C-W"))
     assert state.legal_actions() == (Discard("C-N"), Discard("C-W"))
@@ -132,7 +138,7 @@ def test_Z6_physical_mode_any_unseen_card_may_be_declared_with_its_moves() -> No
         after.apply(Move("C-ES", AREA.parse_cell("l12"), AREA.parse_cell("j11"), 1))
 
 
-def test_Z6_physical_mode_refuses_discarding_a_card_that_has_a_move() -> None:
+def test_Z6_ZE9_physical_mode_refuses_discarding_a_card_that_has_a_move() -> None:
     state = GAME.new_game(players=2, hands="physical")
     with pytest.raises(IllegalAction, match="must be played"):
         state.apply(Discard("S-1"))
@@ -156,7 +162,7 @@ def test_Z6_physical_mode_saves_no_hands_and_no_pile() -> None:
 # --- Z-7 the match ----------------------------------------------------------------------------------------
 
 
-def test_Z7_a_catch_in_a_match_leads_to_a_new_deal_with_the_next_start_player() -> None:
+def test_Z7_ZE6_a_catch_in_a_match_leads_to_a_new_deal_with_the_next_start_player() -> None:
     state = position(
         players=3,
         hand=("C-N",),
@@ -204,7 +210,7 @@ def test_Z7_a_whole_match_played_by_bots_ends_at_4_points() -> None:
     assert games >= 2 and state.table.game_number == games
 
 
-def test_Z7_max_turns_ends_a_game_without_a_catch_as_a_draw() -> None:
+def test_Z7_ZE7_max_turns_ends_a_game_and_the_match_as_a_draw() -> None:
     state = position(hand=("S-1",), max_turns=5, turn=4, match=True)
     after = state.apply(state.legal_actions()[0])
     assert after.is_terminal() and after.returns() == (0.5, 0.5) and after.legal_actions() == ()
@@ -259,6 +265,14 @@ def test_json_round_trip_keeps_the_random_state() -> None:
 def test_damaged_saved_states_are_refused_with_a_clear_message(change: dict, message: str) -> None:
     data = GAME.new_game(players=2).to_json() | change
     with pytest.raises(ValueError, match=message):
+        GAME.state_from_json(data)
+
+
+def test_a_saved_state_where_the_player_on_turn_has_no_card_is_refused() -> None:
+    data = GAME.new_game(players=2).to_json()
+    data["pile"] += data["hands"][0]
+    data.update(hands=[[], data["hands"][1]], hand_sizes=[0, 8], pile_count=16)
+    with pytest.raises(ValueError, match="seat 0 is on turn in hand play but holds no card"):
         GAME.state_from_json(data)
 
 

@@ -351,6 +351,16 @@ def test_rule_while_the_zillo_stands_on_a_start_field_that_player_cannot_be_capt
         state.apply(state.parse_action("C-N:h8-h11/1"))
 
 
+def test_ZE10_fields_of_a_colour_nobody_plays_are_ordinary_fields() -> None:
+    # Two players: Blue's start field l12 is an ordinary field; a Catcher captured there goes home.
+    state = position(
+        hand=("C-E", "Z-E"), catchers={"i12": (0, 1), "c12": (0, 2), "l12": (1, 1), "l3": (1, 2)}
+    )
+    assert state.homes() == {0: cell("c12"), 1: cell("l3")}
+    after = state.apply(state.parse_action("C-E:i12-l12/1"))
+    assert catchers_of(after) == {"l12": (0, 1), "c12": (0, 2), "l3": (1, 3)}
+
+
 def test_rule_the_zillo_protects_only_the_owner_of_that_start_field() -> None:
     state = position(
         players=3,
@@ -413,6 +423,13 @@ def test_ZE2_the_zillo_leaving_a_start_field_may_capture_its_owner() -> None:
     assert catchers_of(after)["l3"] == (1, 3) and after.zillo == cell("l6")
 
 
+def test_rule_catcher_cards_never_move_the_zillo() -> None:
+    state = position(hand=("C-S",), zillo="h8")
+    assert state.legal_action_strings() == ("C-S:c12-c9/1", "C-S:c12-c9/2", "C-S:c12-c9/3")
+    with pytest.raises(IllegalAction, match="Red has no Catchers on h8"):
+        state.apply(Move("C-S", cell("h8"), cell("h5"), 1))
+
+
 def test_rule_the_zillo_card_moves_only_the_zillo() -> None:
     state = position(hand=("Z-N",), zillo="h8")
     with pytest.raises(IllegalAction, match="moves the Zillo, not Catchers"):
@@ -465,7 +482,7 @@ def test_rule_catch_exactly_with_the_cards_direction() -> None:
 # --- notation ------------------------------------------------------------------------------------------
 
 
-def test_notation_examples_of_the_ruling_round_trip() -> None:
+def test_notation_ZE5_examples_of_the_ruling_round_trip() -> None:
     state = position(hand=("C-ES", "Z-N", "W-2", "S-3"))
     for text in ("C-ES:c12-e11/2", "Z-N:f9-g11", "W-2:f9-f10", "S-3:1r90@g12"):
         action = state.parse_action(text)

@@ -9,7 +9,8 @@ import pytest
 
 from controller.bots import GreedyBot
 from controller.cli import main
-from controller.games.zillo import Move
+from controller.games.zillo import NEW_GAME, Move, ZilloState
+from controller.games.zillo.deck import CARDS
 from controller.heuristics import EVALUATORS
 from controller.heuristics.zillo import ZilloEvaluator, chance_to_hold
 from tests.games.zillo_helpers import GAME, position
@@ -85,3 +86,15 @@ def test_games_lists_zillo(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games"]) == 0
     assert "zillo" in capsys.readouterr().out
     assert GAME.name == "zillo"
+
+
+def test_the_evaluation_ignores_the_card_the_next_player_turns_up() -> None:
+    def top_card_play(top: str) -> ZilloState:
+        pile = [card for card in CARDS if card != top] + [top]
+        return position(hand=(), others=(), current=1, catchers={"c12": (0, 3), "h5": (1, 3)}, zillo="h8",
+                        phase="top", hand_sizes=[0, 0], pile=pile, pile_count=24)  # fmt: skip
+
+    catching, harmless = top_card_play("C-N"), top_card_play("S-1")
+    assert catching.face_up() == "C-N" and harmless.face_up() == "S-1"
+    evaluator = ZilloEvaluator()
+    assert evaluator.score(None, NEW_GAME, catching, 0) == evaluator.score(None, NEW_GAME, harmless, 0)

@@ -1,7 +1,7 @@
 """Zillo's actions and their notation (zillo.md, Notation).
 
-One action is one turn: the card played and what it does, so a declared card (Z-6) and the move it
-allows are validated together.
+ZE-4: one action is one turn, the card played and what it does, so a declared card (Z-6) and the
+move it allows are validated together.
 
 - Catcher card: `C-ES:c12-e11/2` (card, from, to, number of Catchers moved).
 - Zillo or Wild card: `Z-N:f9-f12`, `W-2:f9-f10`.
@@ -33,8 +33,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Shift:
-    """Play a Shift card: turn `part` by `turn` degrees clockwise and lay it with its start field on
-    `anchor` (Z-3)."""
+    """Play a Shift card (Z-3): turn `part` by `turn` degrees clockwise and lay it with its start field
+    on `anchor` (ZE-5: the turn is this card's, not the part's orientation)."""
 
     card: Card
     part: int

@@ -45,11 +45,6 @@ def rotate(local: Cell, rotation: int) -> Cell:
     return (u, v)
 
 
-def unrotate(offset: Cell, rotation: int) -> Cell:
-    """Inverse of `rotate`: the printed field that lies at `offset` in a part turned `rotation`."""
-    return rotate(offset, (360 - rotation) % 360)
-
-
 @dataclass(frozen=True, slots=True, order=True)
 class Placement:
     """Where one part lies: the south-west field of its square and its clockwise rotation."""
@@ -64,10 +59,7 @@ class Placement:
 
     def local(self, cell: Cell) -> Cell | None:
         """The printed field at board field `cell`, or None if the part does not cover it."""
-        dx, dy = cell[0] - self.corner[0], cell[1] - self.corner[1]
-        if not (0 <= dx <= _LAST and 0 <= dy <= _LAST):
-            return None
-        return unrotate((dx, dy), self.rotation)
+        return _PRINTED_AT[self.rotation].get((cell[0] - self.corner[0], cell[1] - self.corner[1]))
 
     def cells(self) -> tuple[Cell, ...]:
         x0, y0 = self.corner
@@ -209,15 +201,29 @@ class Layout:
                     yield placement
 
 
+_SQUARE: tuple[Cell, ...] = tuple((u, v) for v in range(PART_SIZE) for u in range(PART_SIZE))
+# For each rotation: which printed field lies at each offset in the part's square.
+_PRINTED_AT: dict[int, dict[Cell, Cell]] = {
+    rotation: {rotate(local, rotation): local for local in _SQUARE} for rotation in ROTATIONS
+}
+# For each part and rotation: every (offset in the square, printed field) pair, made once.
+_PART_FIELDS: dict[tuple[int, int], tuple[tuple[Cell, Field], ...]] = {
+    (part, rotation): tuple(
+        (offset, Field(part, printed, PRINTED_KINDS.get(printed, "plain"), PART_COLOURS[part]))
+        for offset, printed in sorted(_PRINTED_AT[rotation].items())
+    )
+    for part in PARTS
+    for rotation in ROTATIONS
+}
+
+
 @lru_cache(maxsize=4096)
 def _fields(layout: Layout) -> dict[Cell, Field]:
     fields: dict[Cell, Field] = {}
     for part, placement in zip(PARTS, layout.placements, strict=True):
-        colour = PART_COLOURS[part]
-        for cell in placement.cells():
-            printed = placement.local(cell)
-            assert printed is not None
-            fields[cell] = Field(part, printed, PRINTED_KINDS.get(printed, "plain"), colour)
+        x0, y0 = placement.corner
+        for (dx, dy), field in _PART_FIELDS[(part, placement.rotation)]:
+            fields[(x0 + dx, y0 + dy)] = field
     return fields
 
 

@@ -179,6 +179,13 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
         seat(winner, "winner")
         if caught is None or caught.player != winner:
             raise ValueError("winner must be the player who made the last catch")
+    current = seat(jsonutil.field(data, "current_player", int), "current_player")
+    if caught is None:
+        # Play goes on: the player on turn must have a card to play.
+        if phase == TOP and pile_count == 0:
+            raise ValueError("top-card play needs a pile: pile_count is 0")
+        if phase != TOP and hand_sizes[current] == 0:
+            raise ValueError(f"seat {current} is on turn in hand play but holds no card")
     return Table(
         players=players,
         hands_mode=hands_mode,
@@ -193,7 +200,7 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
         pile_count=pile_count,
         played=tuple(played),
         phase=phase,
-        current=seat(jsonutil.field(data, "current_player", int), "current_player"),
+        current=current,
         start_player=seat(jsonutil.field(data, "start_player", int), "start_player"),
         turn=_nonnegative(data, "turn"),
         ply=_nonnegative(data, "ply"),

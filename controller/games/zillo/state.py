@@ -322,6 +322,7 @@ class ZilloState(State):
         return self._t.layout.start_of(self.seats[player])
 
     def homes(self) -> dict[int, Cell]:
+        """Each seat's start field. ZE-10: colours nobody plays have no home, their fields are ordinary."""
         return {seat: self._t.layout.start_of(colour) for seat, colour in enumerate(self.seats)}
 
     def colour(self, player: int) -> str:
@@ -333,13 +334,22 @@ class ZilloState(State):
         gone = {entry.card for entry in self._t.played}
         return tuple(card for card in CARDS if card not in gone)
 
+    def face_up(self) -> Card | None:
+        """In dealt top-card play, the card the player on turn has turned up (rule text: the top
+        card is placed face up before the move); None otherwise."""
+        t = self._t
+        if t.phase != TOP or not t.pile or t.caught is not None or self.is_terminal():
+            return None
+        return t.pile[-1]
+
     def unseen_by(self, player: int) -> tuple[Card, ...]:
-        """The cards `player` cannot place: not in their hand and not seen by them since the last
-        shuffle. The face-up top card is left in, so that evaluating a move never uses the card the
-        next player is going to draw."""
-        seen = {e.card for e in self._t.played if e.shown or e.player == player}
-        own = self.hand(player) or ()
-        return tuple(card for card in CARDS if card not in seen and card not in own)
+        """The cards `player` cannot place: in other hands or in the pile (or discarded face down by
+        someone else) since the last shuffle, in card order."""
+        t = self._t
+        seen = {e.card for e in t.played if e.shown or e.player == player}
+        seen.update(self.hand(player) or ())
+        seen.add(self.face_up() or "")
+        return tuple(card for card in CARDS if card not in seen)
 
     def playable_cards(self) -> tuple[Card, ...]:
         """The cards the player on turn may play now, in card order."""
@@ -354,6 +364,7 @@ class ZilloState(State):
 
     # --- end ---------------------------------------------------------------------------------
     def is_draw(self) -> bool:
+        # Z-7: max_turns ends a game without a catch; ZE-7: in a match it ends the match too.
         t = self._t
         return t.winner is None and t.caught is None and t.max_turns is not None and t.turn >= t.max_turns
 
@@ -491,7 +502,7 @@ class ZilloState(State):
             return (NEW_GAME,)
         cards = self.playable_cards()
         if self._t.hands_mode == PHYSICAL:
-            # Z-6: any card still unseen may be declared; one without a move may only be discarded.
+            # Z-6: any card still unseen may be declared; ZE-9: one without a move may only be discarded.
             found: list[Action] = []
             for card in cards:
                 moves = self.card_moves(card)
@@ -521,6 +532,7 @@ class ZilloState(State):
         changes: dict[str, Any] = dict(
             layout=layout, catchers=catchers, zillo=zillo, ply=t.ply + 1, turn=t.turn + 1
         )
+        # ZE-8: a discard from the hand is face down; everything else is shown.
         changes.update(self._card_leaves(card, shown=not (isinstance(action, Discard) and t.phase == HANDS)))
         if caught:
             assert isinstance(action, Move) and action.count is not None
@@ -592,7 +604,7 @@ class ZilloState(State):
         player = t.current
         scores = tuple(s + points if seat == player else s for seat, s in enumerate(t.scores))
         ends = not t.match or scores[player] >= MATCH_POINTS
-        # Z-7: between two games of a match the next start player deals (`new-game`).
+        # Z-7, ZE-6: between two games of a match the next start player deals (`new-game`).
         current = player if ends else (t.start_player + 1) % t.players
         winner = player if ends else None
         return dict(scores=scores, caught=Catch(player, points), winner=winner, current=current)
@@ -727,14 +739,11 @@ class ZilloState(State):
             {"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played
         ]
         own = self.hand(player)
-        face_up = None
-        if t.phase == TOP and t.pile and t.caught is None and not self.is_terminal():
-            face_up = t.pile[-1]  # rule text: the player on turn turns the top card face up
         data.update(
             player=player,
             colours=list(self.seats),
             hand=None if own is None else list(own),
-            face_up=face_up,
+            face_up=self.face_up(),
             unseen=list(self.unseen_by(player)),
             terminal=self.is_terminal(),
             returns=list(self.returns()),
@@ -745,8 +754,8 @@ class ZilloState(State):
         return _occupancy(self._t.catchers, self._t.zillo)
 
     def marks(self) -> dict[Cell, Mark]:
-        """Every field of the parts as they lie now: plain fields dim white, the big start fields and
-        small Zillo fields in their part's colour."""
+        """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
+        fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
         seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
         marks: dict[Cell, Mark] = {}
         for cell, field in self._t.layout.fields().items():
