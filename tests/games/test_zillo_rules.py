@@ -338,6 +338,16 @@ def test_ZE1_the_movers_own_catchers_on_the_victims_start_field_go_home() -> Non
     assert catchers_of(after) == {"h11": (0, 1), "c12": (0, 2), "l3": (1, 2), "e5": (1, 1)}
 
 
+def test_ZE1_the_chain_may_send_the_moved_catchers_home_too() -> None:
+    # Red lands on Yellow, who stands on Blue's start field; Blue stands on Yellow's start field.
+    state = position(players=3, hand=("C-E",), zillo="e5", catchers={
+        "i12": (0, 1), "c12": (0, 2), "l3": (1, 3), "l12": (2, 3),
+    })  # fmt: skip
+    after = state.apply(state.parse_action("C-E:i12-l12/1"))
+    # Yellow goes home to l3, Blue from there home to l12, Red from there home to c12.
+    assert catchers_of(after) == {"c12": (0, 3), "l12": (1, 3), "l3": (2, 3)}
+
+
 def test_rule_no_capture_on_the_victims_own_start_field() -> None:
     state = position(hand=("C-S",), zillo="c3", catchers={"l6": (0, 1), "c12": (0, 2), "l3": (1, 3)})
     assert targets(state, "C-S", "l6", 1) == set()

@@ -348,7 +348,9 @@ class ZilloState(State):
         t = self._t
         seen = {e.card for e in t.played if e.shown or e.player == player}
         seen.update(self.hand(player) or ())
-        seen.add(self.face_up() or "")
+        turned = self.face_up()
+        if turned is not None:
+            seen.add(turned)
         return tuple(card for card in CARDS if card not in seen)
 
     def playable_cards(self) -> tuple[Card, ...]:
