@@ -20,8 +20,9 @@ from controller.games.base import (
 )
 from controller.games.fillit import Fillit
 from controller.games.klotz import Klotz
+from controller.games.zillo import Zillo
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit())}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit(), Zillo())}
 
 
 def load_game(name: str) -> Game:

@@ -22,8 +22,9 @@ class Evaluator(Protocol):
 def _registry() -> dict[str, Evaluator]:
     from controller.heuristics.fillit import FillitEvaluator
     from controller.heuristics.klotz import KlotzEvaluator
+    from controller.heuristics.zillo import ZilloEvaluator
 
-    return {"klotz": KlotzEvaluator(), "fillit": FillitEvaluator()}
+    return {"klotz": KlotzEvaluator(), "fillit": FillitEvaluator(), "zillo": ZilloEvaluator()}
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()

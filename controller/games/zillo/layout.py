@@ -1,0 +1,253 @@
+"""Zillo's four board parts: where each lies on the 14x14 play area, how it turns, and which board
+field is which printed field.
+
+Z-1: every part is 5x5 and always an axis-parallel square, so a part's place is the south-west field
+of its square (`corner`) plus how far it is turned (`rotation`, degrees clockwise, seen from above,
+from its printed orientation). All four parts carry the same print: in the part's own frame
+(`u` = column from the west, `v` = row from the south, as part 1 lies at the start) the big start field
+is the outer corner `(0, 4)` and the small Zillo field is `(3, 1)`, the inner corner's diagonal
+neighbour. Part 1 is Red, 2 Blue, 3 Yellow, 4 Green.
+
+Z-3: a layout is valid when every field lies inside the play area, no two parts overlap and the parts
+form one group connected by full field edges (corner contact does not connect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from controller.games.base import Cell
+from controller.games.grid import SquareGrid
+
+AREA = SquareGrid(14, 14)
+PART_SIZE = 5
+PARTS: tuple[int, ...] = (1, 2, 3, 4)
+PART_COLOURS: dict[int, str] = {1: "red", 2: "blue", 3: "yellow", 4: "green"}
+PART_OF_COLOUR: dict[str, int] = {colour: part for part, colour in PART_COLOURS.items()}
+ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+
+START_FIELD: Cell = (0, 4)  # Z-1: the big start field, the part's outer corner
+ZILLO_FIELD: Cell = (3, 1)  # Z-1: the small Zillo field, next to the part's inner corner
+PRINTED_KINDS: dict[Cell, str] = {START_FIELD: "start", ZILLO_FIELD: "zillo_field"}
+
+_LAST = PART_SIZE - 1
+_MAX_CORNER = AREA.width - PART_SIZE  # the largest corner coordinate that keeps a part inside
+
+
+def rotate(local: Cell, rotation: int) -> Cell:
+    """Where the printed field `local` lies in the part's square after turning it `rotation` degrees
+    clockwise about its centre (a quarter turn clockwise maps (u, v) to (v, 4 - u))."""
+    u, v = local
+    for _ in range((rotation // 90) % 4):
+        u, v = v, _LAST - u
+    return (u, v)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Placement:
+    """Where one part lies: the south-west field of its square and its clockwise rotation."""
+
+    corner: Cell
+    rotation: int
+
+    def cell(self, local: Cell) -> Cell:
+        """The board field under the printed field `local`."""
+        du, dv = rotate(local, self.rotation)
+        return (self.corner[0] + du, self.corner[1] + dv)
+
+    def local(self, cell: Cell) -> Cell | None:
+        """The printed field at board field `cell`, or None if the part does not cover it."""
+        return _PRINTED_AT[self.rotation].get((cell[0] - self.corner[0], cell[1] - self.corner[1]))
+
+    def cells(self) -> tuple[Cell, ...]:
+        x0, y0 = self.corner
+        return tuple((x0 + dx, y0 + dy) for dy in range(PART_SIZE) for dx in range(PART_SIZE))
+
+    @property
+    def start(self) -> Cell:
+        return self.cell(START_FIELD)
+
+    @property
+    def zillo_field(self) -> Cell:
+        return self.cell(ZILLO_FIELD)
+
+    def inside(self) -> bool:
+        x0, y0 = self.corner
+        return 0 <= x0 <= _MAX_CORNER and 0 <= y0 <= _MAX_CORNER
+
+
+def corner_for_anchor(anchor: Cell, rotation: int) -> Cell:
+    """The corner of a part turned `rotation` whose start field lies on `anchor` (Z-3 notation)."""
+    du, dv = rotate(START_FIELD, rotation)
+    return (anchor[0] - du, anchor[1] - dv)
+
+
+def overlap(a: Cell, b: Cell) -> bool:
+    """Whether the squares with corners `a` and `b` share a field."""
+    return abs(a[0] - b[0]) < PART_SIZE and abs(a[1] - b[1]) < PART_SIZE
+
+
+def edge_contact(a: Cell, b: Cell) -> bool:
+    """Whether the squares with corners `a` and `b` share at least one full field edge (Z-3)."""
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return (dx == PART_SIZE and dy < PART_SIZE) or (dy == PART_SIZE and dx < PART_SIZE)
+
+
+def _connected(corners: tuple[Cell, ...]) -> bool:
+    seen = {0}
+    frontier = [0]
+    while frontier:
+        here = frontier.pop()
+        for other in range(len(corners)):
+            if other not in seen and edge_contact(corners[here], corners[other]):
+                seen.add(other)
+                frontier.append(other)
+    return len(seen) == len(corners)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """What is printed on one board field: its part, the field in the part's own frame, its kind
+    ("start", "zillo_field" or "plain") and its part's colour."""
+
+    part: int
+    printed: Cell
+    kind: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The placements of parts 1..4 (index 0 is part 1)."""
+
+    placements: tuple[Placement, ...]
+
+    def placement(self, part: int) -> Placement:
+        return self.placements[part - 1]
+
+    def fields(self) -> dict[Cell, Field]:
+        """Every board field covered by a part (cached per layout; do not mutate the result)."""
+        return _fields(self)
+
+    def part_at(self, cell: Cell) -> int | None:
+        field = _fields(self).get(cell)
+        return None if field is None else field.part
+
+    def start_of(self, colour: str) -> Cell:
+        """The big start field of `colour`, wherever its part lies now."""
+        return self.placement(PART_OF_COLOUR[colour]).start
+
+    def zillo_field_of(self, colour: str) -> Cell:
+        return self.placement(PART_OF_COLOUR[colour]).zillo_field
+
+    def moved(self, part: int, placement: Placement) -> Layout:
+        placements = list(self.placements)
+        placements[part - 1] = placement
+        return Layout(tuple(placements))
+
+    def problem(self) -> str | None:
+        """Why this layout breaks Z-3, or None if it is valid."""
+        for part, placement in zip(PARTS, self.placements, strict=True):
+            if placement.rotation not in ROTATIONS:
+                return f"part {part} has rotation {placement.rotation}; rotations are 0, 90, 180 or 270"
+            if not placement.inside():
+                return f"part {part} would reach outside the 14x14 play area"
+        corners = tuple(p.corner for p in self.placements)
+        for i, a in enumerate(corners):
+            for j in range(i + 1, len(corners)):
+                if overlap(a, corners[j]):
+                    return f"parts {i + 1} and {j + 1} would overlap"
+        if not _connected(corners):
+            return "the parts would not form one group joined along full field edges"
+        return None
+
+    def shift_problem(self, part: int, placement: Placement) -> str | None:
+        """Why moving `part` to `placement` breaks Z-3, or None if the shift is allowed."""
+        if placement == self.placement(part):
+            return f"part {part} would not move: a Shift card must twist or shift it"
+        if placement.rotation not in ROTATIONS:
+            return f"rotation {placement.rotation} is not 0, 90, 180 or 270"
+        if not placement.inside():
+            return f"part {part} would reach outside the 14x14 play area"
+        others = [(p, self.placement(p).corner) for p in PARTS if p != part]
+        for other, corner in others:
+            if overlap(placement.corner, corner):
+                return f"part {part} would overlap part {other}"
+        if not any(edge_contact(placement.corner, corner) for _, corner in others):
+            return f"part {part} would touch no other part along a full field edge (a corner is not enough)"
+        if not self.moved(part, placement).connected():
+            return "the parts would fall apart into separate groups"
+        return None
+
+    def connected(self) -> bool:
+        return _connected(tuple(p.corner for p in self.placements))
+
+    def shift_corners(self, part: int) -> tuple[Cell, ...]:
+        """Every corner `part` may lie at after a shift, its own included (twisting in place).
+
+        Z-3: validity does not depend on the rotation, since a turned part covers the same square.
+        """
+        return _shift_corners(self, part)
+
+    def shifts(self, part: int) -> Iterator[Placement]:
+        """Every placement a Shift card may give `part`, sorted by corner then rotation."""
+        current = self.placement(part)
+        for corner in self.shift_corners(part):
+            for rotation in ROTATIONS:
+                placement = Placement(corner, rotation)
+                if placement != current:
+                    yield placement
+
+
+_SQUARE: tuple[Cell, ...] = tuple((u, v) for v in range(PART_SIZE) for u in range(PART_SIZE))
+# For each rotation: which printed field lies at each offset in the part's square.
+_PRINTED_AT: dict[int, dict[Cell, Cell]] = {
+    rotation: {rotate(local, rotation): local for local in _SQUARE} for rotation in ROTATIONS
+}
+# For each part and rotation: every (offset in the square, printed field) pair, made once.
+_PART_FIELDS: dict[tuple[int, int], tuple[tuple[Cell, Field], ...]] = {
+    (part, rotation): tuple(
+        (offset, Field(part, printed, PRINTED_KINDS.get(printed, "plain"), PART_COLOURS[part]))
+        for offset, printed in sorted(_PRINTED_AT[rotation].items())
+    )
+    for part in PARTS
+    for rotation in ROTATIONS
+}
+
+
+@lru_cache(maxsize=4096)
+def _fields(layout: Layout) -> dict[Cell, Field]:
+    fields: dict[Cell, Field] = {}
+    for part, placement in zip(PARTS, layout.placements, strict=True):
+        x0, y0 = placement.corner
+        for (dx, dy), field in _PART_FIELDS[(part, placement.rotation)]:
+            fields[(x0 + dx, y0 + dy)] = field
+    return fields
+
+
+@lru_cache(maxsize=4096)
+def _shift_corners(layout: Layout, part: int) -> tuple[Cell, ...]:
+    others = [layout.placement(p).corner for p in PARTS if p != part]
+    found: list[Cell] = []
+    for x0 in range(_MAX_CORNER + 1):
+        for y0 in range(_MAX_CORNER + 1):
+            corner = (x0, y0)
+            if any(overlap(corner, other) for other in others):
+                continue
+            if _connected((corner, *others)):
+                found.append(corner)
+    return tuple(found)
+
+
+# Z-1: the parts at the start of every game form a 10x10 square in the middle (c3..l12); part 1 lies
+# as printed and each further part is turned a quarter more, so every start field is an outer corner.
+INITIAL_LAYOUT = Layout(
+    (
+        Placement((2, 7), 0),
+        Placement((7, 7), 90),
+        Placement((7, 2), 180),
+        Placement((2, 2), 270),
+    )
+)

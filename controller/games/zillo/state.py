@@ -1,0 +1,765 @@
+"""Zillo (print & play): catch the Zillo with your Catchers while the four board parts twist and shift.
+
+Rule text: shared/rules/seeds/zillo.txt; rulings Z-1 to Z-7: shared/rules/zillo.md; the engine's own
+decisions where both are silent (ZE-1 ...): docs/games/zillo.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from controller.games.base import (
+    Action,
+    Cell,
+    Game,
+    IllegalAction,
+    Mark,
+    Occupancy,
+    Option,
+    Piece,
+    State,
+)
+from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
+from controller.games.grid import destinations
+from controller.games.rng import SeededRandom
+from controller.games.seats import colour_title
+from controller.games.zillo import actions as notation
+from controller.games.zillo import serial
+from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
+from controller.games.zillo.deck import (
+    CARD_INDEX,
+    CARDS,
+    CATCHER_PATHS_TO,
+    DEAL,
+    RELATIVE_PATHS,
+    card_paths,
+    describe,
+    kind,
+    moves_zillo,
+)
+from controller.games.zillo.layout import (
+    AREA,
+    INITIAL_LAYOUT,
+    PARTS,
+    ROTATIONS,
+    Field,
+    Layout,
+    Placement,
+    corner_for_anchor,
+)
+from controller.games.zillo.model import (
+    CATCHER_MAGNET,
+    CATCHERS_PER_PLAYER,
+    DEALT,
+    HANDS,
+    HANDS_MODES,
+    MATCH_POINTS,
+    PHYSICAL,
+    SEATS,
+    TOP,
+    ZILLO_MAGNET,
+    Catch,
+    Played,
+    Stack,
+    Table,
+    check_bool,
+    check_choice,
+    check_max_turns,
+)
+
+
+class Zillo(Game):
+    name = "zillo"
+    title = "Zillo"
+    player_counts = (2, 3, 4)
+    options = (
+        Option(
+            "hands",
+            DEALT,
+            "Z-6: 'dealt' (the engine shuffles, deals and knows every hand) or 'physical' (real cards: "
+            "any card not yet played since the last shuffle may be declared with its move)",
+        ),
+        Option("match", False, "Z-7: play a whole match until someone has 4 points (true) or one game"),
+        Option("max_turns", 400, "Z-7: a game without a catch after this many turns is a draw; null: off"),
+        Option("start_player", 0, "the seat that starts the first game (the Zillo starts in its colour)"),
+    )
+
+    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> ZilloState:
+        count = self.check_players(players)
+        settings = self.resolve_options(options)
+        hands_mode = check_choice("hands", settings["hands"], HANDS_MODES)
+        match = check_bool("match", settings["match"])
+        max_turns = check_max_turns(settings["max_turns"])
+        start = settings["start_player"]
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < count:
+            raise ValueError(f"start_player must be a seat 0..{count - 1}, not {start!r}")
+        table = Table(
+            players=count,
+            hands_mode=hands_mode,
+            match=match,
+            max_turns=max_turns,
+            layout=INITIAL_LAYOUT,
+            catchers={},
+            zillo=(0, 0),
+            hands=None,
+            hand_sizes=(0,) * count,
+            pile=None,
+            pile_count=0,
+            played=(),
+            phase=HANDS,
+            current=start,
+            start_player=start,
+            turn=0,
+            ply=0,
+            game_number=1,
+            scores=(0,) * count,
+            caught=None,
+            winner=None,
+            rng=SeededRandom(seed),
+        )
+        return ZilloState(self, _set_up(table, start))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ZilloState:
+        return ZilloState(self, serial.table_from_json(data, self))
+
+    def cells(self, state: State) -> tuple[Cell, ...]:
+        # Parts move anywhere inside the play area (Z-1, Z-3), so the game uses the whole 14x14 board.
+        return AREA.cells()
+
+    def format_cell(self, cell: Cell) -> str:
+        return AREA.format_cell(cell)
+
+    def parse_cell(self, text: str) -> Cell:
+        return AREA.parse_cell(text)
+
+
+def _set_up(table: Table, start: int) -> Table:
+    """A new game: parts and pieces as at the start, `start` to play, cards shuffled and dealt."""
+    seats = SEATS[table.players]
+    # Rule text: each player's 3 Catchers on their start field; the Zillo on the start player's small field.
+    catchers = {INITIAL_LAYOUT.start_of(colour): Stack(seat, CATCHERS_PER_PLAYER) for seat, colour in enumerate(seats)}
+    zillo = INITIAL_LAYOUT.zillo_field_of(seats[start])
+    per_player = DEAL[table.players]
+    rng = table.rng
+    if table.hands_mode == DEALT:
+        deck, rng = shuffle(CARDS, rng)
+        hands, pile = deal(deck, table.players, per_player)
+        hands = tuple(_sorted_cards(hand) for hand in hands)
+        pile_count = len(pile)
+    else:
+        hands, pile, pile_count = None, None, len(CARDS) - per_player * table.players
+    return replace(
+        table,
+        layout=INITIAL_LAYOUT,
+        catchers=catchers,
+        zillo=zillo,
+        hands=hands,
+        hand_sizes=(per_player,) * table.players,
+        pile=pile,
+        pile_count=pile_count,
+        played=(),
+        phase=HANDS,
+        current=start,
+        start_player=start,
+        turn=0,
+        caught=None,
+        rng=rng,
+    )
+
+
+def _sorted_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=CARD_INDEX.__getitem__))
+
+
+def send_home(catchers: dict[Cell, Stack], stack: Stack, homes: Mapping[int, Cell]) -> list[tuple[int, Cell]]:
+    """Put a captured `stack` back on its owner's start field, in place, and say who went where.
+
+    Rule text: a third player's Catchers on the captured player's start field go home too. ZE-1: the
+    rule is applied again to whoever stands on that start field (the mover's other Catchers included),
+    so different players' Catchers never share a field. It ends: each step puts a stack on its own
+    start field, where no one is ever displaced.
+    """
+    returned: list[tuple[int, Cell]] = []
+    while True:
+        home = homes[stack.player]
+        returned.append((stack.player, home))
+        there = catchers.get(home)
+        if there is None:
+            catchers[home] = stack
+            return returned
+        if there.player == stack.player:
+            catchers[home] = Stack(stack.player, there.count + stack.count)
+            return returned
+        catchers[home] = stack
+        stack = there
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """The pieces after a Catcher or Zillo move, and whether the move caught the Zillo."""
+
+    catchers: dict[Cell, Stack]
+    zillo: Cell
+    caught: bool
+
+
+ZILLO = Piece("zillo", None, ZILLO_MAGNET)
+
+
+def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
+    """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
+    occupancy: Occupancy = {
+        cell: (Piece("catcher", stack.player, CATCHER_MAGNET),) * stack.count for cell, stack in catchers.items()
+    }
+    # The Zillo shares a field only when it has just been caught: it lies under the Catchers.
+    occupancy[zillo_cell] = (ZILLO, *occupancy.get(zillo_cell, ()))
+    return occupancy
+
+
+class ZilloState(State):
+    __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_t")
+
+    def __init__(self, game: Zillo, table: Table) -> None:
+        self._game = game
+        self._t = table
+        self._legal: tuple[Action, ...] | None = None
+        self._legal_set: frozenset[Action] | None = None
+        self._card_moves: dict[Card, tuple[Action, ...]] = {}
+
+    # --- description -------------------------------------------------------------------------
+    @property
+    def game(self) -> Zillo:
+        return self._game
+
+    @property
+    def table(self) -> Table:
+        return self._t
+
+    @property
+    def players(self) -> int:
+        return self._t.players
+
+    @property
+    def current_player(self) -> int:
+        return self._t.current
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The colour of each seat, in turn order."""
+        return SEATS[self._t.players]
+
+    @property
+    def ply(self) -> int:
+        return self._t.ply
+
+    @property
+    def turn(self) -> int:
+        return self._t.turn
+
+    @property
+    def layout(self) -> Layout:
+        return self._t.layout
+
+    @property
+    def catchers(self) -> Mapping[Cell, Stack]:
+        return dict(self._t.catchers)
+
+    @property
+    def zillo(self) -> Cell:
+        return self._t.zillo
+
+    @property
+    def phase(self) -> str:
+        return self._t.phase
+
+    @property
+    def hands_mode(self) -> str:
+        return self._t.hands_mode
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._t.scores
+
+    @property
+    def caught(self) -> Catch | None:
+        return self._t.caught
+
+    @property
+    def winner(self) -> int | None:
+        return self._t.winner
+
+    @property
+    def start_player(self) -> int:
+        return self._t.start_player
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._t.hand_sizes
+
+    @property
+    def pile_count(self) -> int:
+        return self._t.pile_count
+
+    @property
+    def played(self) -> tuple[Played, ...]:
+        return self._t.played
+
+    def hand(self, player: int) -> Hand | None:
+        """`player`'s hand (only that player may look at it); None in physical mode."""
+        return None if self._t.hands is None else self._t.hands[player]
+
+    def field_layout(self) -> dict[Cell, Field]:
+        """Which board field belongs to which part and printed field, as the parts lie now."""
+        return dict(self._t.layout.fields())
+
+    def start_of(self, player: int) -> Cell:
+        """`player`'s big start field, wherever its part lies now (Z-1)."""
+        return self._t.layout.start_of(self.seats[player])
+
+    def homes(self) -> dict[int, Cell]:
+        """Each seat's start field. ZE-10: colours nobody plays have no home, their fields are ordinary."""
+        return {seat: self._t.layout.start_of(colour) for seat, colour in enumerate(self.seats)}
+
+    def colour(self, player: int) -> str:
+        return colour_title(self.seats[player])
+
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """Z-6: the cards not played since the pile was last shuffled (all deals and reshuffles
+        bring every card back), in card order: what a physical player may still declare."""
+        gone = {entry.card for entry in self._t.played}
+        return tuple(card for card in CARDS if card not in gone)
+
+    def face_up(self) -> Card | None:
+        """In dealt top-card play, the card the player on turn has turned up (rule text: the top
+        card is placed face up before the move); None otherwise."""
+        t = self._t
+        if t.phase != TOP or not t.pile or t.caught is not None or self.is_terminal():
+            return None
+        return t.pile[-1]
+
+    def unseen_by(self, player: int) -> tuple[Card, ...]:
+        """The cards `player` cannot place: in other hands or in the pile (or discarded face down by
+        someone else) since the last shuffle, in card order."""
+        t = self._t
+        seen = {e.card for e in t.played if e.shown or e.player == player}
+        seen.update(self.hand(player) or ())
+        turned = self.face_up()
+        if turned is not None:
+            seen.add(turned)
+        return tuple(card for card in CARDS if card not in seen)
+
+    def playable_cards(self) -> tuple[Card, ...]:
+        """The cards the player on turn may play now, in card order."""
+        t = self._t
+        if t.hands_mode == PHYSICAL:
+            return self.unseen_cards()
+        if t.phase == TOP:
+            assert t.pile is not None
+            return (t.pile[-1],)
+        assert t.hands is not None
+        return t.hands[t.current]
+
+    # --- end ---------------------------------------------------------------------------------
+    def is_draw(self) -> bool:
+        # Z-7: max_turns ends a game without a catch; ZE-7: in a match it ends the match too.
+        t = self._t
+        return t.winner is None and t.caught is None and t.max_turns is not None and t.turn >= t.max_turns
+
+    def is_terminal(self) -> bool:
+        return self._t.winner is not None or self.is_draw()
+
+    def returns(self) -> tuple[float, ...]:
+        t = self._t
+        if t.winner is not None:
+            return tuple(1.0 if p == t.winner else 0.0 for p in range(t.players))
+        if self.is_draw():
+            return (0.5,) * t.players
+        return (0.0,) * t.players
+
+    # --- movement ----------------------------------------------------------------------------
+    def landing(self, player: int, origin: Cell, target: Cell, count: int | None) -> Landing | str:
+        """The pieces after `player` moves `count` of their Catchers (None: the Zillo) from `origin`
+        onto `target`, or why the capture rules forbid ending there. Does not check the path."""
+        t = self._t
+        if target not in t.layout.fields():
+            return f"{AREA.format_cell(target)} is not on a board part"
+        occupant = t.catchers.get(target)
+        zillo = target if count is None else t.zillo
+        if occupant is None or (occupant.player == player and count is not None):
+            if count is None:
+                return Landing(dict(t.catchers), zillo, False)
+            catchers = self._lift(origin, count)
+            there = catchers.get(target)
+            catchers[target] = Stack(player, count + (there.count if there else 0))
+            return Landing(catchers, zillo, target == t.zillo)
+        where = AREA.format_cell(target)
+        if occupant.player == player:
+            return f"the Zillo may not move onto your own Catchers on {where}"
+        victim = self.colour(occupant.player)
+        if target == self.start_of(occupant.player):
+            return f"{victim}'s Catchers on {where} stand on their own start field: no capture there"
+        catchers = dict(t.catchers) if count is None else self._lift(origin, count)
+        del catchers[target]
+        if count is not None:
+            catchers[target] = Stack(player, count)
+        # The mover stands on the field first: if the returns reach a start field it stands on, it goes
+        # home as well (ZE-1).
+        for owner, home in send_home(catchers, occupant, self.homes()):
+            if home == zillo:
+                # Rule text: no capture of a player while the Zillo stands on their start field.
+                # ZE-2: nobody is sent home onto the Zillo, third players included.
+                return (
+                    f"the Zillo stands on {self.colour(owner)}'s start field {AREA.format_cell(home)}: "
+                    f"this capture would send {self.colour(owner)}'s Catchers home onto it"
+                )
+        return Landing(catchers, zillo, count is not None and target == t.zillo)
+
+    def _lift(self, origin: Cell, count: int) -> dict[Cell, Stack]:
+        catchers = dict(self._t.catchers)
+        stack = catchers.pop(origin)
+        if stack.count > count:
+            catchers[origin] = Stack(stack.player, stack.count - count)
+        return catchers
+
+    def _on_part(self, cell: Cell) -> bool:
+        return cell in self._t.layout.fields()
+
+    def catching_cards(self, player: int) -> dict[Card, int]:
+        """Public: the Catcher cards with which `player` could catch the Zillo in this position, each
+        with the most points it would score (the largest stack that can make the catch)."""
+        t = self._t
+        fields = t.layout.fields()
+        found: dict[Card, int] = {}
+        for (x, y), stack in t.catchers.items():
+            if stack.player != player:
+                continue
+            offset = (t.zillo[0] - x, t.zillo[1] - y)
+            for card, path in CATCHER_PATHS_TO.get(offset, ()):
+                if stack.count > found.get(card, 0) and all((x + dx, y + dy) in fields for dx, dy in path):
+                    # Nothing but the Zillo stands on its field, so landing there is always allowed.
+                    found[card] = stack.count
+        return found
+
+    def card_moves(self, card: Card) -> tuple[Action, ...]:
+        """Every move the player on turn could make with `card` in this position, whether or not
+        they hold it (Z-6: what lights up for a declared card)."""
+        cached = self._card_moves.get(card)
+        if cached is None:
+            if kind(card) == "shift":
+                cached = self._shift_moves(card)
+            elif moves_zillo(card):
+                cached = self._zillo_moves(card)
+            else:
+                cached = self._catcher_moves(card)
+            self._card_moves[card] = cached
+        return cached
+
+    def _targets(self, card: Card, origin: Cell) -> list[Cell]:
+        on_part = self._on_part
+        return sorted(destinations(card_paths(card, origin, on_part, on_part)))
+
+    def _catcher_moves(self, card: Card) -> tuple[Action, ...]:
+        player = self._t.current
+        moves: list[Action] = []
+        for origin, stack in sorted(self._t.catchers.items()):
+            if stack.player != player:
+                continue
+            for target in self._targets(card, origin):
+                for count in range(1, stack.count + 1):
+                    if isinstance(self.landing(player, origin, target, count), Landing):
+                        moves.append(Move(card, origin, target, count))
+        return tuple(moves)
+
+    def _zillo_moves(self, card: Card) -> tuple[Action, ...]:
+        origin = self._t.zillo
+        return tuple(
+            Move(card, origin, target, None)
+            for target in self._targets(card, origin)
+            if isinstance(self.landing(self._t.current, origin, target, None), Landing)
+        )
+
+    def _shift_moves(self, card: Card) -> tuple[Action, ...]:
+        layout = self._t.layout
+        moves: list[Action] = []
+        for part in PARTS:
+            rotation = layout.placement(part).rotation
+            for placement in layout.shifts(part):
+                moves.append(Shift(card, part, (placement.rotation - rotation) % 360, placement.start))
+        return tuple(moves)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        if self.is_terminal():
+            return ()
+        if self._t.caught is not None:
+            return (NEW_GAME,)
+        cards = self.playable_cards()
+        if self._t.hands_mode == PHYSICAL:
+            # Z-6: any card still unseen may be declared; ZE-9: one without a move may only be discarded.
+            found: list[Action] = []
+            for card in cards:
+                moves = self.card_moves(card)
+                found.extend(moves if moves else (Discard(card),))
+            return tuple(found)
+        moves = tuple(move for card in cards for move in self.card_moves(card))
+        # Z-4: with no playable card the player discards one of their choice (in top-card play: the top card).
+        return moves if moves else tuple(Discard(card) for card in cards)
+
+    def is_legal(self, action: Action) -> bool:
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_actions())
+        return action in self._legal_set
+
+    def apply(self, action: Action) -> ZilloState:
+        if not self.is_legal(action):
+            raise IllegalAction(self._why_illegal(action))
+        t = self._t
+        if isinstance(action, NewGame):
+            # Rule text: the new start player sits left of (clockwise after) the previous one.
+            start = (t.start_player + 1) % t.players
+            table = _set_up(replace(t, game_number=t.game_number + 1, ply=t.ply + 1), start)
+            return ZilloState(self._game, table)
+        card = card_of(action)
+        assert card is not None
+        layout, catchers, zillo, caught = self._board_after(action)
+        changes: dict[str, Any] = dict(layout=layout, catchers=catchers, zillo=zillo, ply=t.ply + 1, turn=t.turn + 1)
+        # ZE-8: a discard from the hand is face down; everything else is shown.
+        changes.update(self._card_leaves(card, shown=not (isinstance(action, Discard) and t.phase == HANDS)))
+        if caught:
+            assert isinstance(action, Move) and action.count is not None
+            changes.update(self._score(action.count))
+        else:
+            changes.update(self._next_turn(changes))
+        return ZilloState(self._game, replace(t, **changes))
+
+    def _board_after(self, action: Action) -> tuple[Layout, Mapping[Cell, Stack], Cell, bool]:
+        """Layout, Catchers and Zillo after a legal card action, and whether it caught the Zillo."""
+        t = self._t
+        if isinstance(action, Move):
+            landing = self.landing(t.current, action.origin, action.target, action.count)
+            assert isinstance(landing, Landing)
+            return t.layout, landing.catchers, landing.zillo, landing.caught
+        if isinstance(action, Shift):
+            return (*self._shifted(action), False)
+        return t.layout, t.catchers, t.zillo, False
+
+    def layout_after(self, action: Action) -> Layout:
+        """The parts after a legal action, without building the next state (layout previews)."""
+        if isinstance(action, NewGame):
+            return INITIAL_LAYOUT
+        return self._board_after(action)[0]
+
+    def occupancy_after(self, action: Action) -> Occupancy:
+        """What will stand on the board after a legal action, without building the next state (what
+        the tracker expects to see); after `new-game` it is the set-up of the next game."""
+        if not self.is_legal(action):
+            raise IllegalAction(self._why_illegal(action))
+        if isinstance(action, NewGame):
+            return self.apply(action).occupancy()
+        _, catchers, zillo, _ = self._board_after(action)
+        return _occupancy(catchers, zillo)
+
+    def _shifted(self, action: Shift) -> tuple[Layout, dict[Cell, Stack], Cell]:
+        """Z-3: the part moves with everything on it; pieces stay on their printed fields."""
+        layout = self._t.layout
+        old = layout.placement(action.part)
+        rotation = (old.rotation + action.turn) % 360
+        new = Placement(corner_for_anchor(action.anchor, rotation), rotation)
+
+        def carry(cell: Cell) -> Cell:
+            printed = old.local(cell)
+            return cell if printed is None else new.cell(printed)
+
+        catchers = {carry(cell): stack for cell, stack in self._t.catchers.items()}
+        return layout.moved(action.part, new), catchers, carry(self._t.zillo)
+
+    def _card_leaves(self, card: Card, *, shown: bool) -> dict[str, Any]:
+        """The card leaves the player's hand (or the pile's top) and lies on the played pile."""
+        t = self._t
+        player = t.current
+        played = (*t.played, Played(player, card, shown))
+        if t.phase == TOP:
+            pile = None if t.pile is None else t.pile[:-1]
+            return dict(pile=pile, pile_count=t.pile_count - 1, played=played)
+        hands = t.hands
+        if hands is not None:
+            hands = tuple(remove_card(hand, card) if seat == player else hand for seat, hand in enumerate(hands))
+        sizes = tuple(size - 1 if seat == player else size for seat, size in enumerate(t.hand_sizes))
+        return dict(hands=hands, hand_sizes=sizes, played=played)
+
+    def _score(self, points: int) -> dict[str, Any]:
+        """Rule text: a catch by a stack of 1, 2 or 3 Catchers scores 1, 2 or 3 points."""
+        t = self._t
+        player = t.current
+        scores = tuple(s + points if seat == player else s for seat, s in enumerate(t.scores))
+        ends = not t.match or scores[player] >= MATCH_POINTS
+        # Z-7, ZE-6: between two games of a match the next start player deals (`new-game`).
+        current = player if ends else (t.start_player + 1) % t.players
+        winner = player if ends else None
+        return dict(scores=scores, caught=Catch(player, points), winner=winner, current=current)
+
+    def _next_turn(self, changes: dict[str, Any]) -> dict[str, Any]:
+        t = self._t
+        following = dict(current=(t.current + 1) % t.players)
+        if t.phase == HANDS and not any(changes["hand_sizes"]):
+            # Rule text, Z-5: hands used up: the start player shuffles the played cards (with two
+            # players also the undealt rest) into the pile and starts top-card play.
+            following.update(self._reshuffled(changes), phase=TOP, current=t.start_player)
+        elif t.phase == TOP and changes["pile_count"] == 0:
+            # ZE-3: the pile is used up again: the played cards are shuffled into a new pile.
+            following.update(self._reshuffled(changes))
+        return following
+
+    def _reshuffled(self, changes: dict[str, Any]) -> dict[str, Any]:
+        pile: Pile | None = changes.get("pile", self._t.pile)
+        cards = [entry.card for entry in changes["played"]]
+        count = changes.get("pile_count", self._t.pile_count) + len(cards)
+        if pile is None:  # physical mode: the players shuffle the real cards
+            return dict(pile_count=count, played=())
+        pile, rng = shuffle((*cards, *pile), self._t.rng)
+        return dict(pile=pile, pile_count=count, played=(), rng=rng)
+
+    # --- reasons -----------------------------------------------------------------------------
+    def _why_illegal(self, action: Action) -> str:
+        t = self._t
+        if self.is_terminal():
+            return "the game is over"
+        if t.caught is not None:
+            catcher = self.colour(t.caught.player)
+            return f"{catcher} caught the Zillo: deal the next game ({notation.NEW_GAME_TEXT})"
+        if isinstance(action, NewGame):
+            return "a new game is dealt only after a catch in a match"
+        card = card_of(action)
+        if card is None:
+            return f"{action!r} is not a Zillo action"
+        if card not in CARD_INDEX:
+            return f"{card!r} is not a Zillo card"
+        who = self.colour(t.current)
+        reason = self._why_card_unavailable(card, who)
+        if reason is not None:
+            return reason
+        if isinstance(action, Discard):
+            if t.hands_mode == PHYSICAL or t.phase == TOP:
+                return f"{card} has a legal move, so it must be played (Z-4)"
+            return f"{who} has a card with a legal move: discard only when no card can be played (Z-4)"
+        if isinstance(action, Shift):
+            return self._why_shift_illegal(action)
+        assert isinstance(action, Move)
+        return self._why_move_illegal(action, who)
+
+    def _why_card_unavailable(self, card: Card, who: str) -> str | None:
+        t = self._t
+        if t.hands_mode == PHYSICAL:
+            if card not in self.unseen_cards():
+                return f"{card} has already been played since the cards were last shuffled (Z-6)"
+            return None
+        if t.phase == TOP:
+            assert t.pile is not None
+            if card != t.pile[-1]:
+                return f"in top-card play {who} must play the top card of the pile, {t.pile[-1]}"
+            return None
+        if card not in self.playable_cards():
+            return f"{card} is not in {who}'s hand"
+        return None
+
+    def _why_shift_illegal(self, action: Shift) -> str:
+        if kind(action.card) != "shift":
+            return f"{describe(action.card)} moves a piece, not a board part"
+        if action.part not in PARTS:
+            return f"there is no board part {action.part} (parts 1 to 4)"
+        if action.turn not in ROTATIONS:
+            return f"a part turns by 0, 90, 180 or 270 degrees, not {action.turn}"
+        layout = self._t.layout
+        rotation = (layout.placement(action.part).rotation + action.turn) % 360
+        placement = Placement(corner_for_anchor(action.anchor, rotation), rotation)
+        return layout.shift_problem(action.part, placement) or f"{action!r} is not a legal shift"
+
+    def _why_move_illegal(self, action: Move, who: str) -> str:
+        t = self._t
+        card = action.card
+        if kind(card) == "shift":
+            return f"{card} is a Shift card: it moves a board part (write S-n:<part>r<turn>@<field>)"
+        if not (AREA.contains(action.origin) and AREA.contains(action.target)):
+            return "both fields of a move must be on the 14x14 board"
+        origin, target = AREA.format_cell(action.origin), AREA.format_cell(action.target)
+        if moves_zillo(card):
+            if action.count is not None:
+                return f"{describe(card)} moves the Zillo, not Catchers"
+            if action.origin != t.zillo:
+                return f"the Zillo stands on {AREA.format_cell(t.zillo)}, not on {origin}"
+        else:
+            if action.count is None:
+                return f"{describe(card)} moves Catchers: say how many (1 to 3)"
+            stack = t.catchers.get(action.origin)
+            if stack is None or stack.player != t.current:
+                return f"{who} has no Catchers on {origin}"
+            if not 1 <= action.count <= stack.count:
+                return f"{who} has {stack.count} Catcher(s) on {origin}, so cannot move {action.count}"
+        offset = (action.target[0] - action.origin[0], action.target[1] - action.origin[1])
+        if all(path[-1] != offset for path in RELATIVE_PATHS[card]):
+            return f"{describe(card)} cannot go from {origin} to {target}"
+        if action.target not in self._targets(card, action.origin):
+            return f"every step from {origin} to {target} must land on a board part, and one would not"
+        landing = self.landing(t.current, action.origin, action.target, action.count)
+        if isinstance(landing, str):
+            return landing
+        return f"{notation.action_to_str(action)} is not legal here"
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_str(self, action: Action) -> str:
+        return notation.action_to_str(action)
+
+    def parse_action(self, text: str) -> Action:
+        return notation.parse_action(text)
+
+    # --- views -------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return serial.table_to_json(self._t, self._game.name)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see: the board, the scores, how many cards everyone holds, their own
+        hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
+        Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
+        t = self._t
+        if not 0 <= player < t.players:
+            raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
+        data = serial.public_json(t, self._game.name)
+        data["played"] = [
+            {"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played
+        ]
+        own = self.hand(player)
+        data.update(
+            player=player,
+            colours=list(self.seats),
+            hand=None if own is None else list(own),
+            face_up=self.face_up(),
+            unseen=list(self.unseen_by(player)),
+            terminal=self.is_terminal(),
+            returns=list(self.returns()),
+        )
+        return data
+
+    def occupancy(self) -> Occupancy:
+        return _occupancy(self._t.catchers, self._t.zillo)
+
+    def marks(self) -> dict[Cell, Mark]:
+        """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
+        fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
+        seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
+        marks: dict[Cell, Mark] = {}
+        for cell, field in self._t.layout.fields().items():
+            if field.kind == "plain":
+                marks[cell] = Mark("part", "white")
+            else:
+                marks[cell] = Mark(field.kind, field.colour, seat_of.get(field.colour))
+        return marks
+
+    def __repr__(self) -> str:
+        t = self._t
+        return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
