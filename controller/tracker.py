@@ -155,8 +155,14 @@ class Tracker:
 
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:
-        """Feed one scan (None for a dropped scan) and any input events; get what to show and do."""
+        """Feed one scan (None for a dropped scan) and any input events; get what to show and do.
+
+        A dropped scan is no evidence either way: it neither confirms a pending reading nor lets a
+        timer run out, so a single noisy scan followed by lost ones can never become a move.
+        """
         events = tuple(events)
+        if readings is None and not events and self._output is not None:
+            return self._output
         changed = self._debounce(now, readings)
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
             return self._output  # the hot path: nothing new
@@ -169,7 +175,9 @@ class Tracker:
 
     def _debounce(self, now: int, readings: Readings | None) -> bool:
         """Update the per-channel debounce; True if a stable reading changed."""
-        if readings is not None and readings != self._last_readings:
+        if readings is None:
+            return False  # nothing was seen, so nothing has held long enough
+        if readings != self._last_readings:
             if len(readings) != len(self._raw):
                 raise ValueError(f"scan has {len(readings)} channels; the board has {len(self._raw)}")
             if not self._started:
