@@ -407,8 +407,10 @@ class Tracker:
             return TrackerOutput(mode="idle", **base)
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
+            # A sensor that fails at power-up would otherwise hold set-up forever without a word.
             mode: Mode = "setup" if self._setup else "restore"
-            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), **base)
+            faults = self._stuck(now, mismatch)
+            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
         actions: list[Action | str] = list(cands.by_mismatch.get(mismatch, ()))
         takeback = self._takeback_mismatch()
@@ -482,13 +484,13 @@ class Tracker:
     def _unmatched(self, now: int, mismatch: Mismatch, cands: _Candidates, base: dict) -> TrackerOutput:
         self._provisional = None
         elapsed = now - self._mismatch_since
-        faults = self._stuck(now, mismatch, cands)
+        faults = self._stuck(now, mismatch)
         if elapsed >= self.config.guide_after_ms:
             return TrackerOutput(mode="guidance", hints=self._guidance_to(None), faults=faults, **base)
         self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
         return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
 
-    def _stuck(self, now: int, mismatch: Mismatch, cands: _Candidates) -> tuple[SensorFault, ...]:
+    def _stuck(self, now: int, mismatch: Mismatch) -> tuple[SensorFault, ...]:
         """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault."""
         if len(mismatch) != 1:
             return ()
