@@ -40,3 +40,15 @@ CAPTURE_SETUP = [
     ("f12", "cylinder", 1, None),
     ("a5", "cylinder", 1, None),
 ]
+
+
+def blocked_position() -> KlotzState:
+    """Red and Yellow at home and every other free field filled with 1-blocks: nobody can move."""
+    squares = {"g8": 0, "h7": 1}
+    blocks = [(field, "square", 4, player) for field, player in squares.items()]
+    for x in range(14):
+        for y in range(14):
+            field = KLOTZ.format_cell((x, y))
+            if field not in squares and field not in ("a1", "n1", "a14", "n14", "g7", "h8"):
+                blocks.append((field, "cylinder", 1, None))
+    return position(2, 0, blocks)

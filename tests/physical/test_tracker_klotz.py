@@ -12,12 +12,12 @@ import pytest
 
 from controller.board import BoardMap, board_map
 from controller.games import Action, Piece, State
-from controller.games.klotz import PASS, Move
+from controller.games.klotz import PASS, KlotzState, Move
 from controller.physical import SCAN_MS, PhysicalTable
 from controller.tracker import SensorFault, Tracker, TrackerConfig, TrackerOutput
 from hal.profile import load_profile
 from hal.protocols import InputEvent
-from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, position
+from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, blocked_position, position
 
 SQUARE14 = load_profile("square14")
 CELL = KLOTZ.parse_cell
@@ -365,6 +365,30 @@ def test_undo_button_then_restore_guidance(model: str) -> None:
     assert table.press("undo").messages == ("undo: no move to take back",)
 
 
+class _DrawnKlotz(KlotzState):
+    """A Klotz position that claims one hidden random event more than its successors (as a card
+    draw would), to check that nothing is taken back across such an event."""
+
+    def chance_count(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize("takeback", ["auto", "offer"])
+def test_no_takeback_across_a_hidden_random_event(takeback: str) -> None:
+    drawn = _DrawnKlotz(KLOTZ, 4, dict(FOUR.blocks), current=0, ply=0, passes=0, winner=None, max_plies=None)
+    table = Table(drawn, config=TrackerConfig(takeback=takeback))
+    table.carry("g12", "f10")
+    table.run(400)
+    assert [text for _, text in table.commits()] == ["g12-f10"]
+    back = table.now
+    table.carry("f10", "g12")
+    out = table.run(3000)
+    assert "takeback" not in table.modes(back) and table.took_back() == 0 and out.mode == "guidance"
+    out = table.press("undo")
+    assert out.messages == ("undo: the last move revealed hidden information and cannot be taken back",)
+    assert out.took_back == 0 and table.state.ply == 1
+
+
 # --- set-up ----------------------------------------------------------------------------------------
 START_FIELDS = {
     "g8", "h8", "h7", "g7",
@@ -545,18 +569,6 @@ def test_an_illegal_declaration_is_rejected_with_the_rules_reason(text: str, rea
     table = Table()
     out = table.declare(text)
     assert out.messages == (reason,) and out.committed == () and table.state is FOUR
-
-
-def blocked_position() -> State:
-    """Red and Yellow at home and every other free field filled with 1-blocks: nobody can move."""
-    squares = {"g8": 0, "h7": 1}
-    blocks = [(field, "square", 4, player) for field, player in squares.items()]
-    for x in range(14):
-        for y in range(14):
-            field = KLOTZ.format_cell((x, y))
-            if field not in squares and field not in ("a1", "n1", "a14", "n14", "g7", "h8"):
-                blocks.append((field, "cylinder", 1, None))
-    return position(2, 0, blocks)
 
 
 def test_an_invisible_action_is_declared_on_an_unchanged_board() -> None:
