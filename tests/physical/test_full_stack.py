@@ -43,7 +43,7 @@ def play(
     return table, intended, committed
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 1_000_000),
     players=st.sampled_from([2, 3, 4]),
@@ -54,7 +54,7 @@ def play(
 def test_physical_games_commit_exactly_the_intended_actions(
     seed: int, players: int, model: str, noise: str, bot: str
 ) -> None:
-    state = KLOTZ.new_game(players=players, seed=seed, max_plies=14)
+    state = KLOTZ.new_game(players=players, seed=seed, max_plies=16)
     table, intended, committed = play(state, players, seed, bot, model, noise)
     stats = table.stats
     assert committed == intended
