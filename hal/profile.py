@@ -2,7 +2,8 @@
 
 The loader validates everything and names the file and line of every problem, because a maker
 editing a profile by hand needs to know exactly where the mistake is. Field names are kept as the
-board's notation (e.g. `a1`); the controller turns them into game cells with the board geometry.
+board's notation (e.g. `a1`) and must name a field of the declared geometry; the controller turns
+them into game cells with the board geometry.
 
 Format:
 
