@@ -47,7 +47,8 @@ class FrameComposer:
     min_interval_ms: int = 20
 
     def __post_init__(self) -> None:
-        self._last_key: tuple | None = None
+        self._last_output: TrackerOutput | None = None  # held, so its identity cannot be reused
+        self._last_key: tuple[int, bool] | None = None
         self._last_frame: tuple[RGB, ...] = ()
         self._shown: tuple[RGB, ...] | None = None
         self._shown_at: int | None = None
@@ -57,11 +58,11 @@ class FrameComposer:
         """The frame for this tracker output; recomputed only when its inputs change."""
         blinking = output.mode in BLINKING_MODES or output.mode == "confirm" or faults
         phase = (now // self.blink_ms) % 2 if blinking else 0
-        key = (id(output), phase, faults)
-        if key == self._last_key:
+        key = (phase, faults)
+        if output is self._last_output and key == self._last_key:
             return self._last_frame
         frame = self._build(output, phase, faults)
-        self._last_key, self._last_frame = key, frame
+        self._last_output, self._last_key, self._last_frame = output, key, frame
         return frame
 
     def _build(self, output: TrackerOutput, phase: int, faults: bool) -> tuple[RGB, ...]:

@@ -113,8 +113,9 @@ class PhysicalTable:
         return output
 
     def run(self, ms: int) -> TrackerOutput:
-        output = self.tick()
+        """Scan for `ms` milliseconds of virtual time (at least one scan); the last output."""
         end = self.now + ms
+        output = self.tick()
         while self.now < end:
             output = self.tick()
         return output

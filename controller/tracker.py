@@ -218,8 +218,14 @@ class Tracker:
 
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:
-        """Feed one scan (None for a dropped scan) and any input events; get what to show and do."""
+        """Feed one scan (None for a dropped scan) and any input events; get what to show and do.
+
+        A dropped scan is no evidence either way: it neither confirms a pending reading nor lets a
+        timer run out, so a single noisy scan followed by lost ones can never become a move.
+        """
         events = tuple(events)
+        if readings is None and not events and self._output is not None:
+            return self._output
         changed = self._debounce(now, readings)
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
             table = self._table(self._state)
@@ -237,7 +243,9 @@ class Tracker:
 
     def _debounce(self, now: int, readings: Readings | None) -> bool:
         """Update the per-channel debounce; True if a stable reading changed."""
-        if readings is not None and readings != self._last_readings:
+        if readings is None:
+            return False  # nothing was seen, so nothing has held long enough
+        if readings != self._last_readings:
             if len(readings) != len(self._raw):
                 raise ValueError(f"scan has {len(readings)} channels; the board has {len(self._raw)}")
             if not self._started:
@@ -437,8 +445,10 @@ class Tracker:
             return TrackerOutput(mode="idle", **base)
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
+            # A sensor that fails at power-up would otherwise hold set-up forever without a word.
             mode: Mode = "setup" if self._setup else "restore"
-            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), **base)
+            faults = self._stuck(now, mismatch)
+            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
         actions: list[Action | str] = list(cands.by_mismatch.get(mismatch, ()))
         takeback = self._takeback_mismatch()
@@ -512,13 +522,13 @@ class Tracker:
     def _unmatched(self, now: int, mismatch: Mismatch, cands: _Candidates, base: dict) -> TrackerOutput:
         self._provisional = None
         elapsed = now - self._mismatch_since
-        faults = self._stuck(now, mismatch, cands)
+        faults = self._stuck(now, mismatch)
         if elapsed >= self.config.guide_after_ms:
             return TrackerOutput(mode="guidance", hints=self._guidance_to(None), faults=faults, **base)
         self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
         return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
 
-    def _stuck(self, now: int, mismatch: Mismatch, cands: _Candidates) -> tuple[SensorFault, ...]:
+    def _stuck(self, now: int, mismatch: Mismatch) -> tuple[SensorFault, ...]:
         """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault."""
         if len(mismatch) != 1:
             return ()

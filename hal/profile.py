@@ -2,7 +2,8 @@
 
 The loader validates everything and names the file and line of every problem, because a maker
 editing a profile by hand needs to know exactly where the mistake is. Field names are kept as the
-board's notation (e.g. `a1`); the controller turns them into game cells with the board geometry.
+board's notation (e.g. `a1`) and must name a field of the declared geometry; the controller turns
+them into game cells with the board geometry.
 
 Format:
 
@@ -98,6 +99,33 @@ def parse_profile(text: str, source: str = "<profile>") -> BoardProfile:
     return _Checker(text, source).profile(data)
 
 
+_FIELD_TEXT = re.compile(r"([a-z])([1-9][0-9]?)")
+
+
+def _field_name_problem(name: str, geometry: str, size: tuple[int, ...]) -> str | None:
+    """Why `name` is not a field of the board, or None.
+
+    Square boards use chess-like names (a1 = south-west); hex boards name rows by letter from the
+    north and number the hexes of each row from 1 at its west end (shared/rules/fillit.md F-1).
+    The hal layer cannot use the games' grids, so this checks the notation on its own.
+    """
+    match = _FIELD_TEXT.fullmatch(name)
+    if geometry == "square":
+        width, height = size
+        last = f"{chr(ord('a') + width - 1)}{height}"
+        if match is None or ord(match.group(1)) - ord("a") >= width or int(match.group(2)) > height:
+            return f"not a field of the {width}x{height} board (a1 to {last})"
+        return None
+    (radius,) = size
+    rows = 2 * radius + 1
+    if match is not None:
+        row = ord(match.group(1)) - ord("a")
+        if row < rows and int(match.group(2)) <= rows - abs(row - radius):
+            return None
+    last_row = chr(ord("a") + rows - 1)
+    return f"not a field of the hex board of radius {radius} (rows a to {last_row}, numbered from 1 at the west end)"
+
+
 class _Checker:
     def __init__(self, text: str, source: str) -> None:
         self._lines = text.splitlines()
@@ -165,7 +193,7 @@ class _Checker:
                 f"unknown sensor model {model!r} (models: {', '.join(MODEL_NAMES)})", "sensor_model", "board"
             )
         cap = self._int(board, "count_cap", "board", 1) if "count_cap" in board else 3
-        fields = self._fields(data.get("fields"), channels, led_count)
+        fields = self._fields(data.get("fields"), geometry, size, channels, led_count)
         extras = self._extras(data.get("extra_leds", {}), led_count, fields)
         return BoardProfile(
             name,
@@ -182,13 +210,18 @@ class _Checker:
             self._source,
         )
 
-    def _fields(self, table: Any, channels: int, led_count: int) -> dict[str, FieldWiring]:
+    def _fields(
+        self, table: Any, geometry: str, size: tuple[int, ...], channels: int, led_count: int
+    ) -> dict[str, FieldWiring]:
         if not isinstance(table, Mapping) or not table:
             raise self.error("missing the [fields] table (one line per field: a1 = { channel = 0, led = 0 })")
         fields: dict[str, FieldWiring] = {}
         channel_owner: dict[int, str] = {}
         led_owner: dict[int, str] = {}
         for name, entry in table.items():
+            problem = _field_name_problem(name, geometry, size)
+            if problem is not None:
+                raise self.error(f"field {name}: {problem}", name, "fields")
             if not isinstance(entry, Mapping):
                 raise self.error(f"field {name}: expected {{ channel = N, led = N }}", name, "fields")
             for key in ("channel", "led"):

@@ -67,8 +67,8 @@ class VirtualHands:
                 last.pieces = (*last.pieces, move.piece)
             else:
                 groups.append(_Group((move.piece,), move.origin, move.target))
-        # As in the footprint: a group lifted from where an earlier group lands is displaced (a captured
-        # or swapped piece); the others are movers.
+        # As in the footprint: a group is displaced when an earlier group lands on its field (a
+        # captured or swapped piece); the others are movers. Swaps and chains have both kinds.
         movers: list[_Group] = []
         displaced: list[_Group] = []
         landed: set[Cell] = set()
@@ -79,6 +79,7 @@ class VirtualHands:
         occupied = {cell for cell, pieces in before.items() if pieces} | {c for c, p in after.items() if p}
         steps: list[HandStep] = []
         t = self._between(self.style.think_ms)
+        in_hand: set[int] = set()  # ids of the groups lifted so far
 
         def add(op: Op, cell: Cell | None, pieces: tuple[Piece, ...], pause: int) -> None:
             nonlocal t
@@ -86,11 +87,22 @@ class VirtualHands:
                 steps.append(HandStep(t, op, cell, pieces))
             t += pause
 
-        vacated = {g.origin for g in movers}
+        def take(group: _Group, pause: int) -> None:
+            if id(group) not in in_hand:
+                in_hand.add(id(group))
+                add("lift", group.origin, group.pieces, pause)
+
+        def clear(cell: Cell | None) -> None:
+            """Lift what still has to leave `cell` before anything is put there."""
+            for group in groups:
+                if cell is not None and group.origin == cell and id(group) not in in_hand:
+                    take(group, self._between((80, 200)))
+
+        origins = {g.origin for g in groups}
         victim_first = (
             bool(displaced)
             and self._rng.random() < self.style.victim_first
-            and all(g.target is None or g.target not in vacated for g in displaced)
+            and all(g.target is None or g.target not in origins for g in displaced)
         )
         if movers and movers[0].origin is not None and self._rng.random() < self.style.hesitate:
             first = movers[0]
@@ -98,10 +110,10 @@ class VirtualHands:
             add("place", first.origin, first.pieces, self._between((200, 500)))
         if victim_first:
             for group in displaced:
-                add("lift", group.origin, group.pieces, self._between(self.style.travel_ms))
+                take(group, self._between(self.style.travel_ms))
                 add("place", group.target, group.pieces, self._between((100, 300)))
         for group in movers:
-            add("lift", group.origin, group.pieces, self._between(self.style.travel_ms) // 2)
+            take(group, self._between(self.style.travel_ms) // 2)
             if group.origin is not None and group.target is not None:
                 for cell in self._path_touches(group.origin, group.target, occupied, is_field):
                     add("place", cell, group.pieces, self._between(self.style.slide_dwell_ms))
@@ -110,13 +122,13 @@ class VirtualHands:
                 if wrong is not None:
                     add("place", wrong, group.pieces, self._between(self.style.wrong_dwell_ms))
                     add("lift", wrong, group.pieces, self._between((40, 120)))
-            if not victim_first:
-                for victim in displaced:
-                    if victim.origin == group.target:
-                        add("lift", victim.origin, victim.pieces, self._between((80, 200)))
+            clear(group.target)
             add("place", group.target, group.pieces, self._between((100, 300)))
         if not victim_first:
             for group in displaced:
+                if id(group) not in in_hand:  # a chain: nothing landed on this piece's field yet
+                    take(group, self._between(self.style.travel_ms))
+                clear(group.target)
                 add("place", group.target, group.pieces, self._between((150, 400)))
         return steps
 
