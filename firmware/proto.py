@@ -110,15 +110,18 @@ def cobs_encode(data: bytes) -> bytes:
     out = bytearray(b"\x00")
     code_at = 0
     code = 1
-    for byte in data:
+    last = len(data) - 1
+    for index, byte in enumerate(data):
         if byte:
             out.append(byte)
             code += 1
-        if not byte or code == 0xFF:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
+            if code < 0xFF or index == last:
+                continue
+        # A zero, or a full block of 254 non-zero bytes with more to come: close the block.
+        out[code_at] = code
+        code_at = len(out)
+        out.append(0)
+        code = 1
     out[code_at] = code
     return bytes(out)
 
@@ -262,8 +265,14 @@ def next_seq(seq: int) -> int:
 
 
 def _text(text: str) -> bytes:
-    data = text.encode() if isinstance(text, str) else bytes(text)
-    return data[:MAX_TEXT]
+    """UTF-8, cut to MAX_TEXT bytes without splitting a character."""
+    data = text.encode()
+    if len(data) <= MAX_TEXT:
+        return data
+    end = MAX_TEXT
+    while end > 0 and (data[end] & 0xC0) == 0x80:  # data[end] continues a character: cut before it
+        end -= 1
+    return data[:end]
 
 
 def _decode_text(data: bytes) -> str:
