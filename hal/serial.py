@@ -230,7 +230,7 @@ class SerialLink:
         try:
             self._transport = self._opener()
         except OSError as error:
-            self._failed(now, f"cannot open {self.port}: {error.strerror or error}")
+            self._failed(now, f"cannot open {self.port}: {_reason(error)}")
             return
         self.stats.connects += 1
         self._deframer.reset()
@@ -277,7 +277,7 @@ class SerialLink:
         try:
             self._transport.write(data)
         except OSError as error:
-            self._drop(self._clock(), f"write to {self.port} failed: {error.strerror or error}")
+            self._drop(self._clock(), f"write to {self.port} failed: {_reason(error)}")
             return False
         return True
 
@@ -320,7 +320,7 @@ class SerialLink:
             try:
                 data = self._transport.read(self.READ_CHUNK)
             except OSError as error:
-                self._drop(now, f"read from {self.port} failed: {error.strerror or error}")
+                self._drop(now, f"read from {self.port} failed: {_reason(error)}")
                 return
             if not data:
                 return
@@ -457,6 +457,12 @@ class SerialLink:
             if not self._send(proto.LEDS, proto.pack_leds(start, wanted[start:end], show=end == last + 1)):
                 return
         self._leds_shown = wanted
+
+
+def _reason(error: OSError) -> str:
+    """The plain cause ("No such file or directory"), without pyserial's restatement of the port."""
+    inner = error.__context__ if isinstance(error.__context__, OSError) else error
+    return inner.strerror or str(inner)
 
 
 class SerialScanner:
