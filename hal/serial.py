@@ -221,6 +221,7 @@ class SerialLink:
             self._send_leds()
 
     def close(self) -> None:
+        """Release the port (at shutdown, or to let mpremote at the board); a later poll() reopens it."""
         if self._transport is not None:
             self._close_transport()
         self._status = LinkStatus("reconnecting" if self._ever_connected else "connecting", "closed")
