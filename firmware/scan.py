@@ -4,15 +4,20 @@ The scanners take pin objects (machine.Pin on the board, fakes under CPython), s
 in the tests. Wiring is the same as the Raspberry Pi's GPIO path:
 
 - 74HC4067 multiplexers: four select lines S0..S3 shared by all muxes (S0 is the lowest address
-  bit), one signal pin per mux. Channel = mux * 16 + address.
-- A chain of 74HC165 shift registers: /PL (load) low latches every input, then each rising edge of
-  CLK shifts the chain by one bit towards the board's data pin (Q7 of the chip nearest the board).
-  Channel n is the n-th bit read after the load: chip 0 is the one nearest the board, and its D7
-  comes first, so chip k's input Dj is channel 8 * k + (7 - j).
+  bit), one signal pin per mux. Channel = mux * 16 + address. The addresses are visited in Gray-code
+  order, so only one select line changes per step (16 pin writes per scan instead of 64).
+- A chain of 74HC165 shift registers: /PL (SH/LD) low latches every input, then each rising edge of
+  CLK shifts the chain by one bit towards the board's data pin (Q7 = QH of chip 0, the chip nearest
+  the board). Channel = chip * 8 + input, with inputs D0..D7 (A..H) numbered 0..7; the bits arrive
+  as chip 0's D7, D6 .. D0, then chip 1's D7, and so on.
 
 Reed switches and digital hall sensors pull their line low when a magnet is there (`active_low`),
 so a low level reads as 1.
 """
+
+
+GRAY = tuple(address ^ (address >> 1) for address in range(16))
+"""The 16 mux addresses, each differing from the one before (and the last from the first) in one bit."""
 
 
 class MuxScanner:
@@ -27,10 +32,13 @@ class MuxScanner:
             raise ValueError(f"{channels} channels do not fit {len(signal_pins)} mux(es) of 16 channels")
         self.channels = channels
         self._selects = list(select_pins)
+        for pin in self._selects:
+            pin.value(0)
+        self._address = 0
         self._invert = 1 if active_low else 0
-        # For each select address, the (channel, pin) pairs read while it is set.
+        # For each select address in Gray-code order, the (channel, pin) pairs read while it is set.
         self._groups = []
-        for address in range(16):
+        for address in GRAY:
             pairs = []
             for mux, pin in enumerate(signal_pins):
                 channel = mux * 16 + address
@@ -42,13 +50,18 @@ class MuxScanner:
         """Read every channel into `values` (a list of length `channels`)."""
         selects = self._selects
         invert = self._invert
+        current = self._address
         for address, pairs in self._groups:
             if not pairs:
                 continue
+            changed = address ^ current
             for bit in range(4):
-                selects[bit].value((address >> bit) & 1)
+                if changed >> bit & 1:
+                    selects[bit].value(address >> bit & 1)
+            current = address
             for channel, pin in pairs:
                 values[channel] = pin.value() ^ invert
+        self._address = current
 
 
 class ShiftScanner:
@@ -60,6 +73,12 @@ class ShiftScanner:
         if channels <= 0:
             raise ValueError("at least one channel is needed")
         self.channels = channels
+        # The channel of each bit clocked out (None for unused inputs of the last chip).
+        chips = (channels + 7) // 8
+        self._order = []
+        for bit in range(chips * 8):
+            channel = bit // 8 * 8 + 7 - bit % 8
+            self._order.append(channel if channel < channels else None)
         self._load = load_pin
         self._clock = clock_pin
         self._data = data_pin
@@ -71,8 +90,9 @@ class ShiftScanner:
         load, clock, data, invert = self._load, self._clock, self._data, self._invert
         load.value(0)  # latch all inputs
         load.value(1)
-        for channel in range(self.channels):
-            values[channel] = data.value() ^ invert
+        for channel in self._order:
+            if channel is not None:
+                values[channel] = data.value() ^ invert
             clock.value(1)  # rising edge: the next bit appears on Q7
             clock.value(0)
 

@@ -25,7 +25,8 @@ def test_build_wires_the_mux_pins(firmware_main: ModuleType) -> None:
     for pin in cfg["signal_pins"]:
         assert fake_machine.pins[pin].mode == fake_machine.Pin.IN
         assert fake_machine.pins[pin].pull == fake_machine.Pin.PULL_UP
-    assert board.select_writes == 4  # the select lines start low
+    assert all(fake_machine.pins[pin].value() == 0 for pin in cfg["select_pins"])  # address 0 to start
+    assert board.selects == dict.fromkeys(cfg["select_pins"], 0)
 
 
 def test_build_without_pull_ups_leaves_the_inputs_floating(firmware_main: ModuleType) -> None:
@@ -38,11 +39,11 @@ def test_build_without_pull_ups_leaves_the_inputs_floating(firmware_main: Module
 def test_build_shift_chain_scans_the_chips(firmware_main: ModuleType) -> None:
     cfg = settings(wiring="shift", channels=16)
     chain = shift_circuit(cfg)
-    chain.magnet(1, 7)  # channel 8
+    chain.magnet(1, 7)  # chip 1, input D7 (H)
     port = MemoryPort()
     firmware_main.build(cfg, port).step(0)
     full = port.frames(proto.FULL)[0]
-    assert proto.unpack_full(full.payload) == tuple(1 if channel == 8 else 0 for channel in range(16))
+    assert proto.unpack_full(full.payload) == tuple(1 if channel == 15 else 0 for channel in range(16))
 
 
 def test_build_sets_the_strip_order_and_length(firmware_main: ModuleType) -> None:

@@ -30,6 +30,21 @@ def test_mux_channel_is_mux_times_16_plus_address() -> None:
     assert set(values) == {0, 1}
 
 
+def test_mux_steps_the_select_lines_in_gray_code() -> None:
+    scanner, board = mux_scanner(32, 2)
+    board.select_writes = 0
+    values = [0] * 32
+    for _ in range(3):
+        scanner.read(values)
+    # One select line per address step: 15 steps from address 0 in the first scan, then 16 per scan
+    # (the last address, 8, is one step from the first, 0).
+    assert board.select_writes == 15 + 16 + 16
+    board.magnet(0, 13)
+    board.magnet(1, 6)
+    scanner.read(values)
+    assert [channel for channel, value in enumerate(values) if value] == [13, 22]
+
+
 def test_mux_skips_addresses_beyond_the_channel_count() -> None:
     scanner, board = mux_scanner(18, 2)  # mux 1 carries only channels 16 and 17
     board.magnet(1, 2)  # would be channel 18: not wired
@@ -67,15 +82,24 @@ def shift_scanner(channels: int) -> tuple[ShiftScanner, ShiftChain]:
     return scanner, chain
 
 
-def test_shift_chain_channel_of_chip_k_input_dj_is_8k_plus_7_minus_j() -> None:
+def test_shift_chain_channel_of_chip_k_input_dj_is_8k_plus_j() -> None:
     scanner, chain = shift_scanner(24)
-    chain.magnet(0, 7)  # channel 0
-    chain.magnet(1, 2)  # channel 8 + 5
-    chain.magnet(2, 0)  # channel 16 + 7
+    chain.magnet(0, 7)
+    chain.magnet(1, 2)
+    chain.magnet(2, 0)
     values = [0] * 24
     scanner.read(values)
-    assert [channel for channel, value in enumerate(values) if value] == [0, 13, 23]
+    assert [channel for channel, value in enumerate(values) if value] == [7, 10, 16]
     assert chain.loads == 1
+
+
+def test_shift_chain_with_a_partly_used_last_chip() -> None:
+    scanner, chain = shift_scanner(12)  # chip 1's inputs D4..D7 are not wired to fields
+    chain.magnet(1, 3)
+    chain.magnet(1, 6)  # would be channel 14: ignored
+    values = [0] * 12
+    scanner.read(values)
+    assert [channel for channel, value in enumerate(values) if value] == [11]
 
 
 def test_shift_chain_relatches_on_every_scan() -> None:
@@ -83,11 +107,11 @@ def test_shift_chain_relatches_on_every_scan() -> None:
     values = [0] * 16
     chain.magnet(1, 1)
     scanner.read(values)
-    assert values[14] == 1
+    assert values[9] == 1
     chain.magnet(1, 1, present=False)
     chain.magnet(0, 6)
     scanner.read(values)
-    assert [channel for channel, value in enumerate(values) if value] == [1]
+    assert [channel for channel, value in enumerate(values) if value] == [6]
 
 
 def test_debounce_scans_cover_the_whole_debounce_time() -> None:
