@@ -49,6 +49,7 @@ class ScannerApp:
         self.scan_hz = config["scan_hz"]
         self.debounce_ms = config["debounce_ms"]
         self.sensor_model = sensor_model
+        self.led_order = config["led_order"]
         self._period = 1000 // self.scan_hz
         self._heartbeat_ms = config["heartbeat_ms"]
         self._full_ms = config["full_ms"]
@@ -134,7 +135,13 @@ class ScannerApp:
 
     def _send_hello(self) -> None:
         payload = proto.pack_hello(
-            self.channels, self.led_count, self.scan_hz, self.debounce_ms, self.sensor_model, FIRMWARE_VERSION
+            self.channels,
+            self.led_count,
+            self.scan_hz,
+            self.debounce_ms,
+            self.sensor_model,
+            self.led_order,
+            FIRMWARE_VERSION,
         )
         self._send(proto.HELLO, payload)
 

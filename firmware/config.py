@@ -5,6 +5,8 @@ A board overrides any of them with /tafel_board.json on the board's filesystem (
 firmware/boards/); main.py reads it. README.md lists every key.
 """
 
+from firmware import proto
+
 DEFAULTS = {
     "wiring": "mux",  # "mux" (74HC4067) or "shift" (74HC165 chain)
     "channels": 196,
@@ -28,7 +30,6 @@ DEFAULTS = {
 }
 
 WIRINGS = ("mux", "shift")
-LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 GPIO_COUNT = 30  # RP2040: GP0..GP29
 SCAN_RATES = (100, 125, 200, 250, 500, 1000)  # whole milliseconds per scan
 
@@ -105,8 +106,8 @@ def check(config: dict) -> None:
     heartbeat = _int(config, "heartbeat_ms", 50, 5000)
     _int(config, "full_ms", heartbeat, 60000)
     _int(config, "led_count", 1, 1024)
-    if config["led_order"] not in LED_ORDERS:
-        raise ConfigError(f"led_order must be one of {', '.join(LED_ORDERS)}, not {config['led_order']!r}")
+    if config["led_order"] not in proto.LED_ORDERS:
+        raise ConfigError(f"led_order must be one of {', '.join(proto.LED_ORDERS)}, not {config['led_order']!r}")
     if config["watchdog_ms"] != 0:
         _int(config, "watchdog_ms", 100, 8300)  # the RP2040 watchdog reaches about 8.3 s
 

@@ -52,6 +52,8 @@ ERROR_NAMES = {
 
 # What the readings mean; the same names as hal.sensors.MODEL_NAMES, sent as an index in HELLO.
 SENSOR_MODELS = ("binary", "count", "signed", "signed_count")
+# The byte order of the board's LED strip (the profile's colour_order), sent as an index in HELLO.
+LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 
 # Limits. Every encoder and decoder enforces them and says which one was broken.
 MAX_PAYLOAD = 1024  # bytes of payload in one frame
@@ -68,7 +70,7 @@ LEDS_HEADER = 3  # flags (u8), first LED (u16)
 LEDS_PER_FRAME = (MAX_PAYLOAD - LEDS_HEADER) // 3  # LEDs in one LEDS frame; hosts split longer ranges
 FLAG_SHOW = 0x01  # LEDS flag: write the strip after applying this frame
 
-_HELLO_FORMAT = ">BHHHHB"  # protocol, channels, leds, scan_hz, debounce_ms, sensor model
+_HELLO_FORMAT = ">BHHHHBB"  # protocol, channels, leds, scan_hz, debounce_ms, sensor model, LED order
 _HELLO_SIZE = struct.calcsize(_HELLO_FORMAT)
 _HEARTBEAT_FORMAT = ">IHHH"  # uptime ms, scans in the last second, overrun scans, receive errors
 _HEARTBEAT_SIZE = struct.calcsize(_HEARTBEAT_FORMAT)
@@ -287,11 +289,15 @@ def _check_count(name: str, value: int, limit: int) -> None:
         raise ProtocolError(f"{name} {value} is out of range 0..{limit}")
 
 
-def pack_hello(channels: int, leds: int, scan_hz: int, debounce_ms: int, sensor_model: str, firmware: str) -> bytes:
+def pack_hello(
+    channels: int, leds: int, scan_hz: int, debounce_ms: int, sensor_model: str, led_order: str, firmware: str
+) -> bytes:
     _check_count("channel count", channels, MAX_CHANNELS)
     _check_count("LED count", leds, MAX_LEDS)
     if sensor_model not in SENSOR_MODELS:
         raise ProtocolError(f"unknown sensor model {sensor_model!r}")
+    if led_order not in LED_ORDERS:
+        raise ProtocolError(f"unknown LED order {led_order!r}")
     head = struct.pack(
         _HELLO_FORMAT,
         PROTOCOL_VERSION,
@@ -300,21 +306,25 @@ def pack_hello(channels: int, leds: int, scan_hz: int, debounce_ms: int, sensor_
         scan_hz,
         debounce_ms,
         SENSOR_MODELS.index(sensor_model),
+        LED_ORDERS.index(led_order),
     )
     return head + _text(firmware)
 
 
 def unpack_hello(payload: bytes) -> tuple:
-    """(protocol, channels, leds, scan_hz, debounce_ms, sensor_model, firmware)."""
+    """(protocol, channels, leds, scan_hz, debounce_ms, sensor_model, led_order, firmware)."""
     if len(payload) < _HELLO_SIZE:
         raise ProtocolError(f"HELLO payload of {len(payload)} bytes is shorter than {_HELLO_SIZE}")
-    protocol, channels, leds, scan_hz, debounce_ms, model = struct.unpack(_HELLO_FORMAT, payload[:_HELLO_SIZE])
+    fields = struct.unpack(_HELLO_FORMAT, payload[:_HELLO_SIZE])
+    protocol, channels, leds, scan_hz, debounce_ms, model, order = fields
     _check_count("channel count", channels, MAX_CHANNELS)
     _check_count("LED count", leds, MAX_LEDS)
     if model >= len(SENSOR_MODELS):
         raise ProtocolError(f"unknown sensor model index {model}")
+    if order >= len(LED_ORDERS):
+        raise ProtocolError(f"unknown LED order index {order}")
     firmware = _decode_text(payload[_HELLO_SIZE:])
-    return protocol, channels, leds, scan_hz, debounce_ms, SENSOR_MODELS[model], firmware
+    return protocol, channels, leds, scan_hz, debounce_ms, SENSOR_MODELS[model], LED_ORDERS[order], firmware
 
 
 def _value_byte(channel: int, value: int) -> int:

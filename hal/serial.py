@@ -92,6 +92,7 @@ class ScannerInfo:
     scan_hz: int
     debounce_ms: int
     sensor_model: str
+    led_order: str
     firmware: str
 
 
@@ -128,8 +129,10 @@ class SerialLink:
         port: str | None = None,
         *,
         channels: int,
-        led_count: int,
+        led_count: int | None = None,
         sensor_model: str | None = None,
+        colour_order: str | None = None,
+        baud: int = 115200,
         opener: Opener | None = None,
         clock: Clock = monotonic_ms,
         heartbeat_timeout_ms: int = 1500,
@@ -140,17 +143,16 @@ class SerialLink:
     ) -> None:
         if not 0 < channels <= proto.MAX_CHANNELS:
             raise ValueError(f"channels {channels} is out of range 1..{proto.MAX_CHANNELS}")
-        if not 0 < led_count <= proto.MAX_LEDS:
-            raise ValueError(f"led_count {led_count} is out of range 1..{proto.MAX_LEDS}")
         if sensor_model is not None and sensor_model not in proto.SENSOR_MODELS:
             raise ValueError(f"unknown sensor model {sensor_model!r} (models: {', '.join(proto.SENSOR_MODELS)})")
         if opener is None:
             if port is None:
                 raise ValueError("a serial link needs a port name or an opener")
-            opener = pyserial_opener(port)
+            opener = pyserial_opener(port, baud)
         self.port = port or "the scanner port"
         self.channels = channels
-        self.led_count = led_count
+        self.led_count: int | None = None
+        self.colour_order: str | None = None
         self.sensor_model = sensor_model
         self._opener = opener
         self._clock = clock
@@ -179,6 +181,7 @@ class SerialLink:
         self._snapshot: Readings | None = None
         self._leds_wanted: tuple[RGB, ...] | None = None
         self._leds_shown: tuple[RGB, ...] | None = None  # what the board has; None = unknown
+        self.expect_leds(led_count, colour_order)
 
     # --- public ----------------------------------------------------------------------------------
     @property
@@ -188,6 +191,21 @@ class SerialLink:
     @property
     def connected(self) -> bool:
         return self._status.ok
+
+    def expect_leds(self, count: int | None, colour_order: str | None = None) -> None:
+        """The strip the board must drive: its length and byte order, checked against HELLO.
+        None leaves a value unchecked (a link used only for sensors)."""
+        if count is not None and not 0 < count <= proto.MAX_LEDS:
+            raise ValueError(f"led_count {count} is out of range 1..{proto.MAX_LEDS}")
+        if colour_order is not None and colour_order not in proto.LED_ORDERS:
+            raise ValueError(f"unknown colour order {colour_order!r} (orders: {', '.join(proto.LED_ORDERS)})")
+        if count is not None:
+            self.led_count = count
+        if colour_order is not None:
+            self.colour_order = colour_order
+        problem = self._mismatch(self.info) if self.info is not None else None
+        if problem:
+            self._drop(self._clock(), problem, error=True)
 
     def readings(self) -> Readings | None:
         """The current readings, or None when the link cannot vouch for them (see the module doc)."""
@@ -213,6 +231,8 @@ class SerialLink:
     def show(self, colours: Sequence[RGB]) -> None:
         """Send a whole LED frame; only the changed range goes over the wire. While the link is
         down the frame is kept and sent in full once the board is back."""
+        if self.led_count is None:
+            raise ValueError("the LED count of this link is unknown: pass led_count or a SerialPixels size")
         if len(colours) != self.led_count:
             raise ValueError(f"LED frame has {len(colours)} colours; the strip has {self.led_count}")
         frame = tuple(colours)
@@ -394,8 +414,10 @@ class SerialLink:
             return f"scanner speaks protocol {info.protocol}, this host {proto.PROTOCOL_VERSION} (update the firmware)"
         if info.channels != self.channels:
             return f"scanner reports {info.channels} channels; the board profile has {self.channels}"
-        if info.led_count != self.led_count:
+        if self.led_count is not None and info.led_count != self.led_count:
             return f"scanner drives {info.led_count} LEDs; the board profile has {self.led_count}"
+        if self.colour_order is not None and info.led_order != self.colour_order:
+            return f"scanner sends LED colours as {info.led_order}; the board profile says {self.colour_order}"
         if self.sensor_model is not None and info.sensor_model != self.sensor_model:
             return f"scanner reads {info.sensor_model} sensors; the board is configured for {self.sensor_model}"
         return None
@@ -467,9 +489,26 @@ def _reason(error: OSError) -> str:
 
 
 class SerialScanner:
-    """SensorSource over a SerialLink; scan() returns None while the link cannot vouch for the readings."""
+    """SensorSource over a SerialLink; scan() returns None while the link cannot vouch for the readings.
 
-    def __init__(self, link: SerialLink) -> None:
+    Either give it a link, or a port and channel count and it makes its own (which SerialPixels can
+    then share: `SerialPixels(scanner, size=...)`).
+    """
+
+    def __init__(
+        self,
+        link: SerialLink | None = None,
+        *,
+        port: str | None = None,
+        baud: int = 115200,
+        channels: int | None = None,
+        led_count: int | None = None,
+        sensor_model: str | None = None,
+    ) -> None:
+        if link is None:
+            if port is None or channels is None:
+                raise ValueError("a serial scanner needs a link, or a port and its channel count")
+            link = SerialLink(port, channels=channels, led_count=led_count, sensor_model=sensor_model, baud=baud)
         self.link = link
 
     @property
@@ -484,18 +523,33 @@ class SerialScanner:
         self.link.poll()
         return self.link.readings()
 
+    def close(self) -> None:
+        self.link.close()
+
 
 class SerialPixels:
-    """PixelSink over a SerialLink; brightness scales every colour before it is sent."""
+    """PixelSink over a SerialLink (or a SerialScanner's link); brightness scales every colour
+    before it is sent. `size` and `colour_order` (the profile's) are checked against the board's
+    HELLO; the board itself puts the bytes in its strip's order."""
 
-    def __init__(self, link: SerialLink, brightness: float = 1.0) -> None:
+    def __init__(
+        self,
+        link: SerialLink | SerialScanner,
+        size: int | None = None,
+        colour_order: str | None = None,
+        brightness: float = 1.0,
+    ) -> None:
         if not 0 < brightness <= 1:
             raise ValueError(f"brightness must be in (0, 1], not {brightness!r}")
-        self.link = link
+        self.link = link.link if isinstance(link, SerialScanner) else link
+        self.link.expect_leds(size, colour_order)
+        if self.link.led_count is None:
+            raise ValueError("serial pixels need the strip's LED count (size)")
         self.brightness = brightness
 
     @property
     def size(self) -> int:
+        assert self.link.led_count is not None  # checked in __init__
         return self.link.led_count
 
     @property
@@ -512,14 +566,22 @@ class SerialPixels:
             scaled.append((round(red * level), round(green * level), round(blue * level)))
         self.link.show(scaled)
 
+    def close(self) -> None:
+        self.link.close()
+
 
 def _is_byte(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 255
 
 
 def serial_backends(
-    port: str, channels: int, led_count: int, brightness: float = 1.0, sensor_model: str | None = None
+    port: str,
+    channels: int,
+    led_count: int,
+    brightness: float = 1.0,
+    sensor_model: str | None = None,
+    colour_order: str | None = None,
 ) -> tuple[SerialScanner, SerialPixels]:
     """Scanner and pixels sharing one link, for a board with `channels` sensors and `led_count` LEDs."""
-    link = SerialLink(port, channels=channels, led_count=led_count, sensor_model=sensor_model)
-    return SerialScanner(link), SerialPixels(link, brightness)
+    scanner = SerialScanner(port=port, channels=channels, led_count=led_count, sensor_model=sensor_model)
+    return scanner, SerialPixels(scanner, colour_order=colour_order, brightness=brightness)

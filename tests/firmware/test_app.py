@@ -45,8 +45,9 @@ def test_start_sends_hello_then_full(rig: Rig) -> None:
     hello, full = rig.start()
     assert hello.kind == proto.HELLO and full.kind == proto.FULL
     assert (hello.seq, full.seq) == (0, 1)
-    protocol, channels, leds, scan_hz, debounce_ms, model, version = proto.unpack_hello(hello.payload)
-    assert (protocol, channels, leds, scan_hz, debounce_ms, model) == (proto.PROTOCOL_VERSION, 20, 8, 200, 20, "binary")
+    protocol, channels, leds, scan_hz, debounce_ms, model, order, version = proto.unpack_hello(hello.payload)
+    assert (protocol, channels, leds, scan_hz, debounce_ms) == (proto.PROTOCOL_VERSION, 20, 8, 200, 20)
+    assert (model, order) == ("binary", "GRB")
     assert version.startswith("tafel-scanner")
     assert proto.unpack_full(full.payload) == tuple(1 if channel == 16 else 0 for channel in range(20))
 

@@ -311,6 +311,7 @@ def test_no_firmware_means_no_hello(rig: LinkRig) -> None:
         ({"channels": 21}, "scanner reports 20 channels; the board profile has 21"),
         ({"led_count": 9}, "scanner drives 8 LEDs; the board profile has 9"),
         ({"sensor_model": "signed"}, "scanner reads binary sensors; the board is configured for signed"),
+        ({"colour_order": "RGB"}, "scanner sends LED colours as GRB; the board profile says RGB"),
     ],
 )
 def test_a_board_that_does_not_fit_the_profile_is_an_error(
@@ -323,6 +324,14 @@ def test_a_board_that_does_not_fit_the_profile_is_an_error(
     rig.step(5000)
     assert rig.link.status == LinkStatus("error", message)
     assert len(rig.cable.opened_at) == 2  # retried at the longest back-off
+
+
+def test_pixels_made_after_connecting_check_the_strip_too(rig: LinkRig) -> None:
+    rig.connect()
+    SerialPixels(rig.link, size=8, colour_order="GRB")
+    assert rig.link.status.ok
+    SerialPixels(rig.link, size=8, colour_order="BGR")
+    assert rig.link.status == LinkStatus("error", "scanner sends LED colours as GRB; the board profile says BGR")
 
 
 def test_the_boards_configuration_error_is_shown(rig: LinkRig) -> None:
@@ -370,6 +379,28 @@ def test_link_arguments_are_checked() -> None:
         SerialLink("/dev/null", channels=1, led_count=1, sensor_model="hall")
     with pytest.raises(ValueError, match="needs a port name or an opener"):
         SerialLink(channels=1, led_count=1)
+
+
+def test_a_scanner_can_own_the_link_and_lend_it_to_the_pixels() -> None:
+    scanner = SerialScanner(port="/dev/tafel-scanner-absent", baud=9600, channels=64)
+    assert scanner.link.led_count is None
+    pixels = SerialPixels(scanner, size=66, colour_order="GRB", brightness=0.4)
+    assert pixels.link is scanner.link and pixels.size == 66 and scanner.link.colour_order == "GRB"
+    assert scanner.scan() is None
+    pixels.show(black(66))  # kept until the board is there
+    scanner.close()
+    pixels.close()
+    assert scanner.status == LinkStatus("connecting", "closed")
+
+
+def test_scanner_and_pixels_need_enough_to_go_on() -> None:
+    with pytest.raises(ValueError, match="needs a link, or a port and its channel count"):
+        SerialScanner(port="/dev/tafel-scanner")
+    scanner = SerialScanner(port="/dev/tafel-scanner-absent", channels=64)
+    with pytest.raises(ValueError, match="need the strip's LED count"):
+        SerialPixels(scanner)
+    with pytest.raises(ValueError, match="unknown colour order 'RGBW'"):
+        SerialPixels(scanner, size=4, colour_order="RGBW")
 
 
 def test_serial_backends_share_one_link() -> None:

@@ -10,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from firmware import proto
+from hal.profile import COLOUR_ORDERS
 from hal.sensors import MODEL_NAMES
 
 FAST = settings(max_examples=60, deadline=None)
@@ -180,8 +181,9 @@ def test_truncated_frame_without_flush_takes_the_next_frame_with_it() -> None:
 # --- payloads -----------------------------------------------------------------------------------
 
 
-def test_sensor_models_match_hal() -> None:
+def test_names_match_hal() -> None:
     assert proto.SENSOR_MODELS == MODEL_NAMES
+    assert proto.LED_ORDERS == COLOUR_ORDERS
 
 
 @FAST
@@ -191,11 +193,23 @@ def test_sensor_models_match_hal() -> None:
     st.integers(0, 65535),
     st.integers(0, 65535),
     st.sampled_from(proto.SENSOR_MODELS),
+    st.sampled_from(proto.LED_ORDERS),
     st.text(max_size=12),
 )
-def test_hello_round_trip(channels: int, leds: int, hz: int, debounce: int, model: str, version: str) -> None:
-    payload = proto.pack_hello(channels, leds, hz, debounce, model, version)
-    assert proto.unpack_hello(payload) == (proto.PROTOCOL_VERSION, channels, leds, hz, debounce, model, version)
+def test_hello_round_trip(
+    channels: int, leds: int, hz: int, debounce: int, model: str, order: str, version: str
+) -> None:
+    payload = proto.pack_hello(channels, leds, hz, debounce, model, order, version)
+    assert proto.unpack_hello(payload) == (
+        proto.PROTOCOL_VERSION,
+        channels,
+        leds,
+        hz,
+        debounce,
+        model,
+        order,
+        version,
+    )
 
 
 @FAST
@@ -265,11 +279,12 @@ def test_error_round_trip_and_text_limit() -> None:
         (lambda: proto.pack_leds(0, [(0, 0)]), "is not \\(r, g, b\\)"),
         (lambda: proto.unpack_leds(b"\x01\x00"), "is not 3 \\+ 3 per LED"),
         (lambda: proto.unpack_leds(b"\x01\x03\xff" + b"\x00" * 6), "LEDs 1023..1024 are out of range"),
-        (lambda: proto.pack_hello(600, 10, 200, 20, "binary", "v"), "channel count 600"),
-        (lambda: proto.pack_hello(10, 2000, 200, 20, "binary", "v"), "LED count 2000"),
-        (lambda: proto.pack_hello(10, 10, 200, 20, "analog", "v"), "unknown sensor model 'analog'"),
-        (lambda: proto.unpack_hello(b"\x01\x00"), "HELLO payload of 2 bytes is shorter than 10"),
-        (lambda: proto.unpack_hello(proto.pack_hello(1, 1, 1, 1, "binary", "") + b"\xff"), "not UTF-8"),
+        (lambda: proto.pack_hello(600, 10, 200, 20, "binary", "GRB", "v"), "channel count 600"),
+        (lambda: proto.pack_hello(10, 2000, 200, 20, "binary", "GRB", "v"), "LED count 2000"),
+        (lambda: proto.pack_hello(10, 10, 200, 20, "analog", "GRB", "v"), "unknown sensor model 'analog'"),
+        (lambda: proto.pack_hello(10, 10, 200, 20, "binary", "RGBW", "v"), "unknown LED order 'RGBW'"),
+        (lambda: proto.unpack_hello(b"\x01\x00"), "HELLO payload of 2 bytes is shorter than 11"),
+        (lambda: proto.unpack_hello(proto.pack_hello(1, 1, 1, 1, "binary", "RGB", "") + b"\xff"), "not UTF-8"),
         (lambda: proto.unpack_heartbeat(b"\x00" * 9), "HEARTBEAT payload must be 10 bytes"),
         (lambda: proto.unpack_error(b""), "ERROR payload is empty"),
     ],
