@@ -4,7 +4,8 @@ One `SerialLink` owns the port; `SerialScanner` (a SensorSource) and `SerialPixe
 are views of it, because sensors and LEDs share one USB cable. The frame codec is
 `firmware.proto`, the very file the board runs: one source of truth for both ends.
 
-The link never blocks and never sleeps. Every `scan()` polls it: it reads what has arrived, decodes
+The link never sleeps and its reads never block (a write the board does not take within 0.2 s
+counts as an unplug). Every `scan()` polls it: it reads what has arrived, decodes
 frames (resyncing at the next 0x00 after garbage), keeps the readings up to date from CHANGES and
 FULL frames, watches sequence numbers (a gap asks for a FULL frame) and the heartbeat, and after
 an unplug reopens the port by name with a growing back-off. Time comes from an injected clock
