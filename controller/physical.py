@@ -136,13 +136,13 @@ class PhysicalTable:
         tracker = self.session.tracker
         before = tracker.state
         text = before.action_to_str(action)
-        if tracker.is_invisible(action):
-            self.backends.inputs.push("declare", text)
+        after = before.apply(action)
+        steps = self.backends.hands.plan(before.occupancy(), after.occupancy(), self.sim.channel_of.__contains__)
+        # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it,
+        # then the player declares it.
+        invisible = tracker.is_invisible(action)
+        if invisible:
             stats.declared += 1
-            steps = []
-        else:
-            after = before.apply(action)
-            steps = self.backends.hands.plan(before.occupancy(), after.occupancy(), self.sim.channel_of.__contains__)
         start = self.now
         finished_at = start if not steps else start + steps[-1].at
         index = 0
@@ -157,8 +157,12 @@ class PhysicalTable:
                 else:
                     self.sim.place(step.cell, step.pieces)
                 index += 1
-            output = self.tick()
             done = index >= len(steps)
+            output = self.tick()
+            if done and invisible and output.mode == "idle":
+                # The hands are done and the board has settled: declare what no sensor saw.
+                self.backends.inputs.push("declare", text)
+                invisible = False
             if done and not acked and (output.acknowledged == action or action in output.committed):
                 pixels = self.backends.pixels.frames
                 if len(pixels) > frames_before and pixels[-1][0] == self.now - SCAN_MS:

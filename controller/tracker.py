@@ -100,6 +100,7 @@ class _Candidates:
         self.successor: dict[Action, State] = {}
         self.invisible: list[Action] = []  # actions no sensor can see: they must be declared
         self.footprints: dict[Action, Footprint] = {}
+        self.unseen: dict[Action, bool] = {}
         self._todo: list[Action] | None = None
         self._next = 0
 
@@ -147,6 +148,28 @@ class _Candidates:
             self.by_mismatch.setdefault(mismatch, []).append(action)
         else:
             self.invisible.append(action)
+
+    def unseen_placement(self, action: Action) -> bool:
+        """See `Tracker._placement_unseen`."""
+        found = self.unseen.get(action)
+        if found is None:
+            moves = self.footprint(action).moves
+            origins = {move.origin for move in moves}
+            after = self.successor[action].occupancy()
+            model = self.board.model
+            found = False
+            for move in moves:
+                target = move.target
+                if target is None or target in origins:
+                    continue
+                before_here = self.occupancy.get(target, ())
+                if before_here and model([p.magnet for p in before_here]) == model(
+                    [p.magnet for p in after.get(target, ())]
+                ):
+                    found = True
+                    break
+            self.unseen[action] = found
+        return found
 
     def footprint(self, action: Action) -> Footprint:
         """Which pieces the action moves (computed on first use: only hints need it)."""
@@ -454,10 +477,10 @@ class Tracker:
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
-        if len(actions) == 1:
+        if len(actions) == 1 and not self._placement_unseen(actions[0], mismatch, cands):
             return self._single(now, actions[0], cands, committed, took_back, base)
         self._provisional = None
-        if len(actions) > 1:
+        if actions:
             if tuple(actions) != self._confirm:
                 self._confirm = tuple(actions)
                 self._confirm_offset = 0
@@ -503,6 +526,19 @@ class Tracker:
         return TrackerOutput(
             mode="acknowledged", hints=hints, acknowledged=choice, **{**base, "shown": cands.successor[choice]}
         )
+
+    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: _Candidates) -> bool:
+        """Whether the action puts a piece where no sensor notices it, so the board cannot tell a
+        finished move from one still in the hand: then the player confirms instead of the board
+        guessing.
+
+        That is a piece put on a field whose pieces all stay and whose reading does not change (a
+        Catcher sent home onto its own stack under a binary or signed sensor). A field that is
+        emptied on the way (a Klotz capture) is seen when it fills again.
+        """
+        if choice == TAKEBACK:
+            return False
+        return cands.unseen_placement(choice)
 
     def _could_still_change(self, choice: Action, cands: _Candidates) -> bool:
         """Whether another legal action could still follow from this evidence (so wait to settle).

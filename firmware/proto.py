@@ -412,9 +412,7 @@ def pack_leds(start: int, colours: list, show: bool = True) -> bytes:
     if count > LEDS_PER_FRAME:
         raise ProtocolError(f"{count} LEDs exceed LEDS_PER_FRAME {LEDS_PER_FRAME} (split the range)")
     if start < 0 or start + count > MAX_LEDS:
-        raise ProtocolError(
-            f"LEDs {start}..{start + count - 1} are out of range 0..{MAX_LEDS - 1}"
-        )
+        raise ProtocolError(f"LEDs {start}..{start + count - 1} are out of range 0..{MAX_LEDS - 1}")
     out = bytearray(struct.pack(">BH", FLAG_SHOW if show else 0, start))
     for index, colour in enumerate(colours):
         if len(colour) != 3:
@@ -433,9 +431,7 @@ def unpack_leds(payload: bytes) -> tuple:
     flags, start = struct.unpack(">BH", payload[:LEDS_HEADER])
     count = (len(payload) - LEDS_HEADER) // 3
     if start + count > MAX_LEDS:
-        raise ProtocolError(
-            f"LEDs {start}..{start + count - 1} are out of range 0..{MAX_LEDS - 1}"
-        )
+        raise ProtocolError(f"LEDs {start}..{start + count - 1} are out of range 0..{MAX_LEDS - 1}")
     colours = []
     for offset in range(LEDS_HEADER, len(payload), 3):
         colours.append((payload[offset], payload[offset + 1], payload[offset + 2]))

@@ -15,7 +15,6 @@ Reed switches and digital hall sensors pull their line low when a magnet is ther
 so a low level reads as 1.
 """
 
-
 GRAY = tuple(address ^ (address >> 1) for address in range(16))
 """The 16 mux addresses, each differing from the one before (and the last from the first) in one bit."""
 

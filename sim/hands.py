@@ -99,6 +99,8 @@ class VirtualHands:
                     take(group, self._between((80, 200)))
 
         origins = {g.origin for g in groups}
+        if len(movers) > 1 or len(groups) > 2 or any(g.target in origins for g in displaced):
+            return self._carry(groups, before, t)
         victim_first = (
             bool(displaced)
             and self._rng.random() < self.style.victim_first
@@ -130,6 +132,26 @@ class VirtualHands:
                     take(group, self._between(self.style.travel_ms))
                 clear(group.target)
                 add("place", group.target, group.pieces, self._between((150, 400)))
+        return steps
+
+    def _carry(self, groups: list[_Group], before: Occupancy, t: int) -> list[HandStep]:
+        """Many pieces at once (a board part shifted with its pieces, a chain of pieces sent home):
+        everything that moves is picked up first, then put down, as a person carries a board part.
+
+        Pieces landing where something still stands go down first: a sensor may not notice them, so
+        the move is only complete once the visible ones are down.
+        """
+        steps: list[HandStep] = []
+        for group in groups:
+            if group.origin is not None:
+                steps.append(HandStep(t, "lift", group.origin, group.pieces))
+                t += self._between((30, 80))
+        t += self._between(self.style.travel_ms)
+        staying = {cell for cell, pieces in before.items() if pieces} - {g.origin for g in groups}
+        for group in sorted(groups, key=lambda g: g.target not in staying):
+            if group.target is not None:
+                steps.append(HandStep(t, "place", group.target, group.pieces))
+                t += self._between((30, 80))
         return steps
 
     def _path_touches(

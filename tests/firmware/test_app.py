@@ -242,6 +242,4 @@ def test_fault_reporter_repeats_its_error_and_answers_hello() -> None:
     reporter.step(1600)
     frames = port.frames()
     assert [frame.seq for frame in frames] == [0, 1, 2]
-    assert {proto.unpack_error(frame.payload) for frame in frames} == {
-        (proto.E_CONFIG, "select_pins must list 4 pins")
-    }
+    assert {proto.unpack_error(frame.payload) for frame in frames} == {(proto.E_CONFIG, "select_pins must list 4 pins")}
