@@ -508,14 +508,15 @@ class Tracker:
         due = self._mismatch_since + self.config.settle_ms
         if choice == TAKEBACK:
             due = self._mismatch_since + self.config.takeback_ms
-            if self.config.takeback == "auto" and now >= due:
+            if self.config.takeback == "auto" and now >= due and not self._pending:
                 self._take_back(now)
                 return self._match(now, committed, took_back + 1)
             if self.config.takeback == "auto":
                 self._set_deadline(due)
             hints = {cell: "confirm" for cell in self._changed_cells()}
             return TrackerOutput(mode="takeback", hints=hints, **{**base, "shown": self._history[-1]})
-        if now >= due or not self._could_still_change(choice, cands):
+        # A reading that changed but has not settled yet means the position is not stable: wait.
+        if not self._pending and (now >= due or not self._could_still_change(choice, cands)):
             self._commit(now, choice)
             committed.append(choice)
             return self._match(now, committed, took_back)
