@@ -19,8 +19,9 @@ from controller.games.base import (
     State,
 )
 from controller.games.klotz import Klotz
+from controller.games.zodiac import Zodiac
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Zodiac())}
 
 
 def load_game(name: str) -> Game:

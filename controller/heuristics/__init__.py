@@ -21,8 +21,9 @@ class Evaluator(Protocol):
 
 def _registry() -> dict[str, Evaluator]:
     from controller.heuristics.klotz import KlotzEvaluator
+    from controller.heuristics.zodiac import ZodiacEvaluator
 
-    return {"klotz": KlotzEvaluator()}
+    return {"klotz": KlotzEvaluator(), "zodiac": ZodiacEvaluator()}
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()
