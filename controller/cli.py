@@ -73,6 +73,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+HOTSEAT_GAMES = ("zodiac", "zillertal")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Hot-seat play in the terminal (controller/hotseat.py): people share the screen, bots fill seats."""
+    from controller.hotseat import run_hotseat, seats_from
+
+    game = load_game(args.game)
+    if game.name not in HOTSEAT_GAMES:
+        raise UsageError(f"tafel play supports {', '.join(HOTSEAT_GAMES)}; not {game.name}")
+    players = game.check_players(args.players)
+    if args.humans is not None:
+        humans = seats_from(args.humans, players, "--humans")
+    else:
+        humans = frozenset(range(players)) - seats_from(args.bots, players, "--bots")
+    run_hotseat(
+        game,
+        players,
+        args.seed,
+        humans,
+        args.bot,
+        sys.stdin,
+        sys.stdout,
+        clear=sys.stdout.isatty(),
+        **parse_options(args.option),
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tafel", description="Controller of the tafel smart board.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -98,6 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
     demo.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     demo.set_defaults(run=cmd_demo)
+
+    play = commands.add_parser("play", help="play in the terminal: hot seat, bots on any seats")
+    play.add_argument("game")
+    play.add_argument("--players", type=int)
+    play.add_argument("--seed", type=int, default=0)
+    seats = play.add_mutually_exclusive_group()
+    seats.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 1,2 (others are people)")
+    seats.add_argument("--humans", metavar="SEATS", help="seats played by people, e.g. 0 (others are bots)")
+    play.add_argument("--bot", default="greedy", choices=sorted(BOTS))
+    play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    play.set_defaults(run=cmd_play)
     return parser
 
 

@@ -19,9 +19,10 @@ from controller.games.base import (
     State,
 )
 from controller.games.klotz import Klotz
+from controller.games.zillertal import Zillertal
 from controller.games.zodiac import Zodiac
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Zodiac())}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Zillertal(), Zodiac())}
 
 
 def load_game(name: str) -> Game:

@@ -219,8 +219,12 @@ class Zodiac(Game):
     title = "Zodiac"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     options = (
-        Option("mode", "referee", "ZO-4: 'referee' enforces limits and detects the Zodiac; 'table' keeps "
-               "the printed penalties and ZODIAC calls"),
+        Option(
+            "mode",
+            "referee",
+            "ZO-4: 'referee' enforces limits and detects the Zodiac; 'table' keeps "
+            "the printed penalties and ZODIAC calls",
+        ),
         Option("rearrange_before_draw", False, "ZO-5: allow rearranging before drawing (English text)"),
         Option("max_turns", 1000, "ZO-6: end the game as a draw after this many turns; None switches it off"),
     )
@@ -305,8 +309,9 @@ class Zodiac(Game):
         if phase not in (TURN, DRAWN, PENALTY, OVER):
             raise ValueError(f"field 'phase' must be one of turn, drawn, penalty, over, not {phase!r}")
         skips = jsonutil.field(data, "skips", list)
-        if len(skips) != players or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
-                                            for s in skips):
+        if len(skips) != players or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in skips
+        ):
             raise ValueError(f"field 'skips' must be {players} whole numbers >= 0, got {skips!r}")
         penalty_data = jsonutil.field(data, "penalty", (dict, type(None)))
         penalty = None
@@ -325,8 +330,12 @@ class Zodiac(Game):
         draws = jsonutil.field(data, "dealer_draws", list)
         dealer_draws = []
         for index, entry in enumerate(draws):
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)
-                    and entry[1] in known):
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 2
+                and isinstance(entry[1], str)
+                and entry[1] in known
+            ):
                 raise ValueError(f"dealer_draws[{index}] must be [seat, card], got {entry!r}")
             dealer_draws.append((seat(entry[0], f"dealer_draws[{index}]"), entry[1]))
         winner = jsonutil.field(data, "winner", (int, type(None)))
@@ -599,22 +608,50 @@ class ZodiacState(State):
         if isinstance(action, Draw):
             (card,), deck = cards.draw(t.deck)
             fresh = card if card in ACTION_CARDS else None
-            return self._next(replace(t, deck=deck, hands=_with_seat(t.hands, me, (*hand, card)), phase=DRAWN,
-                                      fresh=fresh, events=()))
+            return self._next(
+                replace(
+                    t,
+                    deck=deck,
+                    hands=_with_seat(t.hands, me, (*hand, card)),
+                    phase=DRAWN,
+                    fresh=fresh,
+                    events=(),
+                )
+            )
         if isinstance(action, Take):
             card = t.discard[-1]
-            return self._next(replace(t, discard=t.discard[:-1], hands=_with_seat(t.hands, me, (*hand, card)),
-                                      phase=DRAWN, fresh=None, events=()))
+            return self._next(
+                replace(
+                    t,
+                    discard=t.discard[:-1],
+                    hands=_with_seat(t.hands, me, (*hand, card)),
+                    phase=DRAWN,
+                    fresh=None,
+                    events=(),
+                )
+            )
         if isinstance(action, Up):
-            return self._next(replace(
-                t, hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
-                up=_with_seat(t.up, me, (*up, action.card)), moved_up=(*t.moved_up, action.card), fresh=None,
-                events=()))
+            return self._next(
+                replace(
+                    t,
+                    hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                    up=_with_seat(t.up, me, (*up, action.card)),
+                    moved_up=(*t.moved_up, action.card),
+                    fresh=None,
+                    events=(),
+                )
+            )
         if isinstance(action, Down):
-            return self._next(replace(
-                t, up=_with_seat(t.up, me, cards.remove_card(up, action.card)),
-                hands=_with_seat(t.hands, me, (*hand, action.card)), moved_down=(*t.moved_down, action.card),
-                fresh=None, events=()))
+            return self._next(
+                replace(
+                    t,
+                    up=_with_seat(t.up, me, cards.remove_card(up, action.card)),
+                    hands=_with_seat(t.hands, me, (*hand, action.card)),
+                    moved_down=(*t.moved_down, action.card),
+                    fresh=None,
+                    events=(),
+                )
+            )
         if isinstance(action, PlaySun):
             if self._source(SUN) == "hand":
                 hands = _with_seat(t.hands, me, (*cards.remove_card(hand, SUN), action.card))
@@ -636,15 +673,27 @@ class ZodiacState(State):
                 hands, ups = _with_seat(t.hands, me, cards.remove_card(hand, MOON)), t.up
             else:
                 hands, ups = t.hands, _with_seat(t.up, me, cards.remove_card(up, MOON))
-            after = replace(t, hands=hands, up=ups, discard=(*t.discard, MOON), skips=tuple(skips),
-                            fresh=None, events=(event,))
+            after = replace(
+                t,
+                hands=hands,
+                up=ups,
+                discard=(*t.discard, MOON),
+                skips=tuple(skips),
+                fresh=None,
+                events=(event,),
+            )
             return self._end_turn(after, action.call)
         if isinstance(action, Discard):
             moved_down = t.moved_down
             if action.card in moved_down:
                 moved_down = cards.remove_card(moved_down, action.card)  # ZO-E12: the moved copy goes
-            after = replace(t, hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
-                            discard=(*t.discard, action.card), moved_down=moved_down, events=())
+            after = replace(
+                t,
+                hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                discard=(*t.discard, action.card),
+                moved_down=moved_down,
+                events=(),
+            )
             return self._end_turn(after, action.call)
         assert isinstance(action, Pass)
         return self._end_turn(replace(t, events=()), action.call)
@@ -669,22 +718,34 @@ class ZodiacState(State):
                 shown = " ".join(sorted(hand, key=_order))
                 if has_zodiac(hand, up):
                     events.append(f"player {me} calls ZODIAC, shows {shown} and wins")
-                    return self._next(replace(t, phase=OVER, winner=me, turns=t.turns + 1,
-                                              events=tuple(events)))
-                events.append(f"player {me} calls ZODIAC and shows {shown or 'no cards'}: "
-                              "a false call costs two signs")
+                    return self._next(
+                        replace(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events))
+                    )
+                events.append(
+                    f"player {me} calls ZODIAC and shows {shown or 'no cards'}: a false call costs two signs"
+                )
                 owed += 2  # rule text: a false call costs two signs chosen by an opponent
             if over_limits(hand, up):
-                events.append(f"player {me} ends the turn over the limits ({len(hand)} in hand, "
-                              f"{len(up)} face up): one sign lost and a turn skipped")
+                events.append(
+                    f"player {me} ends the turn over the limits ({len(hand)} in hand, "
+                    f"{len(up)} face up): one sign lost and a turn skipped"
+                )
                 owed += 1  # rule text: one sign chosen by another player, and a skipped turn
                 skips[me] += 1
         t = replace(t, skips=tuple(skips), events=tuple(events))
         if owed and any(is_sign(c) for c in (*hand, *up)):
             chooser = (me + 1) % t.players  # ZO-4: the next player chooses
             events.append(f"player {chooser} chooses the sign(s) player {me} loses")
-            return self._next(replace(t, phase=PENALTY, penalty=Penalty(me, owed), current=chooser,
-                                      fresh=None, events=tuple(events)))
+            return self._next(
+                replace(
+                    t,
+                    phase=PENALTY,
+                    penalty=Penalty(me, owed),
+                    current=chooser,
+                    fresh=None,
+                    events=tuple(events),
+                )
+            )
         if owed:
             events.append(f"player {me} has no sign to lose")
             t = replace(t, events=tuple(events))
@@ -718,8 +779,17 @@ class ZodiacState(State):
             deck, discard, rng = cards.recycle(discard, rng, keep_top=1)
             events.append("the deck is empty: the discard pile is shuffled into a new deck")
         turns = t.turns + 1
-        common = dict(deck=deck, discard=discard, rng=rng, turns=turns, fresh=None, moved_up=(),
-                      moved_down=(), penalty=None, locked=lock)
+        common = dict(
+            deck=deck,
+            discard=discard,
+            rng=rng,
+            turns=turns,
+            fresh=None,
+            moved_up=(),
+            moved_down=(),
+            penalty=None,
+            locked=lock,
+        )
         if t.max_turns is not None and turns >= t.max_turns:
             events.append(f"{turns} turns played: the game ends in a draw (ZO-6)")
             return self._next(replace(t, phase=OVER, events=tuple(events), **common))
@@ -729,8 +799,9 @@ class ZodiacState(State):
             skips[seat] -= 1
             events.append(f"player {seat} skips a turn")
             seat = (seat + 1) % t.players
-        return self._next(replace(t, phase=TURN, current=seat, skips=tuple(skips), events=tuple(events),
-                                  **common))
+        return self._next(
+            replace(t, phase=TURN, current=seat, skips=tuple(skips), events=tuple(events), **common)
+        )
 
     def _why_illegal(self, action: Action) -> str:
         t = self._t
@@ -762,19 +833,25 @@ class ZodiacState(State):
                 return "the discard pile is empty"
             if t.locked:
                 return "the top discard was lost to a penalty: the next player may not take it (ZO-4)"
-            return (f"{card_name(t.discard[-1])} is an action card: action cards are never taken from the "
-                    "discard pile (ZO-1)")
+            return (
+                f"{card_name(t.discard[-1])} is an action card: action cards are never taken from the "
+                "discard pile (ZO-1)"
+            )
         if isinstance(action, PlaySun | PlayMoon):
             card = SUN if isinstance(action, PlaySun) else MOON
             if drawn and t.fresh != card:
-                return (f"after drawing, only a {card_name(card)} just drawn may be played, and only at once "
-                        "(ZO-2, ZO-3)")
+                return (
+                    f"after drawing, only a {card_name(card)} just drawn may be played, and only at once "
+                    "(ZO-2, ZO-3)"
+                )
             if self._source(card) is None:
                 return f"you hold no {card_name(card)}"
             if isinstance(action, PlaySun):
                 if not drawn and not self._can_play(SUN):
-                    return ("your Sun lies face up and your hand is full: the sign taken would be a 7th card "
-                            "in your hand (ZO-2, ZO-4)")
+                    return (
+                        "your Sun lies face up and your hand is full: the sign taken would be a 7th card "
+                        "in your hand (ZO-2, ZO-4)"
+                    )
                 if drawn and action.call:
                     return "a Sun played at once does not end the turn: call ZODIAC when you end it"
                 if not self.sun_targets():
@@ -800,14 +877,18 @@ class ZodiacState(State):
                     return "you can still draw, take or play an action card: pass only after drawing"
                 return "draw or take a card first: a discard ends a draw turn"
             if isinstance(action, Pass):
-                return (f"you hold {len(hand)} in hand and {len(up)} face up: at most {HAND_LIMIT} in hand "
-                        f"and {TOTAL_LIMIT} in all at the end of a turn, so discard one")
+                return (
+                    f"you hold {len(hand)} in hand and {len(up)} face up: at most {HAND_LIMIT} in hand "
+                    f"and {TOTAL_LIMIT} in all at the end of a turn, so discard one"
+                )
             if action.card not in hand:
                 return f"there is no {card_name(action.card)} in your hand"
             if not is_sign(action.card):
                 return "action cards are played, not discarded, while you hold a sign (ZO-E2)"
-            return (f"after that discard you would still hold {len(hand) - 1} in hand and {len(up)} face up: "
-                    "more than the limits allow")
+            return (
+                f"after that discard you would still hold {len(hand) - 1} in hand and {len(up)} face up: "
+                "more than the limits allow"
+            )
         return "you cannot do that now"
 
     # --- notation ----------------------------------------------------------------------------
@@ -873,8 +954,9 @@ class ZodiacState(State):
             "moved_down": list(t.moved_down),
             "skips": list(t.skips),
             "locked": t.locked,
-            "penalty": None if t.penalty is None else {"offender": t.penalty.offender,
-                                                         "owed": t.penalty.owed},
+            "penalty": None
+            if t.penalty is None
+            else {"offender": t.penalty.offender, "owed": t.penalty.owed},
             "turns": t.turns,
             "winner": t.winner,
             "events": list(t.events),

@@ -21,9 +21,10 @@ class Evaluator(Protocol):
 
 def _registry() -> dict[str, Evaluator]:
     from controller.heuristics.klotz import KlotzEvaluator
+    from controller.heuristics.zillertal import ZillertalEvaluator
     from controller.heuristics.zodiac import ZodiacEvaluator
 
-    return {"klotz": KlotzEvaluator(), "zodiac": ZodiacEvaluator()}
+    return {"klotz": KlotzEvaluator(), "zillertal": ZillertalEvaluator(), "zodiac": ZodiacEvaluator()}
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()

@@ -165,8 +165,9 @@ def _count(cards: Iterable[str]) -> dict[str, int]:
     return counts
 
 
-def _layout_value(counts: Mapping[str, int], fixed_up: Mapping[str, int], fixed_down: Mapping[str, int],
-                  sun_ok: bool) -> float | None:
+def _layout_value(
+    counts: Mapping[str, int], fixed_up: Mapping[str, int], fixed_down: Mapping[str, int], sun_ok: bool
+) -> float | None:
     """The value of ending the turn holding `counts`, laid out as well as the moved cards allow."""
     total = sum(counts.values())
     n_down = sum(fixed_down.values())
