@@ -743,6 +743,8 @@ class ZodiacState(State):
                     penalty=Penalty(me, owed),
                     current=chooser,
                     fresh=None,
+                    moved_up=(),
+                    moved_down=(),
                     events=tuple(events),
                 )
             )
