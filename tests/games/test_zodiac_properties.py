@@ -28,7 +28,7 @@ from controller.games.zodiac import (
     Up,
     over_limits,
 )
-from tests.games.zodiac_helpers import GAME
+from tests.games.zodiac_helpers import GAME, scramble
 
 SETTINGS = settings(max_examples=25, deadline=None)
 CARDS = (*SIGNS, SUN, MOON)
@@ -125,36 +125,6 @@ def test_invariants_cards_conserved_and_referee_limits_hold(params):
         assert all(
             len(h) <= HAND_LIMIT or mode == "table" for seat, h in enumerate(t.hands) if seat != t.current
         )
-
-
-def scramble(state, viewer: int, rng: random.Random):
-    """The same position with every card `viewer` cannot see dealt anew (deck order, other hands)."""
-    data = state.to_json()
-    t = state.table
-    keep: dict[int, list[str]] = {}
-    for seat in range(state.players):
-        if seat == viewer:
-            continue
-        if state.phase == PENALTY and viewer == t.current and seat == t.penalty.offender:
-            continue  # ZO-E6: shown to the chooser
-        known = list(t.moved_down) if seat == t.current else []
-        if seat == t.current and t.fresh:
-            known.append(t.fresh)
-        keep[seat] = known
-    pool = list(t.deck)
-    for seat, known in keep.items():
-        rest = list(t.hands[seat])
-        for card in known:
-            rest.remove(card)
-        pool += rest
-    rng.shuffle(pool)
-    for seat, known in keep.items():
-        size = len(t.hands[seat]) - len(known)
-        data["hands"][seat] = [*known, *pool[:size]]
-        pool = pool[size:]
-    data["deck"] = pool
-    data["rng"] = {"seed": rng.randrange(10**6), "draws": 0}
-    return GAME.state_from_json(data)
 
 
 @SETTINGS

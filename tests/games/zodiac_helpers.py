@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from controller.games.rng import SeededRandom
-from controller.games.zodiac import DECK_COUNTS, SIGNS, TURN, Table, Zodiac, ZodiacState
+from controller.games.zodiac import DECK_COUNTS, PENALTY, SIGNS, TURN, Table, Zodiac, ZodiacState
 
 GAME = Zodiac()
 ORDER = {card: i for i, card in enumerate((*SIGNS, "sun", "moon"))}
@@ -77,3 +78,33 @@ def legal(state: ZodiacState) -> set[str]:
 # A complete Zodiac split six and six, and the same minus one sign.
 HIDDEN_SIX = ("ari", "tau", "gem", "can", "leo", "vir")
 SHOWN_SIX = ("lib", "sco", "sag", "cap", "aqu", "pis")
+
+
+def scramble(state: ZodiacState, viewer: int, rng: random.Random) -> ZodiacState:
+    """The same position with every card `viewer` cannot see dealt anew (deck order, other hands)."""
+    data = state.to_json()
+    t = state.table
+    keep: dict[int, list[str]] = {}
+    for seat in range(state.players):
+        if seat == viewer:
+            continue
+        if state.phase == PENALTY and viewer == t.current and seat == t.penalty.offender:
+            continue  # ZO-E6: shown to the chooser
+        known = list(t.moved_down) if seat == t.current else []
+        if seat == t.current and t.fresh:
+            known.append(t.fresh)
+        keep[seat] = known
+    pool = list(t.deck)
+    for seat, known in keep.items():
+        rest = list(t.hands[seat])
+        for card in known:
+            rest.remove(card)
+        pool += rest
+    rng.shuffle(pool)
+    for seat, known in keep.items():
+        size = len(t.hands[seat]) - len(known)
+        data["hands"][seat] = [*known, *pool[:size]]
+        pool = pool[size:]
+    data["deck"] = pool
+    data["rng"] = {"seed": rng.randrange(10**6), "draws": 0}
+    return GAME.state_from_json(data)
