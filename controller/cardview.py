@@ -133,7 +133,8 @@ def _land_rows(first: int, last: int, heights: Mapping[int, int]) -> list[tuple[
             grid[a - 2][x + 2] = "\\"
             for level in range(b, a - 2):
                 grid[level][x + 2] = "|"
-    return [(level, grid[level]) for level in range(top, -1, -1)]
+    bottom = min(heights.values())
+    return [(level, grid[level]) for level in range(top, bottom - 1, -1)]
 
 
 def _valley_notes(obs: Mapping[str, Any]) -> str:

@@ -63,7 +63,7 @@ def test_an_all_bot_game_plays_to_the_end_and_prints_the_result():
 def test_zillertal_view_draws_the_valley_with_land_line_icons_and_zone_counts():
     state = zillertal_helpers.position(
         [("FLAT1", "PEAK"), ("UP12",)],
-        valley=[("FLAT1", 0), ("DOWN21", 4)],
+        valley=[("FLAT1", 0), ("UP12", 4)],
         contracts=[("K1-1",), ("K2-1",)],
         gorge=6,
         gorges_used=1,

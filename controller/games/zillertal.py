@@ -554,7 +554,10 @@ class ZillertalState(State):
         return SOLO_BONUS_AT if self.solo else BONUS_AT
 
     def bonus_entitled(self) -> bool:
-        """Rule text: a bonus after the 2nd and the 4th contract (solo: the 3rd), from the next turn on."""
+        """Rule text: a bonus after the 2nd and the 4th contract (solo: the 3rd), from the next turn on.
+
+        ZT-E3: a bonus claimed is used at once; a player owed two may use both in one turn.
+        """
         t = self._t
         if not t.bonuses or t.pending is not None:
             return False
@@ -659,6 +662,7 @@ class ZillertalState(State):
         return actions
 
     def _ends(self) -> list[Action]:
+        """ZT-E7: one pile value per contract completed this turn, from piles that still hold cards."""
         t = self._t
         if self.solo:
             return [End()]  # solo: completed contracts are not replaced
@@ -710,6 +714,7 @@ class ZillertalState(State):
         if isinstance(action, BonusTask):
             return self._claim(replace(self._take_bonus(t, "task"), events=()), action.contract, action.icon)
         if isinstance(action, BonusTokens):
+            # ZT-E5: the three tokens are placed one action each, before anything else happens.
             left = min(TOKENS_PER_BONUS, sum(token_supply(self._set, t.tokens).values()))
             after = replace(self._take_bonus(t, "tokens"), pending=TOKENS, tokens_left=left, events=())
             state = self._next(after)
@@ -734,7 +739,7 @@ class ZillertalState(State):
         if isinstance(action, BonusGorge):
             after = self._take_bonus(t, "gorge")
             return self._next(replace(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
-        if isinstance(action, BonusCross):
+        if isinstance(action, BonusCross):  # ZT-E5: the second Cross follows as its own action
             return self._next(
                 replace(self._take_bonus(t, "crosses"), crosses=(action.line,), pending=CROSS, events=())
             )
@@ -777,7 +782,7 @@ class ZillertalState(State):
             replacements=t.replacements + (0 if self.solo else 1),
             events=tuple(events),
         )
-        if self.solo and not contracts:
+        if self.solo and not contracts:  # ZT-E8: the solo game is won the moment the last one is done
             events.append("all contracts are complete: the solo game is won")
             after = replace(after, over=True, turns=t.turns + 1, events=tuple(events))
         return self._next(after)

@@ -123,7 +123,7 @@ class Valley:
 
     def why_not(self, card: ValleyCard, at: int) -> str | None:
         """ZT-2: None if `card` may be laid with its left edge on line `at`, else the reason in words."""
-        if not self.placed:
+        if not self.placed:  # ZT-E2: the first card starts the Valley; lines are counted from its left edge
             return None if at == 0 else "the first card starts the Valley at line 0"
         right = at + card.width
         if right < self.first or at > self.last:

@@ -469,7 +469,7 @@ class ZodiacState(State):
         if t.phase != OVER:
             return (0.0,) * t.players
         if t.winner is None:
-            return (0.5,) * t.players  # ZO-6: a game stopped by max_turns is a draw
+            return (0.5,) * t.players  # ZO-6, ZO-E11: a game stopped by max_turns is a draw
         return tuple(1.0 if p == t.winner else 0.0 for p in range(t.players))
 
     # --- legality ----------------------------------------------------------------------------
@@ -733,7 +733,7 @@ class ZodiacState(State):
                 owed += 1  # rule text: one sign chosen by another player, and a skipped turn
                 skips[me] += 1
         t = replace(t, skips=tuple(skips), events=tuple(events))
-        if owed and any(is_sign(c) for c in (*hand, *up)):
+        if owed and any(is_sign(c) for c in (*hand, *up)):  # ZO-E6: without signs nothing more is lost
             chooser = (me + 1) % t.players  # ZO-4: the next player chooses
             events.append(f"player {chooser} chooses the sign(s) player {me} loses")
             return self._next(
@@ -769,7 +769,8 @@ class ZodiacState(State):
         after = replace(t, hands=hands, up=ups, discard=(*t.discard, action.card), events=(event,))
         if owed and any(is_sign(c) for c in (*hands[off], *ups[off])):
             return self._next(replace(after, penalty=Penalty(off, owed)))
-        # ZO-4: a card lost to a penalty cannot be drawn by the next player.
+        # ZO-4: a card lost to a penalty cannot be drawn by the next player; ZO-E10: it stays locked
+        # until the end of the next turn played.
         return self._pass_turn(replace(after, penalty=None), off, lock=True)
 
     def _pass_turn(self, t: Table, ended: int, lock: bool) -> ZodiacState:

@@ -49,4 +49,3 @@ class KlotzEvaluator:
             if features[player][1]:
                 score -= 10_000.0 if player == on_turn else 40.0
         return score
-

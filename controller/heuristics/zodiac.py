@@ -7,7 +7,9 @@ and is scored from `after.observation(me)`.
 
 A position is valued by the best way the mover can still end the current turn (rearranging freely
 except for cards already moved, then discarding one card or passing): distinct signs count most,
-duplicates clog the limits, a Sun is nearly a sign, unique signs shown face up can be stolen by a Sun.
+duplicates clog the limits, a Sun is nearly a sign while another player shows a sign the holder
+lacks (so giving up a sign another player shows can pay: the Sun takes it back next turn), and unique
+signs shown face up can be stolen by a Sun.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ Cards = tuple[str, ...]
 
 SIGN = 10.0  # each distinct sign held
 DUPLICATE = -0.6  # each extra copy of a sign: it must be discarded before winning
-SUN_VALUE = 4.0  # a Sun is a future sign, when someone shows one the holder misses
+SUN_VALUE = 7.0  # a Sun is nearly a sign while someone shows one the holder misses
+SUN_IDLE = 2.0  # a Sun nobody can be robbed with yet
 MOON_VALUE = 1.5  # a Black Moon sheds a card and costs the next player a turn
 MOON_TEMPO = 2.0  # playing a Black Moon: the next player skips
 EXPOSED = -0.8  # a unique sign face up can be taken by another player's Sun
@@ -80,51 +83,60 @@ def position_value(obs: Mapping[str, Any]) -> float:
     """The mover's value of a position: the best end of the turn if it goes on, else the cards held."""
     me = obs["player"]
     hand, up = obs["hand"], obs["up"][me]
+    shown = others_show(obs)
     if obs["current_player"] == me and obs["phase"] == "drawn":
-        best = best_end(hand, up, obs["moved_up"], obs["moved_down"], sun_usable(obs, hand, up))
+        best = best_end(hand, up, obs["moved_up"], obs["moved_down"], shown)
         moves = len(obs["moved_up"]) + len(obs["moved_down"])
-        return (best if best is not None else cards_value(hand, up, sun_usable(obs, hand, up))) + MOVE * moves
-    value = cards_value(hand, up, sun_usable(obs, hand, up))
+        return (best if best is not None else cards_value(hand, up, shown)) + MOVE * moves
+    value = cards_value(hand, up, shown)
     penalty = obs.get("penalty")
     if penalty is not None and penalty["offender"] == me:
         value += OWED * penalty["owed"]
     return value + SKIP * obs["skips"][me]
 
 
-def sun_usable(obs: Mapping[str, Any], hand: Iterable[str], up: Iterable[str]) -> bool:
-    """Whether some other player shows a sign the mover is missing (ZO-2)."""
+def others_show(obs: Mapping[str, Any]) -> frozenset[str]:
+    """The signs the other players show face up: what a Sun could take (ZO-2)."""
     me = obs["player"]
-    missing = SIGN_SET - set(hand) - set(up)
-    return any(missing & set(shown) for seat, shown in enumerate(obs["up"]) if seat != me)
+    return frozenset(c for seat, cards_up in enumerate(obs["up"]) if seat != me for c in cards_up) & SIGN_SET
 
 
-def cards_value(hand: Iterable[str], up: Iterable[str], sun_ok: bool) -> float:
+def cards_value(hand: Iterable[str], up: Iterable[str], shown: frozenset[str]) -> float:
     """The value of the cards as they lie (hand and face-up area)."""
     hand, up = list(hand), list(up)
     counts = Counter(hand) + Counter(up)
     up_counts = Counter(up)
     exposed = sum(1 for card, n in counts.items() if n == 1 and card in SIGN_SET and up_counts[card])
-    return base_value(counts, sun_ok) + EXPOSED * exposed + SUN_UP * up_counts[SUN]
+    return base_value(counts, shown) + EXPOSED * exposed + SUN_UP * up_counts[SUN]
 
 
-def base_value(counts: Counter[str], sun_ok: bool) -> float:
+def sun_worth(counts: Mapping[str, int], shown: frozenset[str]) -> float:
+    """A Sun's worth to a player holding `counts`: high while another player shows a sign they lack."""
+    return SUN_VALUE if any(counts.get(card, 0) <= 0 for card in shown) else SUN_IDLE
+
+
+def base_value(counts: Counter[str], shown: frozenset[str]) -> float:
     signs = [card for card in counts if card in SIGN_SET and counts[card] > 0]
     duplicates = sum(counts[card] - 1 for card in signs)
     value = SIGN * len(signs) + DUPLICATE * duplicates
-    value += (SUN_VALUE if sun_ok else SUN_VALUE / 2) * counts[SUN] + MOON_VALUE * counts[MOON]
+    value += sun_worth(counts, shown) * counts[SUN] + MOON_VALUE * counts[MOON]
     if len(signs) == len(SIGN_SET) and sum(counts.values()) == TOTAL_LIMIT:
         value += WIN
     return value
 
 
 def best_end(
-    hand: Sequence[str], up: Sequence[str], moved_up: Sequence[str], moved_down: Sequence[str], sun_ok: bool
+    hand: Sequence[str],
+    up: Sequence[str],
+    moved_up: Sequence[str],
+    moved_down: Sequence[str],
+    shown: frozenset[str],
 ) -> float | None:
     """The best value reachable by ending this turn: rearrange (moved cards stay), discard one or none.
 
     None when no end within the limits is reachable (the caller falls back to the cards as they lie).
     """
-    return _best_end(_key(hand), _key(up), _key(moved_up), _key(moved_down), sun_ok)
+    return _best_end(_key(hand), _key(up), _key(moved_up), _key(moved_down), shown)
 
 
 def _key(cards: Iterable[str]) -> Cards:
@@ -132,14 +144,16 @@ def _key(cards: Iterable[str]) -> Cards:
 
 
 @lru_cache(maxsize=65536)
-def _best_end(hand: Cards, up: Cards, moved_up: Cards, moved_down: Cards, sun_ok: bool) -> float | None:
+def _best_end(
+    hand: Cards, up: Cards, moved_up: Cards, moved_down: Cards, shown: frozenset[str]
+) -> float | None:
     hand_c, up_c = _count(hand), _count(up)
     fixed_up = {c: min(n, up_c.get(c, 0)) for c, n in _count(moved_up).items()}
     fixed_down = {c: min(n, hand_c.get(c, 0)) for c, n in _count(moved_down).items()}
     counts = dict(hand_c)
     for card, n in up_c.items():
         counts[card] = counts.get(card, 0) + n
-    best = _layout_value(counts, fixed_up, fixed_down, sun_ok)
+    best = _layout_value(counts, fixed_up, fixed_down, shown)
     # A discard comes from the hand: a card held there, or a face-up card not yet moved (moved down first).
     kinds = [c for c in counts if hand_c.get(c, 0) or up_c.get(c, 0) > fixed_up.get(c, 0)]
     signs = [c for c in kinds if c in SIGN_SET]
@@ -152,7 +166,7 @@ def _best_end(hand: Cards, up: Cards, moved_up: Cards, moved_down: Cards, sun_ok
         if free_copies <= 0:
             down = dict(fixed_down)  # only a copy moved down can go: it leaves the moved cards
             down[card] -= 1
-        value = _layout_value(rest, fixed_up, down, sun_ok)
+        value = _layout_value(rest, fixed_up, down, shown)
         if value is not None and (best is None or value > best):
             best = value
     return best
@@ -166,7 +180,10 @@ def _count(cards: Iterable[str]) -> dict[str, int]:
 
 
 def _layout_value(
-    counts: Mapping[str, int], fixed_up: Mapping[str, int], fixed_down: Mapping[str, int], sun_ok: bool
+    counts: Mapping[str, int],
+    fixed_up: Mapping[str, int],
+    fixed_down: Mapping[str, int],
+    shown: frozenset[str],
 ) -> float | None:
     """The value of ending the turn holding `counts`, laid out as well as the moved cards allow."""
     total = sum(counts.values())
@@ -193,7 +210,7 @@ def _layout_value(
     suns_up = suns - fixed_down.get(SUN, 0) - suns_in_hand
     exposed += max(0, free_uniques - (hand_slots - suns_in_hand))
     value = SIGN * distinct + DUPLICATE * duplicates + MOON_VALUE * counts.get(MOON, 0)
-    value += (SUN_VALUE if sun_ok else SUN_VALUE / 2) * suns + EXPOSED * exposed + SUN_UP * suns_up
+    value += sun_worth(counts, shown) * suns + EXPOSED * exposed + SUN_UP * suns_up
     if distinct == len(SIGN_SET) and total == TOTAL_LIMIT:
         value += WIN
     return value
@@ -213,24 +230,24 @@ def expected_draw(obs: Mapping[str, Any]) -> float:
     hand, up = list(obs["hand"]), list(obs["up"][me])
     pool = unseen(obs)
     total = sum(pool.values())
+    shown = others_show(obs)
     if total == 0:
-        return cards_value(hand, up, sun_usable(obs, hand, up))
+        return cards_value(hand, up, shown)
     moved_up, moved_down = obs["moved_up"], obs["moved_down"]
-    shown = {card for seat, cards_up in enumerate(obs["up"]) if seat != me for card in cards_up}
     targets = sorted((SIGN_SET - set(hand) - set(up)) & shown)
     expected = 0.0
     for card, copies in pool.items():
         if copies <= 0:
             continue
-        value = best_end([*hand, card], up, moved_up, moved_down, bool(targets))
+        value = best_end([*hand, card], up, moved_up, moved_down, shown)
         if value is None:
-            value = cards_value([*hand, card], up, bool(targets))
+            value = cards_value([*hand, card], up, shown)
         if card == SUN and targets:
             # Played at once, the Sun becomes the missing sign it takes (ZO-2).
-            taken = best_end([*hand, targets[0]], up, moved_up, moved_down, len(targets) > 1)
+            taken = best_end([*hand, targets[0]], up, moved_up, moved_down, shown)
             value = max(value, taken if taken is not None else value)
         elif card == MOON:
-            value = max(value, cards_value(hand, up, bool(targets)) + MOON_TEMPO)
+            value = max(value, cards_value(hand, up, shown) + MOON_TEMPO)
         expected += copies * value
     return expected / total
 
