@@ -56,24 +56,31 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+HOTSEAT_GAMES = ("zodiac", "zillertal")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     players = args.players or game.default_players
     ansi = sys.stdout.isatty() and not args.plain
 
+    def draw(state: State) -> str:
+        if game.name in HOTSEAT_GAMES:  # card games: the view of the player to act (bots hide nothing)
+            from controller.cardview import render_view
+
+            return render_view(state, state.current_player)
+        return render_square_board(game, state, ansi=ansi)
+
     def show(state: State, text: str) -> None:
         print(f"\nply {getattr(state, 'ply', '?')}: {text}")
-        print(render_square_board(game, state, ansi=ansi))
+        print(draw(state))
 
     initial = game.new_game(players=players, seed=args.seed, **parse_options(args.option))
-    print(render_square_board(game, initial, ansi=ansi))
+    print(draw(initial))
     record = play_game(game, players, args.seed, args.bot, on_action=show, **parse_options(args.option))
     winners = ", ".join(f"seat {seat}" for seat in record.winners) or "nobody (draw)"
     print(f"\n{game.title} over after {record.plies} plies; winner: {winners}")
     return 0
-
-
-HOTSEAT_GAMES = ("zodiac", "zillertal")
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -131,3 +131,10 @@ def test_cli_selfplay_is_deterministic_for_the_card_games(capsys, game, players)
     second.pop("actions_per_s")
     assert first == second and first["games"] == 2 and len(first["wins"]) == players
     assert sum(first["wins"]) + first["draws"] >= 2
+
+
+@pytest.mark.parametrize("game", ["zodiac", "zillertal"])
+def test_cli_demo_shows_card_games_in_text(capsys, game):
+    assert main(["demo", game, "--players", "2", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Your hand:" in out and "over after" in out

@@ -684,14 +684,10 @@ class ZodiacState(State):
             )
             return self._end_turn(after, action.call)
         if isinstance(action, Discard):
-            moved_down = t.moved_down
-            if action.card in moved_down:
-                moved_down = cards.remove_card(moved_down, action.card)  # ZO-E12: the moved copy goes
             after = replace(
                 t,
                 hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
                 discard=(*t.discard, action.card),
-                moved_down=moved_down,
                 events=(),
             )
             return self._end_turn(after, action.call)

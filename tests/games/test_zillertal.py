@@ -46,7 +46,7 @@ def test_solo_deals_six_contracts_two_from_each_pile_twelve_points():
     assert sum(state.contract(h.id).points for h in held) == 12
 
 
-def test_the_first_player_starts_the_valley_at_line_0():
+def test_ZT_E2_the_first_player_starts_the_valley_at_line_0():
     state = position([("FLAT1", "UP12"), ("FLAT2",)])
     assert legal(state) >= {"FLAT1@0", "UP12@0"} and not any(a.endswith("@4") for a in legal(state))
     with pytest.raises(IllegalAction, match="starts the Valley at line 0"):
@@ -157,7 +157,7 @@ def test_ZT_7_claims_over_several_turns_and_they_stay_claimed():
     assert "claim K1-1 cow" not in legal(state)  # checked when claiming: 3 cows are not 1
 
 
-def test_completed_contracts_are_replaced_at_the_end_of_the_turn_from_a_chosen_pile():
+def test_ZT_E7_completed_contracts_are_replaced_at_the_end_of_the_turn_from_a_chosen_pile():
     state = play(position([("FLAT1",), ()], valley=FLAT, contracts=[("K1-2",), ()]), "FLAT1@4")
     state = play(state, "claim K1-2 bird", "claim K1-2 house")
     assert {"end 1", "end 2", "end 3"} == {a for a in legal(state) if a.startswith("end")}
@@ -235,7 +235,7 @@ def test_ZT_E6_a_full_tie_is_shared_as_a_draw():
 
 
 # --- solo --------------------------------------------------------------------------------------------
-def test_solo_win_by_completing_every_contract():
+def test_ZT_E8_solo_win_by_completing_every_contract():
     state = position(
         [("FLAT1", "FLAT1")], contracts=[("K1-1",)], completed=[("K1-2", "K1-3", "K2-1", "K2-2", "K3-2")]
     )
@@ -323,7 +323,7 @@ def test_bonuses_may_be_used_at_any_point_of_the_turn():
     assert "bonus tokens" in legal(play(state, "FLAT1@8"))  # and after it
 
 
-def test_bonus_three_tokens_adds_icons_blanks_cover_them():
+def test_ZT_E5_bonus_three_tokens_adds_icons_blanks_cover_them():
     state = play(entitled(), "bonus tokens")
     assert state.table.pending == "tokens" and state.table.tokens_left == 3
     assert not any(a.startswith(("FLAT1@", "end")) for a in legal(state))
@@ -361,7 +361,7 @@ def test_bonus_complete_a_single_task_whatever_the_valley_shows():
     assert after.table.contracts[0][1].claimed == ("bird",) and after.table.claim_on is None
 
 
-def test_bonus_exchange_hand_cards_and_contracts():
+def test_ZT_E4_bonus_exchange_hand_cards_and_contracts():
     state = play(entitled(deck_top=("PEAK", "UP12")), "bonus exchange")
     assert {"swap FLAT1", "swap K2-1", "swap K3-2", "done"} <= legal(state)
     state = play(state, "swap FLAT1")
@@ -502,7 +502,7 @@ def test_illegal_actions_say_why():
         state.apply(PlaceToken("cow", 1))
 
 
-def test_observation_shows_only_the_own_hand():
+def test_ZT_8_observation_shows_only_the_own_hand():
     state = position([("FLAT1", "PEAK"), ("UP12", "DOWN21")], valley=FLAT)
     seen = state.observation(0)
     assert seen["hand"] == ["FLAT1", "PEAK"] and seen["hands"][1] == {"count": 2}
@@ -520,3 +520,23 @@ def test_cells_are_the_valley_lines_and_marks_show_gorge_and_crosses():
 
 def test_test_card_set_is_the_one_in_use():
     assert entitled().card_set is TEST_SET
+
+
+def test_ZT_E3_a_player_owed_two_bonuses_may_use_both_in_one_turn():
+    four = ("K1-3", "K1-4", "K1-7", "K1-8")
+    state = play(entitled(completed=[four, ()], start_completed=4), "bonus task K3-2 bird", "bonus gorge@3")
+    assert state.table.taken[0] == 2 and state.table.gorge == 3 and not state.bonus_entitled()
+
+
+def test_ZT_E5_the_second_cross_follows_at_once():
+    state = play(entitled(), "bonus cross@2")
+    assert all(a.startswith("cross@") for a in legal(state))
+    with pytest.raises(IllegalAction, match="second Cross first"):
+        state.apply(Place("FLAT1", 8))
+
+
+def test_ZT_E9_the_gorge_may_go_over_any_column_even_at_an_end():
+    state = entitled()
+    assert {f"bonus gorge@{c}" for c in range(0, 8)} <= legal(state)
+    at_end = play(state, "bonus gorge@0")
+    assert at_end.valley.zones()["left"] == () and len(at_end.valley.zones()["right"]) == 7

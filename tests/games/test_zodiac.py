@@ -154,7 +154,7 @@ def test_ZO_5_a_second_copy_may_still_move_when_one_copy_moved():
     assert "down ari" not in legal(state)
 
 
-def test_at_most_six_face_up_referee_refuses_a_seventh():
+def test_ZO_E8_at_most_six_face_up_referee_refuses_a_seventh():
     state = play(position([("ari",), ("gem",)], up=[SHOWN_SIX, ()]), "draw")
     assert not any(a.startswith("up ") for a in legal(state))
     with pytest.raises(IllegalAction, match="most allowed"):
@@ -334,7 +334,7 @@ def test_a_win_by_taking_the_last_sign_with_a_sun_from_the_hand():
     assert won.winner == 0
 
 
-def test_table_mode_a_completed_zodiac_must_be_called():
+def test_ZO_E7_table_mode_a_completed_zodiac_must_be_called_with_the_turns_last_action():
     state = position([HIDDEN_SIX, ("gem",)], up=[SHOWN_SIX[:5], ()], deck_top=("pis",), mode="table")
     state = play(state, "draw", "up pis")
     assert {"pass", "pass zodiac"} <= legal(state)
@@ -412,7 +412,7 @@ def test_penalties_add_up_over_the_limits_and_a_false_call():
 
 
 # --- deck recycling ---------------------------------------------------------------------------------
-def test_empty_deck_the_discard_pile_but_its_top_card_becomes_the_new_deck():
+def test_ZO_E5_empty_deck_the_discard_pile_but_its_top_card_becomes_the_new_deck():
     state = position([("ari",), ("gem",)], deck_top=("tau",), deck_size=1, discard=("leo",))
     before = len(state.table.discard)
     after = play(state, "draw", "discard tau")
@@ -430,7 +430,7 @@ def test_ZO_E4_a_player_who_can_do_nothing_passes():
 
 
 # --- endless games ----------------------------------------------------------------------------------
-def test_ZO_6_max_turns_ends_the_game_as_a_draw():
+def test_ZO_6_and_ZO_E11_max_turns_ends_the_game_as_a_draw():
     state = GAME.new_game(players=3, seed=1, max_turns=2)
     while not state.is_terminal():
         state = state.apply(state.legal_actions()[0])
@@ -483,3 +483,16 @@ def test_seat_zones_and_marks():
     marks = state.marks()
     assert marks[(0, 0)].kind == "turn" and marks[(2, 0)].kind == "skip"
     assert state.occupancy() == {}
+
+
+def test_ZO_E10_a_lost_card_stays_locked_through_the_next_turn_played():
+    # Player 1, the chooser, has a skip pending: player 2 plays the next turn and may not take the card.
+    state = play(
+        position([HIDDEN_SIX, ("gem",), ("can",)], mode="table", deck_top=("lib",), skips=(0, 1, 0)),
+        "draw",
+        "pass",
+        "lose hand lib",
+    )
+    assert state.current_player == 2 and state.table.locked and "take" not in legal(state)
+    state = play(state, "draw", "pass")
+    assert not state.table.locked
