@@ -28,21 +28,8 @@ def test_selfplay_json_summary_has_the_documented_keys(capsys: pytest.CaptureFix
 
 
 def test_selfplay_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = (
-        "selfplay",
-        "klotz",
-        "--players",
-        "4",
-        "--games",
-        "3",
-        "--seed",
-        "1",
-        "--json",
-        "--bot",
-        "random",
-        "-o",
-        "max_plies=120",
-    )
+    argv = ("selfplay", "klotz", "--players", "4", "--games", "3", "--seed", "1", "--json", "--bot", "random",
+            "-o", "max_plies=120")
     first = run_json(capsys, *argv)
     second = run_json(capsys, *argv)
     first.pop("actions_per_s")
@@ -51,9 +38,8 @@ def test_selfplay_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]
 
 
 def test_selfplay_max_plies_option_forces_draws(capsys: pytest.CaptureFixture[str]) -> None:
-    summary = run_json(
-        capsys, "selfplay", "klotz", "--games", "2", "--bot", "random", "-o", "max_plies=3", "--json"
-    )
+    summary = run_json(capsys, "selfplay", "klotz", "--games", "2", "--bot", "random", "-o", "max_plies=3",
+                       "--json")
     assert summary["draws"] == 2 and summary["avg_plies"] == 3
 
 

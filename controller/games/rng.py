@@ -48,10 +48,8 @@ class SeededRandom:
 
     @classmethod
     def from_json(cls, data: Any) -> SeededRandom:
-        if (
-            not isinstance(data, dict)
-            or not isinstance(data.get("seed"), int)
-            or not isinstance(data.get("draws"), int)
+        if not isinstance(data, dict) or not isinstance(data.get("seed"), int) or not isinstance(
+            data.get("draws"), int
         ):
             raise ValueError(f"random state must be {{'seed': int, 'draws': int}}, got {data!r}")
         return cls(data["seed"], data["draws"])

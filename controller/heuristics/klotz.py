@@ -49,3 +49,4 @@ class KlotzEvaluator:
             if features[player][1]:
                 score -= 10_000.0 if player == on_turn else 40.0
         return score
+
