@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.bots import BOTS
-from controller.games import GAMES, load_game
+from controller.games import GAMES, Game, State, load_game
 from controller.render import render_board
-from controller.selfplay import run_selfplay
+from controller.selfplay import play_game, run_selfplay
 from hal.sensors import MODEL_NAMES
 
 NOISE_LEVELS = ("none", "low", "high")
@@ -67,6 +67,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+HOTSEAT_GAMES = ("zodiac", "zillertal")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """A whole game through the full stack on the simulated board, drawn with its LED colours."""
     import time
@@ -78,6 +81,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     players = args.players or game.default_players
+    if game.name in HOTSEAT_GAMES:
+        return _demo_cards(game, players, args)
     ansi = sys.stdout.isatty() and not args.plain
     state = game.new_game(players=players, seed=args.seed, **parse_options(args.option))
     profile = load_profile(args.profile or getattr(game, "board_profile", "square14"))
@@ -115,9 +120,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal: board games on the simulated board, card games in hot seat."""
+    game = load_game(args.game)
+    if game.name in HOTSEAT_GAMES:
+        return _play_cards(game, args)
+    if args.humans is not None:
+        raise UsageError("--humans is for the card games; board games take --bots")
     from controller.play import play_terminal
 
-    game = load_game(args.game)
     players = args.players or game.default_players
     if args.bots is None:
         bots = list(range(1, players))
@@ -139,6 +149,45 @@ def cmd_play(args: argparse.Namespace) -> int:
         noise=args.noise,
         **parse_options(args.option),
     )
+
+
+def _play_cards(game: Game, args: argparse.Namespace) -> int:
+    """Hot-seat play in the terminal (controller/hotseat.py): people share the screen, bots fill seats."""
+    from controller.hotseat import run_hotseat, seats_from
+
+    players = game.check_players(args.players)
+    if args.humans is not None:
+        humans = seats_from(args.humans, players, "--humans")
+    else:
+        humans = frozenset(range(players)) - seats_from(args.bots, players, "--bots")
+    run_hotseat(
+        game,
+        players,
+        args.seed,
+        humans,
+        args.bot,
+        sys.stdin,
+        sys.stdout,
+        clear=sys.stdout.isatty(),
+        **parse_options(args.option),
+    )
+    return 0
+
+
+def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
+    """A bot game of a card game, shown as the view of the player to act after each action."""
+    from controller.cardview import render_view
+
+    def show(state: State, text: str) -> None:
+        print(f"\nply {getattr(state, 'ply', '?')}: {text}")
+        print(render_view(state, state.current_player))
+
+    initial = game.new_game(players=players, seed=args.seed, **parse_options(args.option))
+    print(render_view(initial, initial.current_player))
+    record = play_game(game, players, args.seed, args.bot, on_action=show, **parse_options(args.option))
+    winners = ", ".join(f"seat {seat}" for seat in record.winners) or "nobody (draw)"
+    print(f"\n{game.title} over after {record.plies} plies; winner: {winners}")
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -191,7 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     play.add_argument("--players", type=int)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--bots", help="comma-separated seats played by bots (default: all but seat 0)")
+    seats = play.add_mutually_exclusive_group()
+    seats.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 1,2 (default: all but seat 0)")
+    seats.add_argument("--humans", metavar="SEATS", help="card games: seats played by people, e.g. 0")
     play.add_argument("--bot", default="greedy", choices=sorted(BOTS))
     add_board_arguments(play)
     play.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")

@@ -20,9 +20,11 @@ from controller.games.base import (
 )
 from controller.games.fillit import Fillit
 from controller.games.klotz import Klotz
+from controller.games.zillertal import Zillertal
 from controller.games.zillo import Zillo
+from controller.games.zodiac import Zodiac
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit(), Zillo())}
+GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit(), Zillo(), Zillertal(), Zodiac())}
 
 
 def load_game(name: str) -> Game:

@@ -22,9 +22,17 @@ class Evaluator(Protocol):
 def _registry() -> dict[str, Evaluator]:
     from controller.heuristics.fillit import FillitEvaluator
     from controller.heuristics.klotz import KlotzEvaluator
+    from controller.heuristics.zillertal import ZillertalEvaluator
     from controller.heuristics.zillo import ZilloEvaluator
+    from controller.heuristics.zodiac import ZodiacEvaluator
 
-    return {"klotz": KlotzEvaluator(), "fillit": FillitEvaluator(), "zillo": ZilloEvaluator()}
+    return {
+        "klotz": KlotzEvaluator(),
+        "fillit": FillitEvaluator(),
+        "zillo": ZilloEvaluator(),
+        "zillertal": ZillertalEvaluator(),
+        "zodiac": ZodiacEvaluator(),
+    }
 
 
 EVALUATORS: dict[str, Evaluator] = _registry()

@@ -1,0 +1,194 @@
+"""Zillertal's Valley: where cards may go, what is visible, and the icon counts per scoring zone.
+
+ZT-2: the Valley is a row of unit columns; a card whose left edge is on dotted line `at` covers the
+columns `at .. at + width - 1` and the dotted lines `at .. at + width`. Later cards hide earlier ones
+where they overlap. Column `c` lies between dotted lines `c` and `c + 1`; the first card starts at 0.
+ZT-3: a Gorge hides one column and splits the Valley; two Crosses on dotted lines add the zone
+between them. ZT-4: tokens add or cover icons in a visible column until a later card covers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from controller.games.zillertal_cards import ICONS, Counts, ValleyCard
+
+ZERO: Counts = (0,) * len(ICONS)
+ICON_INDEX = {icon: index for index, icon in enumerate(ICONS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A Valley card laid with its left edge on dotted line `at`."""
+
+    card: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """ZT-4: an icon token (adds one `icon`) or a blank (covers one `icon`) on `column`.
+
+    `time` is how many cards the Valley had when it was placed: a card laid later that covers the
+    column hides it.
+    """
+
+    icon: str
+    column: int
+    time: int
+    blank: bool = False
+
+
+class Valley:
+    """A computed view of the Valley; build one per position and ask it questions."""
+
+    __slots__ = (
+        "_cards",
+        "_col_top",
+        "_counts",
+        "_line_top",
+        "_zone_counts",
+        "crosses",
+        "first",
+        "gorge",
+        "last",
+        "placed",
+        "tokens",
+    )
+
+    def __init__(
+        self,
+        cards: Mapping[str, ValleyCard],
+        placed: tuple[Placed, ...],
+        gorge: int | None = None,
+        crosses: tuple[int, ...] = (),
+        tokens: tuple[Token, ...] = (),
+    ) -> None:
+        self._cards = cards
+        self.placed = placed
+        self.gorge = gorge
+        self.crosses = crosses
+        self.tokens = tokens
+        if placed:
+            self.first = min(p.at for p in placed)
+            self.last = max(p.at + cards[p.card].width for p in placed)
+        else:
+            self.first = self.last = 0
+        size = self.last - self.first
+        # The topmost card over each column and at (covering or bordering) each dotted line.
+        col_top = [-1] * size
+        line_top = [-1] * (size + 1)
+        for index, p in enumerate(placed):
+            width = cards[p.card].width
+            for c in range(p.at, p.at + width):
+                col_top[c - self.first] = index
+            for line in range(p.at, p.at + width + 1):
+                line_top[line - self.first] = index
+        self._col_top = col_top
+        self._line_top = line_top
+        counts: list[list[int]] = []
+        for offset, index in enumerate(col_top):
+            p = placed[index]
+            counts.append(list(cards[p.card].columns[offset + self.first - p.at]))
+        for token in tokens:
+            offset = token.column - self.first
+            if col_top[offset] < token.time:  # ZT-4: hidden once a later card covers the column
+                counts[offset][ICON_INDEX[token.icon]] += -1 if token.blank else 1
+        if gorge is not None:
+            counts[gorge - self.first] = list(ZERO)  # ZT-3: the Gorge hides its column
+        self._counts: tuple[Counts, ...] = tuple(tuple(c) for c in counts)
+        self._zone_counts: dict[str, Counts] | None = None
+
+    # --- geometry ----------------------------------------------------------------------------
+    @property
+    def empty(self) -> bool:
+        return not self.placed
+
+    def columns(self) -> range:
+        return range(self.first, self.last)
+
+    def lines(self) -> range:
+        return range(self.first, self.last + 1) if self.placed else range(0)
+
+    def top_card(self, column: int) -> Placed:
+        return self.placed[self._col_top[column - self.first]]
+
+    def height(self, line: int) -> int | None:
+        """ZT-2: the visible land-line height at a dotted line (None outside the Valley)."""
+        if not self.placed or not self.first <= line <= self.last:
+            return None
+        p = self.placed[self._line_top[line - self.first]]
+        return self._cards[p.card].heights[line - p.at]
+
+    def why_not(self, card: ValleyCard, at: int) -> str | None:
+        """ZT-2: None if `card` may be laid with its left edge on line `at`, else the reason in words."""
+        if not self.placed:  # ZT-E2: the first card starts the Valley; lines are counted from its left edge
+            return None if at == 0 else "the first card starts the Valley at line 0"
+        right = at + card.width
+        if right < self.first or at > self.last:
+            return (
+                f"a card at line {at} leaves a gap: it must touch or overlap the Valley "
+                f"(lines {self.first} to {self.last})"
+            )
+        for line, own in ((at, card.heights[0]), (right, card.heights[-1])):
+            there = self.height(line)
+            if there is not None and there != own:
+                return (
+                    f"the land line does not meet: {card.id} has height {own} at its edge on line "
+                    f"{line}, the Valley has {there}"
+                )
+        return None
+
+    def placements(self, card: ValleyCard) -> tuple[int, ...]:
+        """Every legal left-edge line for `card`, ascending."""
+        if not self.placed:
+            return (0,)
+        candidates = range(self.first - card.width, self.last + 1)
+        return tuple(at for at in candidates if self.why_not(card, at) is None)
+
+    # --- what is visible ---------------------------------------------------------------------
+    def column_counts(self, column: int) -> Counts:
+        """Visible icons in one column (cards and tokens; nothing in the Gorge's column)."""
+        return self._counts[column - self.first]
+
+    def visible_columns(self) -> tuple[int, ...]:
+        return tuple(c for c in self.columns() if c != self.gorge)
+
+    def zones(self) -> dict[str, tuple[int, ...]]:
+        """ZT-3: the active scoring zones and their columns.
+
+        `valley` (the whole Valley, only while no Gorge is visible), `left` and `right` of the Gorge,
+        and `crosses` (between the two Crosses, across a Gorge).
+        """
+        zones: dict[str, tuple[int, ...]] = {}
+        if not self.placed:
+            return zones
+        if self.gorge is None:
+            zones["valley"] = tuple(self.columns())
+        else:
+            zones["left"] = tuple(range(self.first, self.gorge))
+            zones["right"] = tuple(range(self.gorge + 1, self.last))
+        if len(self.crosses) == 2:
+            low, high = sorted(self.crosses)
+            zones["crosses"] = tuple(c for c in range(low, high) if c != self.gorge)
+        return zones
+
+    def zone_counts(self) -> dict[str, Counts]:
+        """Visible icon counts per active zone, in ICONS order."""
+        if self._zone_counts is not None:
+            return dict(self._zone_counts)
+        result: dict[str, Counts] = {}
+        for name, columns in self.zones().items():
+            totals = [0] * len(ICONS)
+            for c in columns:
+                for i, n in enumerate(self._counts[c - self.first]):
+                    totals[i] += n
+            result[name] = tuple(totals)
+        self._zone_counts = result
+        return dict(result)
+
+    def meets(self, icon: str, count: int) -> tuple[str, ...]:
+        """ZT-3 and ZT-7: the zones in which exactly `count` of `icon` are visible."""
+        index = ICON_INDEX[icon]
+        return tuple(name for name, totals in self.zone_counts().items() if totals[index] == count)
