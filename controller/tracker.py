@@ -204,6 +204,7 @@ class Tracker:
         self._expected = self._table(state).expected
         self._mismatch: dict[int, int] = {}
         self._mismatch_since = 0
+        self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
         self._confirm: tuple[Action | str, ...] = ()
         self._confirm_offset = 0
@@ -281,10 +282,15 @@ class Tracker:
                 return True
             raw, since, stable, pending = self._raw, self._since, self._stable, self._pending
             previous = self._last_readings or ()
+            mismatch = self._mismatch
             for channel, value in enumerate(readings):
                 if value != previous[channel]:
                     raw[channel] = value
                     since[channel] = now
+                    if channel in mismatch:
+                        # A hand at a field of the move, even for less than the debounce time: the
+                        # position is not settled yet.
+                        self._touched = now
                     if value != stable[channel]:
                         pending.add(channel)
                     else:
@@ -505,9 +511,10 @@ class Tracker:
         self._confirm = ()
         if self._provisional != choice:
             self._provisional = choice
-        due = self._mismatch_since + self.config.settle_ms
+        quiet_since = max(self._mismatch_since, self._touched)
+        due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
-            due = self._mismatch_since + self.config.takeback_ms
+            due = quiet_since + self.config.takeback_ms
             if self.config.takeback == "auto" and now >= due and not self._pending:
                 self._take_back(now)
                 return self._match(now, committed, took_back + 1)
