@@ -20,8 +20,10 @@ small power supply.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hal.errors import HardwareError, WiringError
@@ -35,6 +37,8 @@ COLOUR_ORDERS: tuple[str, ...] = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 MILLIAMPS_PER_CHANNEL = 20.0  # a WS2812B colour channel at full scale
 IDLE_MILLIAMPS = 1.0  # a WS2812B with all channels off
 INSTALL_PI = "pip install 'tafel[pi]'"
+SPIDEV_BUFSIZ = Path("/sys/module/spidev/parameters/bufsiz")
+SPI_RESET_BYTES = 64  # neopixel_spi sends 80 us of low (6.4 MHz / 8 bits) before and after each frame
 SPI_HINT = (
     'use the SPI driver instead: driver = "spi" in the [neopixel] table, dtparam=spi=on in '
     "/boot/firmware/config.txt, and the service user in the spi group (see wiring/README.md)"
@@ -72,16 +76,15 @@ class NeoPixelWiring:
         return SPI0["MOSI"] if self.spi_port == 0 else SPI1["MOSI"]
 
     def claims(self) -> list[Claim]:
-        """The GPIOs this driver takes from everything else (the kernel's SPI driver claims SCLK and
-        the chip select too, even though no wire goes there)."""
+        """The GPIOs this driver takes from everything else: the kernel's SPI driver claims every pin
+        of its bus (dtparam=spi=on: GPIO 7-11; dtoverlay=spi1-1cs: GPIO 18-21), wired or not."""
         if self.driver == "pwm":
             return [(self.pin, "NeoPixel data (PWM)")]
         bus = SPI0 if self.spi_port == 0 else SPI1
         name = f"SPI{self.spi_port}"
         return [
-            (bus["MOSI"], f"NeoPixel data ({name} MOSI)"),
-            (bus["SCLK"], f"{name} SCLK (NeoPixel SPI driver)"),
-            (bus["CE0"], f"{name} CE0 (NeoPixel SPI driver)"),
+            (gpio, f"NeoPixel data ({name} MOSI)" if role == "MOSI" else f"{name} {role} (NeoPixel SPI driver)")
+            for role, gpio in bus.items()
         ]
 
     @classmethod
@@ -178,6 +181,7 @@ class NeoPixelSink:
                 import busio
                 import neopixel_spi
 
+                self._allow_whole_frame_transfers(doing)
                 clock, mosi = (board.SCK, board.MOSI) if wiring.spi_port == 0 else (board.SCK_1, board.MOSI_1)
                 bus = busio.SPI(clock, MOSI=mosi)
                 return neopixel_spi.NeoPixel_SPI(
@@ -197,6 +201,25 @@ class NeoPixelSink:
             ) from error
         except Exception as error:
             raise _neopixel_error(error, doing, wiring) from error
+
+    def _allow_whole_frame_transfers(self, doing: str) -> None:
+        """A frame must leave in one SPI transfer: a pause between chunks latches the strip half-way.
+
+        The SPI driver sends 8 bits per colour bit, so a frame takes 24 bytes per LED (plus the reset
+        gaps); Adafruit's SPI layer splits writes into chunks of $SPI_BUFSIZE bytes (4096 unless set)
+        and the kernel refuses transfers longer than spidev.bufsiz (4096 by default). Both must hold a
+        whole frame: about 165 LEDs fit the defaults, the 201 of the 14x14 board do not.
+        """
+        needed = spi_frame_bytes(self._size)
+        limit = spidev_bufsiz()
+        if limit is not None and limit < needed:
+            raise HardwareError(
+                f"{doing}: {self._size} LEDs need {needed} bytes per SPI transfer, but the kernel's "
+                f"spidev.bufsiz is {limit}; add spidev.bufsiz=32768 to /boot/firmware/cmdline.txt and reboot"
+            )
+        chunk = os.environ.get("SPI_BUFSIZE", "")
+        if not chunk.isdigit() or int(chunk) < needed:
+            os.environ["SPI_BUFSIZE"] = str(limit if limit is not None else needed)
 
     def show(self, colours: Sequence[RGB]) -> None:
         if len(colours) != self._size:
@@ -223,6 +246,19 @@ class NeoPixelSink:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def spi_frame_bytes(led_count: int) -> int:
+    """Bytes of one frame on the SPI driver: 8 SPI bits per colour bit, and the reset gaps."""
+    return led_count * 3 * 8 + 2 * SPI_RESET_BYTES
+
+
+def spidev_bufsiz(path: Path | None = None) -> int | None:
+    """The kernel's largest SPI transfer, or None where spidev is not loaded (not a Pi)."""
+    try:
+        return int((path or SPIDEV_BUFSIZ).read_text().strip())
+    except (OSError, ValueError):
+        return None
 
 
 def _neopixel_error(error: BaseException, doing: str, wiring: NeoPixelWiring) -> HardwareError:

@@ -42,9 +42,10 @@ PHYSICAL: dict[int, int] = {int(name[4:]): pin for pin, name in HEADER.items() i
 FIRST_GPIO, LAST_GPIO = 2, 27
 RESERVED: dict[int, str] = {0: "ID_SD (HAT ID EEPROM)", 1: "ID_SC (HAT ID EEPROM)"}
 
-# The kernel's SPI buses (dtparam=spi=on for SPI0, dtoverlay=spi1-1cs for SPI1 with one chip select).
-SPI0 = {"SCLK": 11, "MOSI": 10, "MISO": 9, "CE0": 8, "CE1": 7}
-SPI1 = {"SCLK": 21, "MOSI": 20, "MISO": 19, "CE0": 18}
+# The kernel's SPI buses, with every pin the kernel claims when the bus is on (dtparam=spi=on for
+# SPI0; dtoverlay=spi1-1cs for SPI1 with one chip select).
+SPI0 = {"MOSI": 10, "SCLK": 11, "MISO": 9, "CE0": 8, "CE1": 7}
+SPI1 = {"MOSI": 20, "SCLK": 21, "MISO": 19, "CE0": 18}
 
 
 def check_gpio(value: object, what: str) -> int:

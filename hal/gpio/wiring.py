@@ -1,33 +1,11 @@
 """Which GPIO does what: the wiring of the sensor scanner and the buttons, validated before any pin
 is touched.
 
-The service reads these from the `[gpio]` table of `/etc/tafel/config.toml`:
-
-    [gpio]
-    pin_factory = "lgpio"        # "lgpio" (every Pi, the default) or "rpigpio" (older Pis only)
-    scanner = "mux"              # "mux", "shift" or "analog": which of the tables below is used
-
-    [gpio.mux]                   # 74HC4067 multiplexers, digital sensors
-    select_pins = [5, 6, 13, 19] # S0, S1, S2, S3, shared by every multiplexer
-    signal_pins = [17, 27, 22, 23]  # one common (SIG) pin per multiplexer, in channel order
-    enable_pin = 26              # optional: E (active low); omit it if E is tied to GND
-
-    [gpio.shift]                 # a 74HC165 chain, digital sensors
-    load_pin = 22                # SH/LD, shared
-    clock_pin = 27               # CLK, shared
-    data_pin = 17                # QH of the chip nearest the Pi
-    clock_enable_pin = 4         # optional: CLK INH (active low); omit it if tied to GND
-    chips = 8
-
-    [gpio.analog]                # 74HC4067 multiplexers into MCP3008 ADCs, analog hall sensors
-    select_pins = [5, 6, 13, 26]
-    adc_inputs = [[0, 0], [0, 1], [0, 2], [0, 3]]  # per multiplexer: [chip select, ADC channel]
-    thresholds = [0.08]          # field strength per magnet count, as a fraction of full scale
-
-    [gpio.buttons]
-    confirm = 16
-    undo = 20
-    menu = 21
+The service reads these from the `[gpio]` table of `/etc/tafel/config.toml` and its sub-tables: one of
+`[gpio.mux]` (74HC4067 multiplexers, digital sensors), `[gpio.shift]` (a 74HC165 chain) or
+`[gpio.analog]` (multiplexers into MCP3008 ADCs, analog hall sensors), chosen by `scanner`, and
+`[gpio.buttons]`. wiring/README.md documents every key; wiring/square14.md and wiring/hex61.md have
+complete, tested examples.
 
 Channel order follows the board profiles: channel c is input c % 16 of multiplexer c // 16, or input
 c % 8 (A..H) of shift register c // 8 counted from the Pi along the chain.
@@ -50,7 +28,7 @@ SCANNERS: tuple[str, ...] = ("mux", "shift", "analog")
 MUX_INPUTS = 16  # a 74HC4067 has 16 inputs
 SHIFT_INPUTS = 8  # a 74HC165 has 8 inputs
 ADC_CHANNELS = 8  # an MCP3008 has 8 single-ended channels
-ADC_CHIP_SELECTS = {0: SPI0["CE0"], 1: SPI0["CE1"]}
+ADC_CHIP_SELECTS = (0, 1)  # SPI0 CE0 (GPIO 8) and CE1 (GPIO 7)
 
 
 def _check_unique(claims: list[Claim], where: str) -> None:
@@ -251,15 +229,12 @@ class AnalogMuxWiring:
     def capacity(self) -> int:
         return MUX_INPUTS * len(self.adc_inputs)
 
-    def chip_selects(self) -> tuple[int, ...]:
-        return tuple(sorted({chip for chip, _ in self.adc_inputs}))
-
     def claims(self) -> list[Claim]:
         claims = [(pin, f"multiplexer select S{bit}") for bit, pin in enumerate(self.select_pins)]
         if self.enable_pin is not None:
             claims.append((self.enable_pin, "multiplexer enable"))
-        claims += [(SPI0[name], f"SPI0 {name} (MCP3008)") for name in ("SCLK", "MOSI", "MISO")]
-        claims += [(ADC_CHIP_SELECTS[chip], f"SPI0 CE{chip} (MCP3008 {chip})") for chip in self.chip_selects()]
+        # The kernel's SPI0 driver claims all five pins, chip selects in use or not.
+        claims += [(gpio, f"SPI0 {role} (MCP3008)") for role, gpio in SPI0.items()]
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 import types
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
+import hal.neopixel
 from hal.errors import HardwareError, WiringError
 from hal.gpio import GpioConfig
 from hal.neopixel import (
@@ -93,8 +96,14 @@ def module(name: str, **attributes: Any) -> types.ModuleType:
 
 
 @pytest.fixture
-def adafruit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Blinka's `board` and `busio`, `neopixel` and `neopixel_spi`, replaced by fakes."""
+def adafruit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Blinka's `board` and `busio`, `neopixel` and `neopixel_spi`, replaced by fakes; the kernel's
+    spidev buffer size as on a Pi with the default 4096 bytes."""
+    bufsiz = tmp_path / "bufsiz"
+    bufsiz.write_text("4096\n")
+    monkeypatch.setattr(hal.neopixel, "SPIDEV_BUFSIZ", bufsiz)
+    monkeypatch.setenv("SPI_BUFSIZE", "")  # the sink may set it: restored after the test
+    monkeypatch.delenv("SPI_BUFSIZE")
     FakePixels.instances, FakePixels.fail_on_show = [], None
     FakeSPI.opened, FakeSPI.fail = [], None
     pins = {f"D{n}": f"D{n}" for n in range(2, 28)}
@@ -163,6 +172,16 @@ def test_pwm_driver_on_gpio18(adafruit: None) -> None:
     NeoPixelSink(2, wiring=NeoPixelWiring(driver="pwm", pin=18)).show([RED, RED])
     assert strip().target == "D18"
     assert FakeSPI.opened == []
+
+
+def test_a_frame_leaves_in_one_spi_transfer(adafruit: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    NeoPixelSink(66)  # the hex board fits the default 4096 bytes
+    assert os.environ["SPI_BUFSIZE"] == "4096"
+    with pytest.raises(HardwareError, match=r"201 LEDs need 4952 bytes.*spidev.bufsiz is 4096.*spidev.bufsiz=32768"):
+        NeoPixelSink(201)
+    hal.neopixel.SPIDEV_BUFSIZ.write_text("32768\n")
+    NeoPixelSink(201)
+    assert os.environ["SPI_BUFSIZE"] == "32768"  # Adafruit's SPI layer then sends a frame in one piece
 
 
 def test_frame_of_the_wrong_length_or_colour(adafruit: None) -> None:
@@ -254,8 +273,8 @@ def test_wiring_from_mapping_and_claims() -> None:
     wiring = NeoPixelWiring.from_mapping({"driver": "spi", "max_milliamps": 4000}, "config.toml [neopixel]")
     assert wiring == NeoPixelWiring("spi", 0, 18, 4000)
     assert wiring.data_gpio == 10
-    assert {gpio for gpio, _ in wiring.claims()} == {8, 10, 11}
-    assert {gpio for gpio, _ in NeoPixelWiring(spi_port=1).claims()} == {18, 20, 21}
+    assert {gpio for gpio, _ in wiring.claims()} == {7, 8, 9, 10, 11}
+    assert {gpio for gpio, _ in NeoPixelWiring(spi_port=1).claims()} == {18, 19, 20, 21}
     assert NeoPixelWiring(driver="pwm", pin=12).claims() == [(12, "NeoPixel data (PWM)")]
 
 
