@@ -29,6 +29,7 @@ from typing import Any
 from hal.errors import HardwareError, WiringError
 from hal.mapping import Table
 from hal.pins import SPI0, SPI1, Claim, describe
+from hal.profile import BoardProfile
 from hal.protocols import RGB
 
 DRIVERS: tuple[str, ...] = ("spi", "pwm")
@@ -163,7 +164,7 @@ class NeoPixelSink:
         self.frames_shown = 0
 
     @classmethod
-    def from_profile(cls, profile: Any, wiring: NeoPixelWiring | None = None) -> NeoPixelSink:
+    def from_profile(cls, profile: BoardProfile, wiring: NeoPixelWiring | None = None) -> NeoPixelSink:
         """LED count, colour order and brightness from a board profile."""
         return cls(profile.led_count, profile.colour_order, profile.brightness, wiring)
 

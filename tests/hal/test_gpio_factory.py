@@ -7,9 +7,12 @@ calls; behaviour is tested with gpiozero's MockFactory). lgpio is replaced by a 
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import types
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import fake_rpi
 import gpiozero.pins.local
@@ -40,7 +43,7 @@ def fresh_pin_modules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def fake_rpigpio(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> object:
+def fake_rpigpio(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> Any:
     """fake-rpi as RPi.GPIO, quiet, remembering each pin's function (it reports every pin as an
     output otherwise, and gpiozero refuses pulls on outputs) and the levels written."""
     gpio = fake_rpi.RPi.GPIO
@@ -55,7 +58,8 @@ def fake_rpigpio(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> ob
     monkeypatch.setattr(gpio, "gpio_function", lambda channel: functions.get(channel, gpio.IN))
     monkeypatch.setattr(gpio, "output", lambda channel, state: written.append((channel, int(state))))
     monkeypatch.setattr(gpio, "_inputs", [None] * 40)
-    gpio.functions, gpio.written = functions, written  # type: ignore[attr-defined]
+    monkeypatch.setattr(gpio, "functions", functions, raising=False)
+    monkeypatch.setattr(gpio, "written", written, raising=False)
     return gpio
 
 
@@ -83,7 +87,7 @@ def fake_lgpio(open_error: str | None) -> types.ModuleType:
     return module
 
 
-def test_rpigpio_is_selectable_and_scans_through_rpi_gpio(on_a_pi: None, fake_rpigpio: types.SimpleNamespace) -> None:
+def test_rpigpio_is_selectable_and_scans_through_rpi_gpio(on_a_pi: None, fake_rpigpio: Any) -> None:
     factory = make_pin_factory("rpigpio")
     assert type(factory).__name__ == "RPiGPIOFactory"
     gpio = fake_rpigpio
@@ -105,7 +109,7 @@ def test_rpigpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fr
         make_pin_factory("rpigpio")
 
 
-def test_rpigpio_on_a_pi_5_points_to_lgpio(monkeypatch: pytest.MonkeyPatch, fake_rpigpio: object) -> None:
+def test_rpigpio_on_a_pi_5_points_to_lgpio(monkeypatch: pytest.MonkeyPatch, fake_rpigpio: Any) -> None:
     def refuse(mode: int) -> None:
         raise RuntimeError("Cannot determine SOC peripheral base address")
 
@@ -148,3 +152,12 @@ def test_not_a_raspberry_pi(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: 
 def test_unknown_pin_factory() -> None:
     with pytest.raises(WiringError, match=r"pin_factory: must be one of 'lgpio', 'rpigpio', not 'pigpio'"):
         make_pin_factory("pigpio")
+
+
+def test_backends_import_without_hardware_libraries() -> None:
+    code = (
+        "import sys, hal.gpio, hal.neopixel, hal.pins\n"
+        "loaded = {'gpiozero', 'lgpio', 'RPi', 'neopixel', 'neopixel_spi', 'board', 'busio'} & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
