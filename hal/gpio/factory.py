@@ -1,0 +1,137 @@
+"""Choosing gpiozero's pin factory, opening pins, and turning library errors into advice.
+
+lgpio is the default pin factory: it talks to the kernel's /dev/gpiochip devices and works on every
+Pi model, the Pi 5 included. RPi.GPIO can be chosen on older Pis; it does not work on the Pi 5 (it
+cannot find the SoC's peripheral base address there) and its edge detection fails on recent kernels.
+tafel only polls pin levels, so it never needs edge detection, but lgpio is still the safer choice.
+
+gpiozero and the pin libraries are imported here, lazily, so the rest of the project imports on any
+machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hal.errors import HardwareError, WiringError
+from hal.gpio.wiring import PIN_FACTORIES
+from hal.pins import describe
+
+INSTALL_PI = "pip install 'tafel[pi]'"
+
+
+def hardware_error(error: BaseException, doing: str) -> HardwareError:
+    """A HardwareError for `error` that happened while `doing`, with the likely fix."""
+    text = str(error) or type(error).__name__
+    lowered = text.lower()
+    try:
+        from gpiozero.exc import GPIOPinInUse, PinUnknownPi
+    except ImportError:  # gpiozero missing: nothing of it can have raised
+        GPIOPinInUse = PinUnknownPi = ()  # type: ignore[assignment]
+    if isinstance(error, PinUnknownPi):
+        return HardwareError(
+            f"{doing}: this machine is not a Raspberry Pi ({text}); on other machines use the simulated board"
+        )
+    if "soc peripheral base address" in lowered:
+        return HardwareError(
+            f"{doing}: RPi.GPIO does not work on this Pi ({text}). RPi.GPIO fails on the Raspberry Pi 5: "
+            'set pin_factory = "lgpio" in the [gpio] table'
+        )
+    if isinstance(error, GPIOPinInUse) or "busy" in lowered:
+        return HardwareError(
+            f"{doing}: the pin is already in use ({text}), by another part of the wiring, another program, "
+            "or a kernel driver enabled in /boot/firmware/config.txt (SPI, I2C, UART, 1-Wire)"
+        )
+    if isinstance(error, PermissionError) or "permission" in lowered or "not permitted" in lowered:
+        return HardwareError(
+            f"{doing}: permission denied ({text}); add the user to the gpio group "
+            "(sudo usermod -aG gpio USER) and log in again"
+        )
+    if "gpiochip" in lowered:
+        return HardwareError(
+            f"{doing}: cannot open the GPIO chip ({text}); is this a Raspberry Pi, and is the user in the gpio group?"
+        )
+    return HardwareError(f"{doing}: {text}")
+
+
+def make_pin_factory(name: str = "lgpio") -> Any:
+    """A gpiozero pin factory: "lgpio" (every Pi) or "rpigpio" (older Pis only)."""
+    if name not in PIN_FACTORIES:
+        raise WiringError(
+            f"[gpio] pin_factory: must be one of {', '.join(repr(p) for p in PIN_FACTORIES)}, not {name!r}"
+        )
+    doing = f"opening the {name} pin factory"
+    try:
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory as factory_class
+        else:
+            from gpiozero.pins.rpigpio import RPiGPIOFactory as factory_class
+    except ImportError as error:
+        raise _missing(name, error) from error
+    except RuntimeError as error:  # RPi.GPIO refuses at import on the Pi 5
+        raise hardware_error(error, doing) from error
+    try:
+        return factory_class()
+    except Exception as error:
+        raise hardware_error(error, doing) from error
+
+
+def _missing(name: str, error: ImportError) -> HardwareError:
+    module = error.name or str(error)
+    if module.startswith("gpiozero"):
+        return HardwareError(f"gpiozero is not installed: {INSTALL_PI}")
+    if name == "lgpio":
+        return HardwareError(
+            f"the lgpio library is not installed ({error}): {INSTALL_PI}, or on Raspberry Pi OS "
+            "sudo apt install python3-lgpio"
+        )
+    return HardwareError(
+        f"RPi.GPIO is not installed ({error}): pip install 'tafel[legacy]'. It only works on Pis before the "
+        'Pi 5; pin_factory = "lgpio" works on every model'
+    )
+
+
+class PinSet:
+    """The gpiozero devices one backend opened, so that they are all closed together (also when
+    opening a later one fails). Hands out the raw pins for fast polling in scan loops."""
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.devices: list[Any] = []
+
+    def output(self, gpio: int, purpose: str, initial: bool = False) -> Any:
+        """An output pin driven to `initial` at once; returns the gpiozero Pin."""
+        from gpiozero import DigitalOutputDevice
+
+        return self._open(
+            gpio, purpose, lambda: DigitalOutputDevice(gpio, initial_value=initial, pin_factory=self.factory)
+        )
+
+    def input(self, gpio: int, purpose: str, pull_up: bool) -> Any:
+        """An input pin with the internal pull-up (or pull-down); returns the gpiozero Pin."""
+        from gpiozero import DigitalInputDevice
+
+        return self._open(gpio, purpose, lambda: DigitalInputDevice(gpio, pull_up=pull_up, pin_factory=self.factory))
+
+    def device(self, purpose: str, opener: Any) -> Any:
+        """Any other gpiozero device (an MCP3008), opened by `opener()`; returns the device."""
+        try:
+            device = opener()
+        except Exception as error:
+            self.close()
+            raise hardware_error(error, f"cannot open the {purpose}") from error
+        self.devices.append(device)
+        return device
+
+    def _open(self, gpio: int, purpose: str, opener: Any) -> Any:
+        try:
+            device = opener()
+        except Exception as error:
+            self.close()
+            raise hardware_error(error, f"cannot set up {describe(gpio)} as {purpose}") from error
+        self.devices.append(device)
+        return device.pin
+
+    def close(self) -> None:
+        while self.devices:
+            self.devices.pop().close()
