@@ -73,6 +73,7 @@ class TerminalPlay:
             self.out(f"game over: returns {state.returns()}")
         else:
             self.out(f"to move: seat {state.current_player}   board: {output.mode if output else '-'}")
+            self.show_hand(state)
         if output is not None:
             for message in output.messages:
                 self.out(f"  ! {message}")
@@ -81,6 +82,15 @@ class TerminalPlay:
             if output.candidates:
                 shown = ", ".join(state.action_to_str(a) for a in output.candidates)
                 self.out(f"  please confirm one of: {shown} (confirm / menu / declare)")
+
+    def show_hand(self, state) -> None:
+        """Cards of the person on turn (Zillo), from their own observation only: the others' stay hidden."""
+        seat = state.current_player
+        if seat in self.bot_seats:
+            return
+        hand = state.observation(seat).get("hand")
+        if hand:
+            self.out(f"  your cards (seat {seat}): {' '.join(hand)}   (a move names its card, e.g. C-ES:c12-e11/2)")
 
     def bots_move(self) -> None:
         while not self.table.state.is_terminal() and self.table.state.current_player in self.bot_seats:
