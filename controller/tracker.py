@@ -153,23 +153,32 @@ class _Candidates:
         """See `Tracker._placement_unseen`."""
         found = self.unseen.get(action)
         if found is None:
-            moves = self.footprint(action).moves
-            origins = {move.origin for move in moves}
-            after = self.successor[action].occupancy()
-            model = self.board.model
-            found = False
-            for move in moves:
-                target = move.target
-                if target is None or target in origins:
-                    continue
-                before_here = self.occupancy.get(target, ())
-                if before_here and model([p.magnet for p in before_here]) == model(
-                    [p.magnet for p in after.get(target, ())]
-                ):
-                    found = True
-                    break
+            found = self._has_unseen_placement(action)
             self.unseen[action] = found
         return found
+
+    def _has_unseen_placement(self, action: Action) -> bool:
+        moves = self.footprint(action).moves
+        origins = {move.origin for move in moves}
+        arriving: dict[Cell, dict[Cell | None, list[int]]] = {}  # target -> origin -> magnets
+        for move in moves:
+            if move.target is not None and move.target not in origins:
+                arriving.setdefault(move.target, {}).setdefault(move.origin, []).append(move.piece.magnet)
+        model = self.board.model
+        after = self.successor[action].occupancy()
+        for target, groups in arriving.items():
+            staying = [piece.magnet for piece in self.occupancy.get(target, ())]
+            if not staying and len(groups) < 2:
+                continue  # one group onto an empty field: its arrival is always seen
+            final = [piece.magnet for piece in after.get(target, ())]
+            reading = model(final)
+            for magnets in groups.values():
+                rest = list(final)
+                for magnet in magnets:
+                    rest.remove(magnet)
+                if model(rest) == reading:
+                    return True  # this group could be the last one down, and nobody would see it
+        return False
 
     def footprint(self, action: Action) -> Footprint:
         """Which pieces the action moves (computed on first use: only hints need it)."""
