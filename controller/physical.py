@@ -163,8 +163,10 @@ class PhysicalTable:
                 # The hands are done and the board has settled: declare what no sensor saw.
                 self.backends.inputs.push("declare", text)
                 invisible = False
-            if done and not acked and (
-                output.acknowledged == action or action in output.committed or action in output.candidates
+            if (
+                done
+                and not acked
+                and (output.acknowledged == action or action in output.committed or action in output.candidates)
             ):
                 pixels = self.backends.pixels.frames
                 if len(pixels) > frames_before and pixels[-1][0] == self.now - SCAN_MS:

@@ -34,6 +34,7 @@ class TrackerConfig:
     preview_ms: int = 800  # how long each candidate is previewed while asking for confirmation
     stuck_after_ms: int = 5000  # a lone wrong channel this long is reported as a sensor fault
     takeback: str = "auto"  # auto: putting the last move back undoes it; offer: needs confirm; off
+    mask_stuck: bool = True  # leave a channel reported stuck out of the matching until it changes
     # A take-back by position waits longer than a move: sending a captured piece home first passes
     # through the previous position for a moment.
     takeback_ms: int = 2000
@@ -101,6 +102,7 @@ class _Candidates:
         self.invisible: list[Action] = []  # actions no sensor can see: they must be declared
         self.footprints: dict[Action, Footprint] = {}
         self.unseen: dict[Action, bool] = {}
+        self.masked_index: dict[frozenset[int], dict[Mismatch, list[Action]]] = {}
         self._todo: list[Action] | None = None
         self._next = 0
 
@@ -212,6 +214,7 @@ class Tracker:
         self._restore = False
         self._expected = self._table(state).expected
         self._mismatch: dict[int, int] = {}
+        self._masked: dict[int, int] = {}  # stuck channels left out of the matching -> their reading
         self._mismatch_since = 0
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
@@ -316,6 +319,10 @@ class Tracker:
             self._pending.discard(channel)
             value = self._raw[channel]
             self._stable[channel] = value
+            if channel in self._masked:
+                if value == self._masked[channel]:
+                    continue
+                del self._masked[channel]  # it changed: the sensor is alive again
             if value != self._expected[channel]:
                 self._mismatch[channel] = value
             else:
@@ -326,7 +333,8 @@ class Tracker:
 
     def _reset_mismatch(self, now: int) -> None:
         expected = self._expected
-        self._mismatch = {ch: v for ch, v in enumerate(self._stable) if v != expected[ch]}
+        masked = self._masked
+        self._mismatch = {ch: v for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked}
         self._mismatch_since = now
 
     # --- candidates ----------------------------------------------------------------------------
@@ -356,7 +364,28 @@ class Tracker:
             return None  # never take back across a hidden random event
         expected = self._expected
         before = self._table(previous).expected
-        return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch])
+        masked = self._masked
+        return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
+
+    def _index(self, cands: _Candidates) -> dict[Mismatch, list[Action]]:
+        """Candidate actions by mismatch, with masked (stuck) channels left out."""
+        if not self._masked:
+            return cands.by_mismatch
+        key = frozenset(self._masked)
+        index = cands.masked_index.get(key)
+        if index is None:
+            index = {}
+            for action, mismatch in cands.mismatch_of.items():
+                visible = self._unmasked(mismatch)
+                if visible:
+                    index.setdefault(visible, []).append(action)
+            cands.masked_index[key] = index
+        return index
+
+    def _unmasked(self, mismatch: Mismatch) -> Mismatch:
+        if not self._masked:
+            return mismatch
+        return frozenset(pair for pair in mismatch if pair[0] not in self._masked)
 
     # --- events --------------------------------------------------------------------------------
     def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:
@@ -408,7 +437,7 @@ class Tracker:
         except IllegalAction as error:
             messages.append(f"{text}: {error.reason}")
             return
-        mismatch = self._candidates(self._state).mismatch_of[action]
+        mismatch = self._unmasked(self._candidates(self._state).mismatch_of[action])
         if mismatch != frozenset(self._mismatch.items()):
             messages.append(f"{text}: the board does not show this move; make it on the board first")
             return
@@ -458,6 +487,12 @@ class Tracker:
             self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
         if messages:
             output = _with(output, messages=tuple(messages))
+        if self._masked:
+            cells = self.board.cell_of_channel
+            masked = tuple(
+                SensorFault(ch, cells.get(ch), value, self._expected[ch]) for ch, value in sorted(self._masked.items())
+            )
+            output = _with(output, faults=tuple(dict.fromkeys(output.faults + masked)))
         self._output = (
             output
             if not (output.committed or output.took_back or output.messages)
@@ -488,7 +523,7 @@ class Tracker:
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
-        actions: list[Action | str] = list(cands.by_mismatch.get(mismatch, ()))
+        actions: list[Action | str] = list(self._index(cands).get(mismatch, ()))
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
@@ -555,6 +590,11 @@ class Tracker:
         """
         if choice == TAKEBACK:
             return False
+        if self._masked:
+            channel_of = self.board.channel_of
+            print_ = cands.footprint(choice)
+            if any(channel_of.get(cell) in self._masked for cell in print_.targets | print_.returns):
+                return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
         return cands.unseen_placement(choice)
 
     def _could_still_change(self, choice: Action, cands: _Candidates) -> bool:
@@ -564,7 +604,7 @@ class Tracker:
         still be picked up again. If any other action agrees with the evidence on the first, the
         piece may be on its way there.
         """
-        mismatch = cands.mismatch_of[choice]
+        mismatch = self._unmasked(cands.mismatch_of[choice])
         expected = self._expected
         fixed = {(ch, v) for ch, v in mismatch if expected[ch] != 0}
         for other, other_mismatch in cands.mismatch_of.items():
@@ -589,7 +629,13 @@ class Tracker:
             self._set_deadline(self._mismatch_since + self.config.stuck_after_ms)
             return ()
         ((channel, value),) = tuple(mismatch)
-        return (SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel]),)
+        fault = SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel])
+        if self.config.mask_stuck:
+            # Leave it out of the matching so the game can go on; it comes back when it changes.
+            self._masked[channel] = value
+            self._mismatch.pop(channel, None)
+            self._set_deadline(now)  # match again at the next scan, without it
+        return (fault,)
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
@@ -631,7 +677,7 @@ class Tracker:
         expected = self._expected
         if target is None:
             options: list[Mismatch] = [frozenset()]
-            options.extend(self._candidates(self._state).by_mismatch)
+            options.extend(self._index(self._candidates(self._state)))
             takeback = self._takeback_mismatch()
             if takeback is not None:
                 options.append(takeback)

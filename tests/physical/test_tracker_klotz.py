@@ -532,11 +532,21 @@ def test_a_stuck_sensor_is_reported_after_stuck_after_ms(model: str) -> None:
 
 @pytest.mark.parametrize("model", MODELS)
 def test_a_sensor_stuck_at_start_up_is_reported_during_setup(model: str) -> None:
-    table = Table(model=model, set_up=False)
+    table = Table(model=model, set_up=False, config=TrackerConfig(mask_stuck=False))
     table.sim.stick(CELL("e5"), 1)
     table.sim.load(FOUR.occupancy())
     out = table.run(6000)
     assert out.mode == "setup" and fields(out.hints) == {"e5": "remove"}
+    assert out.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_sensor_stuck_at_start_up_is_left_out_so_setup_completes(model: str) -> None:
+    table = Table(model=model, set_up=False)
+    table.sim.stick(CELL("e5"), 1)
+    table.sim.load(FOUR.occupancy())
+    out = table.run(6000)
+    assert out.mode == "idle"
     assert out.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
 
 

@@ -1,0 +1,63 @@
+"""A stuck sensor is reported and left out of the matching, so the game goes on where it can."""
+
+import pytest
+
+from controller.tracker import SensorFault
+from tests.physical.test_tracker_klotz import CELL, MODELS, SQUARE14, Table, move
+
+
+def stuck_table(model: str, field: str = "e5", value: int = 1) -> Table:
+    table = Table(model=model)
+    table.sim.stick(CELL(field), value)
+    table.run(5200)  # past stuck_after_ms: reported and masked
+    return table
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_moves_elsewhere_commit_while_a_sensor_is_stuck(model: str) -> None:
+    table = stuck_table(model)
+    assert table.output.mode == "idle"
+    assert table.output.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == ["c7-c4"]
+    assert table.output.faults  # still reported: the sensor has not come back
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_move_onto_the_stuck_field_asks_for_confirmation(model: str) -> None:
+    """Lifting the 2-block from d4 looks exactly like d4-e5 when e5 cannot be seen: never guess."""
+    table = stuck_table(model)
+    start = table.now
+    pieces = table.lift("d4")
+    table.run(600)
+    assert table.commits(start) == []
+    assert table.output.mode == "confirm" and move("d4-e5") in table.output.candidates
+    table.place("e5", pieces)
+    table.run(300)
+    assert table.commits(start) == []
+    out = table.press("confirm")
+    assert out.committed == (move("d4-e5"),)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_stuck_channel_comes_back_when_it_changes(model: str) -> None:
+    table = stuck_table(model, "c5", 1)
+    channel = SQUARE14.channel_of("c5")
+    del table.sim.noise.stuck[channel]  # repaired: it reads the truth (empty) again
+    table.run(200)
+    assert table.output.faults == () and table.output.mode == "idle"
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == ["c7-c4"]
+
+
+def test_masking_can_be_switched_off() -> None:
+    from controller.tracker import TrackerConfig
+
+    table = Table(config=TrackerConfig(mask_stuck=False))
+    table.sim.stick(CELL("e5"), 1)
+    table.run(5200)
+    assert table.output.mode == "guidance" and table.output.faults
