@@ -53,10 +53,14 @@ def render_zodiac(obs: Mapping[str, Any]) -> str:
         label = f"player {seat}" + (f" ({', '.join(tags)})" if tags else "")
         lines.append(f"  {label}: {size} in hand; face up: {_cards_text(obs['up'][seat])}")
     hand = obs["hand"]
-    held = set(hand) | set(obs["up"][me])
-    missing = [sign for sign in SIGNS if sign not in held]
-    lines.append(f"Your hand: {_cards_text(hand)}")
-    lines.append(f"Missing signs: {' '.join(missing) or 'none'}")
+    if UNSEEN in hand:  # physical hands: the controller knows only the cards shown
+        known = [card for card in hand if card != UNSEEN]
+        lines.append(f"Hand of player {me}: {len(hand)} cards; shown to the table: {_cards_text(known)}")
+    else:
+        held = set(hand) | set(obs["up"][me])
+        missing = [sign for sign in SIGNS if sign not in held]
+        lines.append(f"Your hand: {_cards_text(hand)}")
+        lines.append(f"Missing signs: {' '.join(missing) or 'none'}")
     if obs["fresh"] in CARD_NAMES:
         lines.append(f"You drew a {CARD_NAMES[obs['fresh']]}: you may play it now, or keep it.")
     elif obs["fresh"]:

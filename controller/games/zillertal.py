@@ -34,6 +34,7 @@ from controller.games.base import (
     Option,
     State,
 )
+from controller.games.boards import Rail
 from controller.games.cards import UNSEEN, Hand, Pile, take_card
 from controller.games.rng import SeededRandom
 from controller.games.zillertal_cards import (
@@ -49,6 +50,7 @@ from controller.games.zillertal_cards import (
 from controller.games.zillertal_valley import ICON_INDEX, Placed, Token, Valley
 
 FORMAT_VERSION = 1
+RAIL = Rail()  # the Valley's dotted lines as cells (line, 0), named L<line>
 HAND_SIZE = 2
 BONUS_AT = (2, 4)  # rule text: a bonus after the 2nd and after the 4th completed contract
 SOLO_BONUS_AT = (3,)  # rule text (solo): a bonus after the 3rd completed contract
@@ -325,13 +327,10 @@ class Zillertal(Game):
         return tuple((line, 0) for line in state.valley.lines())
 
     def format_cell(self, cell: Cell) -> str:
-        return f"L{cell[0]}"
+        return RAIL.format_cell(cell)
 
     def parse_cell(self, text: str) -> Cell:
-        match = re.fullmatch(r"L(-?[0-9]+)", text.strip())
-        if match is None:
-            raise NotationError(f"{text!r} is not a dotted line of the Valley (e.g. L0, L-4, L12)")
-        return (int(match.group(1)), 0)
+        return RAIL.parse_cell(text)
 
 
 def _starting_values(players: int) -> tuple[int, ...]:
@@ -1231,7 +1230,7 @@ class ZillertalState(State):
             return f"contract {action.contract}"
         raise NotationError(f"{action!r} is not a Zillertal action")
 
-    def _card_id(self, text: str) -> str:
+    def card_id(self, text: str) -> str:
         """A card or contract id from text, without regard to case."""
         lowered = text.strip().lower()
         for known in (*self._set.valley, *self._set.contracts):
@@ -1256,15 +1255,15 @@ class ZillertalState(State):
                     raise NotationError(f"{text!r}: pile values are 1, 2 and 3")
                 return End(tuple(sorted(piles)))
             if words[0] == "aside" and len(words) == 2:
-                return SetAside(self._card_id(words[1]))
+                return SetAside(self.card_id(words[1]))
             if words[0] == "swap" and len(words) == 2:
-                return Swap(self._card_id(words[1]))
+                return Swap(self.card_id(words[1]))
             if words[0] == "contract" and len(words) == 2:
-                return NewContract(self._card_id(words[1]))
+                return NewContract(self.card_id(words[1]))
             if words[0] == "claim" and len(words) == 3:
-                return Claim(self._card_id(words[1]), parse_icon(words[2]))
+                return Claim(self.card_id(words[1]), parse_icon(words[2]))
             if words[:2] == ["bonus", "task"] and len(words) == 4:
-                return BonusTask(self._card_id(words[2]), parse_icon(words[3]))
+                return BonusTask(self.card_id(words[2]), parse_icon(words[3]))
             if words[0] in ("token", "blank") and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
                 return PlaceToken(parse_icon(m.group(1)), int(m.group(2)), blank=words[0] == "blank")
             if words[0] == "bonus" and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
@@ -1275,7 +1274,7 @@ class ZillertalState(State):
             if (m := _AT_TEXT.fullmatch(low)) and m.group(1) == "cross":
                 return SecondCross(int(m.group(2)))
             if m := _PLACE_TEXT.fullmatch(raw):
-                return Place(self._card_id(m.group(1)), int(m.group(2)))
+                return Place(self.card_id(m.group(1)), int(m.group(2)))
         except ValueError as error:
             if isinstance(error, NotationError):
                 raise
