@@ -193,12 +193,23 @@ def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
 def cmd_companion(args: argparse.Namespace) -> int:
     """Referee a table of real cards (controller/companion.py): typed card ids and actions, LEDs drawn."""
     from controller.companion_cli import run_companion
+    from hal.errors import HardwareError
 
     game = load_game(args.game)
     ansi = sys.stdout.isatty() and not args.plain
-    run_companion(
-        game, args.players, args.seed, sys.stdin, sys.stdout, args.profile, ansi, **parse_options(args.option)
-    )
+    pixels = None
+    if args.neopixel:
+        from functools import partial
+
+        from controller.backends import led_strip
+
+        pixels = partial(led_strip, config=args.config)
+    options = parse_options(args.option)
+    try:
+        run_companion(game, args.players, args.seed, sys.stdin, sys.stdout, args.profile, ansi, pixels, **options)
+    except HardwareError as error:
+        print(f"tafel: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -267,6 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     companion.add_argument("--seed", type=int, default=0)
     companion.add_argument("--profile", help="board profile name or path (default: cards)")
     companion.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
+    companion.add_argument("--neopixel", action="store_true", help="also drive the real LED strip (on the Pi)")
+    companion.add_argument("--config", help="service configuration with the [neopixel] table (with --neopixel)")
     companion.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     companion.set_defaults(run=cmd_companion)
 

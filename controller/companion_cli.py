@@ -5,20 +5,26 @@ Typed lines stand in for the card reader, the buttons and the screen's menu: a c
 else is declared as an action. After each line the screen shows what happened, the LEDs of the rail
 and of the seat zones (ANSI colours on a terminal, letters elsewhere) and, for Zillertal, the Valley
 with its icon counts per zone. Input and output are streams, so the loop is tested with scripted input.
+
+With a real LED strip (`--neopixel`) the frames also go to the strip, and while nobody types the loop
+keeps refreshing them in real time, so that a pending skip blinks.
 """
 
 from __future__ import annotations
 
+import select
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from controller.cardview import render_view
 from controller.companion import Companion, CompanionOutput, parse_card_id, pending_skips, seat_zone_colours
 from controller.games import Game, NotationError, State
+from controller.leds import FrameGate
 from controller.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour
 from controller.render import HINT_SYMBOLS, ansi_block
-from hal.profile import load_profile
-from hal.protocols import BUTTONS, InputEvent
+from hal.profile import BoardProfile, load_profile
+from hal.protocols import BUTTONS, InputEvent, PixelSink
 
 HELP = """Enter cards and actions:
   CARD            a card read by the card reader (e.g. V03, K1-03, leo, sun)
@@ -28,7 +34,8 @@ HELP = """Enter cards and actions:
   ?               list the legal actions      show   draw the table again      quit
 """
 RAIL_LEGEND = "+ may go here   ? previewed   b Gorge   w Cross   . dark"
-STEP_MS = 250  # virtual time between two typed lines (for blinking)
+STEP_MS = 250  # virtual time between two typed lines (for blinking), without a real strip
+REFRESH_S = 0.1  # with a real strip: how long to wait for a line before refreshing the LEDs
 
 
 def led_cell(colour: RGB, ansi: bool, symbol: Callable[[RGB], str] | None = None) -> str:
@@ -147,14 +154,54 @@ def _is_line(state: State, text: str) -> bool:
     return state.game.name == "zillertal"
 
 
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
 class CompanionTerminal:
-    def __init__(self, companion: Companion, stdin: TextIO, stdout: TextIO, ansi: bool = False) -> None:
+    def __init__(
+        self,
+        companion: Companion,
+        stdin: TextIO,
+        stdout: TextIO,
+        ansi: bool = False,
+        pixels: PixelSink | None = None,
+        clock: Callable[[], int] = monotonic_ms,
+    ) -> None:
         self.companion = companion
         self.stdin = stdin
         self.stdout = stdout
         self.ansi = ansi
-        self.now = 0
+        self.pixels = pixels
+        self.clock = clock
+        self.gate = FrameGate()
+        self.now = clock() if pixels is not None else 0
         self.output = companion.step(self.now)
+        self._push(self.output.frame)
+
+    def _tick(self) -> int:
+        """The time of the next step: real with a strip (it blinks), else a fixed step per line."""
+        self.now = self.clock() if self.pixels is not None else self.now + STEP_MS
+        return self.now
+
+    def _push(self, frame: tuple[RGB, ...]) -> None:
+        if self.pixels is not None:
+            self.gate.push(self.pixels, frame, self.now)
+
+    def refresh(self) -> None:
+        """Show the LEDs as they are now (blinking goes on while nobody enters anything)."""
+        self._push(self.companion.frame(self._tick()))
+
+    def read_line(self) -> str:
+        """The next typed line ('' at the end of input); with a strip, refresh it while waiting."""
+        if self.pixels is not None:
+            try:
+                selectable = self.stdin.fileno() >= 0
+            except (OSError, ValueError):
+                selectable = False
+            while selectable and not select.select([self.stdin], [], [], REFRESH_S)[0]:
+                self.refresh()
+        return self.stdin.readline()
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -166,9 +213,9 @@ class CompanionTerminal:
     def enter(self, text: str) -> CompanionOutput:
         """One typed line: its event through the companion, then what happened."""
         event = event_for(self.companion.state, text, bool(self.output.candidates))
-        self.now += STEP_MS
-        output = self.companion.step(self.now, [event])
+        output = self.companion.step(self._tick(), [event])
         self.output = output
+        self._push(output.frame)
         for message in output.messages:
             self.say(f"  ! {message}")
         for before, action, after in output.transitions:
@@ -195,7 +242,7 @@ class CompanionTerminal:
         while not self.companion.state.is_terminal():
             self.stdout.write(f"player {self.companion.state.current_player}> ")
             self.stdout.flush()
-            line = self.stdin.readline()
+            line = self.read_line()
             if not line:
                 break
             text = " ".join(line.strip().split())
@@ -228,12 +275,17 @@ def run_companion(
     stdout: TextIO,
     profile: str | None = None,
     ansi: bool = False,
+    pixels: Callable[[BoardProfile], PixelSink] | None = None,
     **options: Any,
 ) -> State:
-    """Referee a table of real cards of `game`: physical hands unless `hands` says otherwise."""
+    """Referee a table of real cards of `game`: physical hands unless `hands` says otherwise.
+
+    `pixels` builds the LED strip for the profile (the frames are always drawn on the screen too).
+    """
     options.setdefault("hands", "physical")
     state = game.new_game(players=players, seed=seed, **options)
-    companion = Companion(state, load_profile(profile or "cards"))
-    terminal = CompanionTerminal(companion, stdin, stdout, ansi)
+    board = load_profile(profile or "cards")
+    companion = Companion(state, board)
+    terminal = CompanionTerminal(companion, stdin, stdout, ansi, pixels(board) if pixels is not None else None)
     terminal.say(f"{game.title} at the table, {state.players} players ({options['hands']} hands)")
     return terminal.run()

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import io
+import os
 
+import pytest
+
+from controller.backends import led_strip
 from controller.cli import main
-from controller.companion_cli import event_for, run_companion
+from controller.companion import Companion
+from controller.companion_cli import CompanionTerminal, event_for, run_companion
 from controller.games import load_game
+from controller.palette import HINT_COLOURS
+from hal.profile import load_profile
+from sim.board import SimPixels
+from tests.hal.test_neopixel import adafruit  # noqa: F401 (the fake Adafruit libraries)
+
+CARDS = load_profile("cards")
 
 ZILLERTAL = load_game("zillertal")
 ZODIAC = load_game("zodiac")
@@ -97,3 +108,63 @@ def test_cli_companion_runs_and_stops_at_the_end_of_input(monkeypatch, capsys):
     assert "seat1 [GGG] on turn" in out
     assert main(["companion", "zillertal", "--players", "5"]) == 2
     assert "Zillertal is played by 1, 2, 3, 4 players, not 5" in capsys.readouterr().err
+
+
+# --- a real strip ----------------------------------------------------------------------------------
+def test_frames_go_to_the_strip_after_every_line():
+    ticks = iter(range(0, 100_000, 100))
+    companion = Companion(ZILLERTAL.new_game(players=2, hands="physical"), CARDS)
+    pixels = SimPixels(CARDS.led_count)
+    stdin = io.StringIO("\n".join([*SETUP, "V03"]) + "\n")
+    CompanionTerminal(companion, stdin, io.StringIO(), pixels=pixels, clock=lambda: next(ticks)).run()
+    assert pixels.last is not None and pixels.last[CARDS.led_of("L0")] == HINT_COLOURS["amber"]
+    # The first frame, seat 1's turn to enter contracts, seat 0's turn to play, the card entered.
+    assert len(pixels.frames) == 4
+
+
+def test_run_companion_builds_the_strip_for_the_profile():
+    strips: list[SimPixels] = []
+
+    def strip(profile):
+        strips.append(SimPixels(profile.led_count))
+        return strips[-1]
+
+    run_companion(ZODIAC, 2, 0, io.StringIO("dealer 0\n"), io.StringIO(), pixels=strip)
+    assert len(strips) == 1 and strips[0].size == CARDS.led_count and strips[0].frames
+
+
+def test_with_a_strip_the_loop_waits_for_lines_and_keeps_blinking(tmp_path):
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"dealer 1\nleo\ndraw\npass\n")
+    os.close(write_end)
+    ticks = iter(range(0, 100_000, 400))
+    state = ZODIAC.new_game(players=3, hands="physical", mode="table")
+    companion = Companion(state, CARDS, blink_ms=400)
+    pixels = SimPixels(CARDS.led_count)
+    with os.fdopen(read_end) as stdin:
+        terminal = CompanionTerminal(companion, stdin, io.StringIO(), pixels=pixels, clock=lambda: next(ticks))
+        terminal.run()
+    skipping = CARDS.seat_zones["seat2"][0]
+    assert companion.state.skips == (0, 0, 1) and companion.state.current_player == 0
+    shown = len(pixels.frames)
+    terminal.refresh()  # nobody types: the skip blinks on
+    terminal.refresh()
+    assert len(pixels.frames) == shown + 2
+    assert {frame[skipping] for _, frame in pixels.frames[shown:]} == {
+        HINT_COLOURS["red"],
+        pixels.frames[-1][1][skipping],
+    }
+    assert HINT_COLOURS["red"] in {frame[skipping] for _, frame in pixels.frames}
+
+
+@pytest.mark.usefixtures("adafruit")
+def test_led_strip_reads_the_neopixel_table_of_the_configuration(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[neopixel]\ndriver = "spi"\nspi_port = 1\n', encoding="utf-8")
+    sink = led_strip(CARDS, str(config))
+    assert sink.size == 66 and sink.wiring.spi_port == 1 and sink.colour_order == "GRB"
+    config.write_text('[neopixel]\ndriver = "magic"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"config.toml \[neopixel\]: driver: must be one of"):
+        led_strip(CARDS, str(config))
+    with pytest.raises(ValueError, match="cannot read the configuration"):
+        led_strip(CARDS, str(tmp_path / "missing.toml"))

@@ -693,7 +693,7 @@ class ZillertalState(State):
         if t.pending == EXCHANGE:
             actions: list[Action] = []
             if t.deck and UNSEEN in hand:
-                # ZT-E10: any card the hand may hold; at most as many swaps as unseen hand cards.
+                # ZT-E12: any card the hand may hold; at most as many swaps as unseen hand cards.
                 if hand.count(UNSEEN) > t.received.count(UNSEEN):
                     actions.extend(Swap(c) for c in self.playable_cards())
             elif t.deck:
@@ -729,7 +729,7 @@ class ZillertalState(State):
 
     def _contract_entries(self) -> list[Action]:
         """ZT-E11: the contracts that may have been drawn: any left in a pile of a value still owed.
-        In a redraw the contract just slid under its pile is not the one drawn."""
+        ZT-E12: in a redraw the contract just slid under its pile is not the one drawn."""
         t = self._t
         entries: list[Action] = []
         for value in sorted(set(t.to_draw)):
@@ -917,7 +917,7 @@ class ZillertalState(State):
         revealed = t.revealed + 1
         if card in self._set.valley:
             (new,), deck = cards.draw(t.deck)
-            # ZT-E10: a card given back into a physical deck is unseen again.
+            # ZT-E12: a card given back into a physical deck is unseen again.
             back = UNSEEN if t.hands_mode == PHYSICAL else card
             hand = (*take_card(t.hands[me], card), new)
             return self._next(
@@ -932,7 +932,7 @@ class ZillertalState(State):
             )
         value = self._set.contracts[card].points
         if t.hands_mode == PHYSICAL:
-            # ZT-E11: the contract drawn for it is entered next.
+            # ZT-E12: the contract drawn for it is entered next.
             contracts = tuple(h for h in t.contracts[me] if h.id != card)
             return self._next(
                 replace(
