@@ -159,6 +159,9 @@ class Companion:
         self._candidates: tuple[Action, ...] = ()
         self._preview: int | None = None
         self._error_until = -1
+        self._transitions: list[tuple[State, Action, State]] = []  # of the step under way
+        self._messages: list[str] = []
+        self._refused = False  # whether the event under way was refused
 
     @property
     def state(self) -> State:
@@ -171,13 +174,11 @@ class Companion:
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, events: Iterable[InputEvent] = ()) -> CompanionOutput:
         """Handle the input events that arrived; get the LED frame and what happened."""
-        self._transitions: list[tuple[State, Action, State]] = []
-        self._messages: list[str] = []
+        self._transitions, self._messages = [], []
         took_back = 0
         for event in events:
-            refused_before = len(self._messages)
             took_back += self._handle(event)
-            if self._refused and len(self._messages) > refused_before:
+            if self._refused:
                 self._error_until = now + ERROR_MS
         return CompanionOutput(
             state=self._state,

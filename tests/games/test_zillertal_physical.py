@@ -102,7 +102,7 @@ def test_ZT_E11_the_end_of_a_turn_waits_for_the_contracts_drawn():
     assert [h.id for h in state.table.contracts[0]] == ["K2-3"]
 
 
-def test_ZT_E11_an_exchanged_contract_is_replaced_by_the_one_drawn():
+def test_ZT_E12_an_exchanged_contract_is_replaced_by_the_one_drawn_and_hand_cards_by_unseen_ones():
     state = at_table(
         hands=(("FLAT1", "FLAT1"), ("FLAT1",)),
         contracts=[("K2-1", "K3-2"), ("K1-5",)],
@@ -116,6 +116,7 @@ def test_ZT_E11_an_exchanged_contract_is_replaced_by_the_one_drawn():
     assert state.pending == EXCHANGE and [h.id for h in state.table.contracts[0]] == ["K2-1", "K3-5"]
     assert "swap K3-5" not in legal(state)  # cards received are not exchanged again
     state = play(state, "swap FLAT1", "swap PEAK")  # any card the hand may hold, one per unseen card
+    assert state.table.hands[0] == (UNSEEN, UNSEEN) and state.table.deck[:2] == (UNSEEN, UNSEEN)
     assert not any(text.startswith("swap") and not text.startswith("swap K") for text in legal(state))
     assert "both hand cards have been exchanged already" in reason(state, "swap FLAT1")
     assert play(state, "done").pending is None
