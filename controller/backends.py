@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hal.profile import BoardProfile
+from hal.protocols import PixelSink
 
 
 @dataclass
@@ -31,3 +32,23 @@ def simulated(
     pixels = SimPixels(profile.led_count, board)
     hands = VirtualHands(seed + 1, CALM if calm_hands else None)
     return SimBackends(board, pixels, SimInputs(), hands)
+
+
+def led_strip(profile: BoardProfile, config: str | None = None) -> PixelSink:
+    """The real LED strip (NeoPixel) of a board, wired as the `[neopixel]` table of the service
+    configuration `config` says (without one: the SPI driver, data on GPIO 10)."""
+    import tomllib
+
+    from hal.neopixel import NeoPixelSink, NeoPixelWiring
+
+    wiring = NeoPixelWiring()
+    if config is not None:
+        try:
+            with open(config, "rb") as file:
+                data = tomllib.load(file)
+        except OSError as error:
+            raise ValueError(f"{config}: cannot read the configuration: {error.strerror or error}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{config}: not valid TOML: {error}") from None
+        wiring = NeoPixelWiring.from_mapping(data.get("neopixel"), f"{config} [neopixel]")
+    return NeoPixelSink.from_profile(profile, wiring)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.games import State
+from controller.games.cards import UNSEEN
 from controller.games.zillertal import ZillertalState
 from controller.games.zillertal_cards import ICONS, CardSet, column_text
 from controller.games.zodiac import CARD_NAMES, SIGNS
@@ -52,12 +53,18 @@ def render_zodiac(obs: Mapping[str, Any]) -> str:
         label = f"player {seat}" + (f" ({', '.join(tags)})" if tags else "")
         lines.append(f"  {label}: {size} in hand; face up: {_cards_text(obs['up'][seat])}")
     hand = obs["hand"]
-    held = set(hand) | set(obs["up"][me])
-    missing = [sign for sign in SIGNS if sign not in held]
-    lines.append(f"Your hand: {_cards_text(hand)}")
-    lines.append(f"Missing signs: {' '.join(missing) or 'none'}")
-    if obs["fresh"]:
+    if UNSEEN in hand:  # physical hands: the controller knows only the cards shown
+        known = [card for card in hand if card != UNSEEN]
+        lines.append(f"Hand of player {me}: {len(hand)} cards; shown to the table: {_cards_text(known)}")
+    else:
+        held = set(hand) | set(obs["up"][me])
+        missing = [sign for sign in SIGNS if sign not in held]
+        lines.append(f"Your hand: {_cards_text(hand)}")
+        lines.append(f"Missing signs: {' '.join(missing) or 'none'}")
+    if obs["fresh"] in CARD_NAMES:
         lines.append(f"You drew a {CARD_NAMES[obs['fresh']]}: you may play it now, or keep it.")
+    elif obs["fresh"]:
+        lines.append("If the card you drew is a Sun or a Black Moon, you may play it now.")
     if obs["moved_up"] or obs["moved_down"]:
         lines.append(f"Moved this turn: up {_cards_text(obs['moved_up'])}; down {_cards_text(obs['moved_down'])}")
     penalty = obs.get("penalty")
@@ -182,7 +189,12 @@ def render_zillertal(obs: Mapping[str, Any], card_set: CardSet) -> str:
     if obs["claim_on"]:
         out.append(f"This turn you claim on {obs['claim_on']}.")
     out.append("Your hand:")
+    unseen = obs["hand"].count(UNSEEN)
+    if unseen:
+        out.append(f"  {unseen} card(s) in your hand, not shown to the controller")
     for card_id in obs["hand"]:
+        if card_id == UNSEEN:
+            continue
         card = card_set.valley[card_id]
         cols = " | ".join(column_text(column) or "-" for column in card.columns)
         out.append(f"  {card_id}: land {'-'.join(map(str, card.heights))}; icons {cols}")

@@ -190,6 +190,29 @@ def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_companion(args: argparse.Namespace) -> int:
+    """Referee a table of real cards (controller/companion.py): typed card ids and actions, LEDs drawn."""
+    from controller.companion_cli import run_companion
+    from hal.errors import HardwareError
+
+    game = load_game(args.game)
+    ansi = sys.stdout.isatty() and not args.plain
+    pixels = None
+    if args.neopixel:
+        from functools import partial
+
+        from controller.backends import led_strip
+
+        pixels = partial(led_strip, config=args.config)
+    options = parse_options(args.option)
+    try:
+        run_companion(game, args.players, args.seed, sys.stdin, sys.stdout, args.profile, ansi, pixels, **options)
+    except HardwareError as error:
+        print(f"tafel: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller.bench import format_bench, run_bench
 
@@ -248,6 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
     play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     play.set_defaults(run=cmd_play)
+
+    companion = commands.add_parser("companion", help="referee a table of real cards (Zillertal, Zodiac)")
+    companion.add_argument("game", choices=HOTSEAT_GAMES)
+    companion.add_argument("--players", type=int)
+    companion.add_argument("--seed", type=int, default=0)
+    companion.add_argument("--profile", help="board profile name or path (default: cards)")
+    companion.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
+    companion.add_argument("--neopixel", action="store_true", help="also drive the real LED strip (on the Pi)")
+    companion.add_argument("--config", help="service configuration with the [neopixel] table (with --neopixel)")
+    companion.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    companion.set_defaults(run=cmd_companion)
 
     bench = commands.add_parser("bench", help="measure tracker, latency and playout speed")
     bench.add_argument("--games", type=int, default=6, help="physical games per sensor model")

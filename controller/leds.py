@@ -35,6 +35,28 @@ STATUS_COLOURS: dict[str, RGB] = {
 }
 
 
+class FrameGate:
+    """Pushes frames to a pixel sink only when they change, and no faster than `min_interval_ms`:
+    shared by the board's frame composer and the card table's companion."""
+
+    def __init__(self, min_interval_ms: int = 20) -> None:
+        self.min_interval_ms = min_interval_ms
+        self.shown: tuple[RGB, ...] | None = None
+        self._shown_at: int | None = None
+        self.frames_pushed = 0
+
+    def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
+        """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""
+        if frame == self.shown:
+            return False
+        if self._shown_at is not None and now - self._shown_at < self.min_interval_ms:
+            return False
+        sink.show(frame)
+        self.shown, self._shown_at = frame, now
+        self.frames_pushed += 1
+        return True
+
+
 def seat_colours(state: State) -> tuple[str, ...]:
     seats = getattr(state, "seats", None)
     return tuple(seats) if seats else COLOURS[: state.players]
@@ -50,9 +72,7 @@ class FrameComposer:
         self._last_output: TrackerOutput | None = None  # held, so its identity cannot be reused
         self._last_key: tuple[int, bool] | None = None
         self._last_frame: tuple[RGB, ...] = ()
-        self._shown: tuple[RGB, ...] | None = None
-        self._shown_at: int | None = None
-        self.frames_pushed = 0
+        self._gate = FrameGate(self.min_interval_ms)
 
     def compose(self, output: TrackerOutput, now: int, faults: bool = False) -> tuple[RGB, ...]:
         """The frame for this tracker output; recomputed only when its inputs change."""
@@ -105,15 +125,12 @@ class FrameComposer:
 
     def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
         """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""
-        if frame == self._shown:
-            return False
-        if self._shown_at is not None and now - self._shown_at < self.min_interval_ms:
-            return False
-        sink.show(frame)
-        self._shown, self._shown_at = frame, now
-        self.frames_pushed += 1
-        return True
+        return self._gate.push(sink, frame, now)
 
     @property
     def shown(self) -> tuple[RGB, ...] | None:
-        return self._shown
+        return self._gate.shown
+
+    @property
+    def frames_pushed(self) -> int:
+        return self._gate.frames_pushed

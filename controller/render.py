@@ -97,6 +97,12 @@ def ansi_cell(glyph: str, background: RGB | None) -> str:
     return f"\x1b[48;2;{r};{g};{b}m\x1b[1;97m{text}{RESET}"
 
 
+def ansi_block(colour: RGB, text: str = " ") -> str:
+    """`text` on the LED's colour: one LED of a strip drawn in a terminal."""
+    r, g, b = _visible(colour)
+    return f"\x1b[48;2;{r};{g};{b}m{text}{RESET}"
+
+
 def _visible(colour: RGB) -> RGB:
     # Dimmed LED colours are nearly black on a screen: stretch them so the hue can be seen.
     peak = max(colour) or 1

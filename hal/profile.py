@@ -24,6 +24,23 @@ Format:
 
     [fields]                 # one line per field: name = { channel = N, led = N }
     a1 = { channel = 0, led = 0 }
+
+A card table has no piece sensors: geometry "rail" is a row of LEDs along Zillertal's Valley, one per
+dotted line, named `L<line>` from `first` to `last` (Zodiac needs no rail). `channels` may be left out
+(no sensors; then fields have no channel). Seat zones are groups of LEDs in front of the seats:
+
+    [board]
+    name = "cards"
+    geometry = "rail"
+    first = -20              # the dotted lines the rail covers: L-20 .. L20
+    last = 20
+    led_count = 66
+
+    [seat_zones]             # any board may have them: name = [first LED, number of LEDs]
+    seat0 = [41, 3]
+
+    [fields]
+    L-20 = { led = 0 }
 """
 
 from __future__ import annotations
@@ -31,13 +48,13 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hal.sensors import MODEL_NAMES
 
-GEOMETRIES = ("square", "hex")
+GEOMETRIES = ("square", "hex", "rail")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "wiring"
 
@@ -48,7 +65,7 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class FieldWiring:
-    channel: int
+    channel: int | None  # None on a board without sensors (a card table's rail)
     led: int
 
 
@@ -56,7 +73,7 @@ class FieldWiring:
 class BoardProfile:
     name: str
     geometry: str
-    size: tuple[int, ...]  # (width, height) for square boards, (radius,) for hex boards
+    size: tuple[int, ...]  # (width, height) for square boards, (radius,) for hex, (first, last) for a rail
     channels: int
     led_count: int
     colour_order: str
@@ -66,6 +83,7 @@ class BoardProfile:
     fields: Mapping[str, FieldWiring]
     extra_leds: Mapping[str, int]
     source: str
+    seat_zones: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # zone name -> its LEDs
 
     def channel_of(self, field: str) -> int:
         return self.fields[field].channel
@@ -100,6 +118,7 @@ def parse_profile(text: str, source: str = "<profile>") -> BoardProfile:
 
 
 _FIELD_TEXT = re.compile(r"([a-z])([1-9][0-9]?)")
+_RAIL_TEXT = re.compile(r"L(-?[0-9]+)")
 
 
 def _field_name_problem(name: str, geometry: str, size: tuple[int, ...]) -> str | None:
@@ -107,8 +126,15 @@ def _field_name_problem(name: str, geometry: str, size: tuple[int, ...]) -> str 
 
     Square boards use chess-like names (a1 = south-west); hex boards name rows by letter from the
     north and number the hexes of each row from 1 at its west end (shared/rules/fillit.md F-1).
-    The hal layer cannot use the games' grids, so this checks the notation on its own.
+    Rail positions are dotted lines `L<line>` (Zillertal's Valley). The hal layer cannot use the games'
+    grids, so this checks the notation on its own.
     """
+    if geometry == "rail":
+        first, last = size
+        rail = _RAIL_TEXT.fullmatch(name)
+        if rail is None or not first <= int(rail.group(1)) <= last or rail.group(1) in ("-0",):
+            return f"not a position of the rail (L{first} to L{last})"
+        return None
     match = _FIELD_TEXT.fullmatch(name)
     if geometry == "square":
         width, height = size
@@ -149,6 +175,14 @@ class _Checker:
         where = f"{self._source}:{line}" if line is not None else self._source
         return ProfileError(f"{where}: {message}")
 
+    def _signed(self, table: Mapping[str, Any], key: str, section: str) -> int:
+        if key not in table:
+            raise self.error(f"[{section}] lacks the key {key!r}")
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"[{section}] {key} must be a whole number, not {value!r}", key, section)
+        return value
+
     def _int(self, table: Mapping[str, Any], key: str, section: str, minimum: int = 0) -> int:
         if key not in table:
             raise self.error(f"[{section}] lacks the key {key!r}")
@@ -171,9 +205,16 @@ class _Checker:
             )
         if geometry == "square":
             size: tuple[int, ...] = (self._int(board, "width", "board", 1), self._int(board, "height", "board", 1))
-        else:
+        elif geometry == "hex":
             size = (self._int(board, "radius", "board", 1),)
-        channels = self._int(board, "channels", "board", 1)
+        else:
+            size = (self._signed(board, "first", "board"), self._signed(board, "last", "board"))
+            if size[0] > size[1]:
+                raise self.error(f"[board] first ({size[0]}) must not lie after last ({size[1]})", "last", "board")
+        if geometry == "rail":
+            channels = self._int(board, "channels", "board", 0) if "channels" in board else 0
+        else:
+            channels = self._int(board, "channels", "board", 1)
         led_count = self._int(board, "led_count", "board", 1)
         order = board.get("colour_order", "GRB")
         if order not in COLOUR_ORDERS:
@@ -195,6 +236,7 @@ class _Checker:
         cap = self._int(board, "count_cap", "board", 1) if "count_cap" in board else 3
         fields = self._fields(data.get("fields"), geometry, size, channels, led_count)
         extras = self._extras(data.get("extra_leds", {}), led_count, fields)
+        zones = self._zones(data.get("seat_zones", {}), led_count, fields, extras)
         return BoardProfile(
             name,
             geometry,
@@ -208,6 +250,7 @@ class _Checker:
             fields,
             extras,
             self._source,
+            zones,
         )
 
     def _fields(
@@ -223,24 +266,34 @@ class _Checker:
             if problem is not None:
                 raise self.error(f"field {name}: {problem}", name, "fields")
             if not isinstance(entry, Mapping):
-                raise self.error(f"field {name}: expected {{ channel = N, led = N }}", name, "fields")
-            for key in ("channel", "led"):
+                shape = "{ led = N }" if channels == 0 else "{ channel = N, led = N }"
+                raise self.error(f"field {name}: expected {shape}", name, "fields")
+            # A board without sensors (a rail) has no channels; with sensors every field has one.
+            needed = ("led",) if channels == 0 else ("channel", "led")
+            for key in needed:
                 if key not in entry:
                     raise self.error(f"field {name}: missing key {key!r}", name, "fields")
-            unknown = sorted(set(entry) - {"channel", "led"})
+            unknown = sorted(set(entry) - set(needed))
             if unknown:
-                raise self.error(f"field {name}: unknown key(s) {', '.join(unknown)}", name, "fields")
-            channel, led = entry["channel"], entry["led"]
-            for key, value, limit in (("channel", channel, channels), ("led", led, led_count)):
+                extra = " (this board has no sensor channels)" if channels == 0 and "channel" in unknown else ""
+                raise self.error(f"field {name}: unknown key(s) {', '.join(unknown)}{extra}", name, "fields")
+            channel, led = entry.get("channel"), entry["led"]
+            checks = (
+                (("led", led, led_count),)
+                if channel is None
+                else (("channel", channel, channels), ("led", led, led_count))
+            )
+            for key, value, limit in checks:
                 if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
                     raise self.error(f"field {name}: {key} {value!r} is out of range 0..{limit - 1}", name, "fields")
-            if channel in channel_owner:
+            if channel is not None and channel in channel_owner:
                 raise self.error(
                     f"field {name}: duplicate channel {channel} (also used by {channel_owner[channel]})", name, "fields"
                 )
             if led in led_owner:
                 raise self.error(f"field {name}: duplicate LED {led} (also used by {led_owner[led]})", name, "fields")
-            channel_owner[channel] = name
+            if channel is not None:
+                channel_owner[channel] = name
             led_owner[led] = name
             fields[name] = FieldWiring(channel, led)
         return fields
@@ -262,3 +315,42 @@ class _Checker:
             used[led] = name
             extras[name] = led
         return extras
+
+    def _zones(
+        self, table: Any, led_count: int, fields: Mapping[str, FieldWiring], extras: Mapping[str, int]
+    ) -> dict[str, tuple[int, ...]]:
+        if not isinstance(table, Mapping):
+            raise self.error("[seat_zones] must be a table of name = [first LED, number of LEDs]")
+        used = {wiring.led: name for name, wiring in fields.items()}
+        used.update({led: name for name, led in extras.items()})
+        zones: dict[str, tuple[int, ...]] = {}
+        for name, entry in table.items():
+            if not _ZONE_TEXT.fullmatch(name):
+                raise self.error(f"seat zone {name}: seat zones are named seat0 to seat7", name, "seat_zones")
+            if (
+                not isinstance(entry, list)
+                or len(entry) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)
+                or entry[1] < 1
+            ):
+                raise self.error(
+                    f"seat zone {name}: expected [first LED, number of LEDs >= 1], not {entry!r}", name, "seat_zones"
+                )
+            start, count = entry
+            if start < 0 or start + count > led_count:
+                raise self.error(
+                    f"seat zone {name}: LEDs {start}..{start + count - 1} are out of range 0..{led_count - 1}",
+                    name,
+                    "seat_zones",
+                )
+            for led in range(start, start + count):
+                if led in used:
+                    raise self.error(
+                        f"seat zone {name}: duplicate LED {led} (also used by {used[led]})", name, "seat_zones"
+                    )
+                used[led] = name
+            zones[name] = tuple(range(start, start + count))
+        return zones
+
+
+_ZONE_TEXT = re.compile(r"seat[0-7]")

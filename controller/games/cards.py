@@ -17,6 +17,10 @@ Card = str
 Pile = tuple[Card, ...]
 Hand = tuple[Card, ...]
 
+UNSEEN: Card = "?"
+"""A card nobody has shown the controller: at a physical table hands and the deck hold real cards the
+controller only counts, so they are kept as this placeholder until a card is declared."""
+
 
 def shuffle(cards: Iterable[Card], rng: SeededRandom) -> tuple[Pile, SeededRandom]:
     """The cards in a seeded random order, and the advanced random state."""
@@ -61,6 +65,14 @@ def remove_card(hand: Sequence[Card], card: Card) -> Hand:
     except ValueError:
         raise IllegalAction(f"{card} is not in the hand") from None
     return tuple(items)
+
+
+def take_card(hand: Sequence[Card], card: Card) -> Hand:
+    """The hand after `card` leaves it: a known copy if the hand holds one, else one unseen card
+    (physical hands: the controller learns the card only as it is played)."""
+    if card in hand or UNSEEN not in hand:
+        return remove_card(hand, card)
+    return remove_card(hand, UNSEEN)
 
 
 def build_deck(counts: Mapping[Card, int]) -> Pile:
@@ -162,6 +174,20 @@ def check_card_counts(expected: Mapping[Card, int], found: Iterable[Card], what:
         if extra:
             parts.append("too many " + ", ".join(f"{n}x {c}" for c, n in sorted(extra.items())))
         raise ValueError(f"{what}: the cards do not add up to the deck ({'; '.join(parts)})")
+
+
+def check_partly_known_counts(expected: Mapping[Card, int], found: Iterable[Card], what: str) -> None:
+    """Like `check_card_counts` for a physical table: unseen cards stand for any card, so the known ones
+    may not exceed their copies and all of them together must make up the deck."""
+    have = count_by_id(found)
+    unseen = have.pop(UNSEEN, 0)
+    extra = {c: n - expected.get(c, 0) for c, n in have.items() if n > expected.get(c, 0)}
+    if extra:
+        shown = ", ".join(f"{n}x {c}" for c, n in sorted(extra.items()))
+        raise ValueError(f"{what}: the cards do not add up to the deck (too many {shown})")
+    total, deck = sum(have.values()) + unseen, sum(expected.values())
+    if total != deck:
+        raise ValueError(f"{what}: {total} cards in all (known and unseen), the deck has {deck}")
 
 
 def count_by_id(cards: Iterable[Card]) -> dict[Card, int]:

@@ -43,6 +43,11 @@ def field(data: Mapping[str, Any], name: str, kind: type[T] | tuple[type, ...]) 
     return value  # type: ignore[return-value]
 
 
+def optional(data: Mapping[str, Any], name: str, kind: type[T] | tuple[type, ...], default: T) -> T:
+    """Like `field`, but `default` when the field is absent (a field added after format 1 was saved)."""
+    return field(data, name, kind) if name in data else default
+
+
 def _names(kinds: tuple[type, ...]) -> str:
     return " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
 

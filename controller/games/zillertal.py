@@ -8,6 +8,10 @@ is zillertal_valley.py.
 A turn is several actions by the same player: lay a card (or set one aside when none fits), claim
 tasks on one contract, use bonuses at any point, then end the turn choosing the piles that replace
 completed contracts.
+
+Option `hands="physical"` referees a table of real cards (ZT-E10 ... ZT-E12): hands, the Valley deck and
+the unused cards are `cards.UNSEEN` placeholders the controller only counts; it learns each Valley
+card as it is laid, and each contract as it is drawn (contracts are public).
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ from controller.games.base import (
     Option,
     State,
 )
-from controller.games.cards import Hand, Pile
+from controller.games.boards import Rail
+from controller.games.cards import UNSEEN, Hand, Pile, take_card
 from controller.games.rng import SeededRandom
 from controller.games.zillertal_cards import (
     BLANK,
@@ -45,6 +50,7 @@ from controller.games.zillertal_cards import (
 from controller.games.zillertal_valley import ICON_INDEX, Placed, Token, Valley
 
 FORMAT_VERSION = 1
+RAIL = Rail()  # the Valley's dotted lines as cells (line, 0), named L<line>
 HAND_SIZE = 2
 BONUS_AT = (2, 4)  # rule text: a bonus after the 2nd and after the 4th completed contract
 SOLO_BONUS_AT = (3,)  # rule text (solo): a bonus after the 3rd completed contract
@@ -57,6 +63,13 @@ BONUSES = ("tokens", "task", "exchange", "gorge", "crosses")
 TOKENS = "tokens"
 EXCHANGE = "exchange"
 CROSS = "cross"
+# Pending steps with physical hands (ZT-E11): contracts drawn by hand are entered one by one.
+DEAL = "deal"  # the starting contracts of each seat, before the first turn
+DRAW = "draw"  # the contracts replacing completed ones, at the end of a turn
+REDRAW = "redraw"  # the contract received for one exchanged in the exchange bonus
+PENDING = (TOKENS, EXCHANGE, CROSS, DEAL, DRAW, REDRAW)
+HANDS_MODES = ("dealt", "physical")
+DEALT, PHYSICAL = HANDS_MODES
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -144,6 +157,13 @@ class SecondCross:
 
 
 @dataclass(frozen=True, slots=True)
+class NewContract:
+    """ZT-E11: with physical hands, the contract a player drew from a pile (or was dealt)."""
+
+    contract: str
+
+
+@dataclass(frozen=True, slots=True)
 class End:
     """End the turn: draw back to two; `piles` are the values of the piles replacing completed contracts."""
 
@@ -198,6 +218,9 @@ class Table:
     turns: int = 0
     over: bool = False
     events: tuple[str, ...] = ()
+    hands_mode: str = DEALT
+    to_draw: tuple[int, ...] = ()  # ZT-E11: pile values of contracts drawn but not entered yet
+    revealed: int = 0  # hidden cards drawn so far: no take-back across a draw
 
 
 def _with_seat(items: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
@@ -211,6 +234,12 @@ class Zillertal(Game):
     options = (
         Option("cards", None, "path of a card-set TOML file (docs/cards-data.md); None uses the built-in set"),
         Option("bonuses", True, "play with the bonuses; false is the rule text's harder solo challenge"),
+        Option(
+            "hands",
+            DEALT,
+            "ZT-E10: 'dealt' (the engine shuffles, deals and knows every hand) or 'physical' (real cards: "
+            "each Valley card is declared as it is laid, each contract as it is drawn)",
+        ),
     )
 
     @property
@@ -226,9 +255,34 @@ class Zillertal(Game):
         bonuses = settings["bonuses"]
         if not isinstance(bonuses, bool):
             raise ValueError(f"bonuses must be true or false, not {bonuses!r}")
+        hands_mode = settings["hands"]
+        if hands_mode not in HANDS_MODES:
+            raise ValueError(f"hands must be 'dealt' or 'physical', not {hands_mode!r}")
         card_set = load_card_set(path)
         check_enough(card_set, count)
         rng = SeededRandom(seed)
+        if hands_mode == PHYSICAL:
+            # ZT-E10: the players shuffle and deal the real cards; the controller counts them. ZT-E11:
+            # the contracts dealt are entered seat by seat before the first turn.
+            full = card_set.deck()
+            in_use = card_set.in_use[count]
+            table = Table(
+                players=count,
+                bonuses=bonuses,
+                rng=rng,
+                deck=(UNSEEN,) * (in_use - HAND_SIZE * count),
+                unused=(UNSEEN,) * (len(full) - in_use),
+                piles=tuple(card_set.pile(value) for value in CONTRACT_VALUES),
+                hands=((UNSEEN,) * HAND_SIZE,) * count,
+                contracts=((),) * count,
+                completed=((),) * count,
+                taken=(0,) * count,
+                pending=DEAL,
+                to_draw=_starting_values(count),
+                hands_mode=PHYSICAL,
+                events=("enter the contracts dealt to player 0 (contract ID)",),
+            )
+            return ZillertalState(self, card_set, path is not None, table)
         # Rule text: shuffle the Valley cards and use as many as the player count says; the rest are
         # set aside unseen.
         full, rng = cards.shuffle(card_set.deck(), rng)
@@ -273,13 +327,16 @@ class Zillertal(Game):
         return tuple((line, 0) for line in state.valley.lines())
 
     def format_cell(self, cell: Cell) -> str:
-        return f"L{cell[0]}"
+        return RAIL.format_cell(cell)
 
     def parse_cell(self, text: str) -> Cell:
-        match = re.fullmatch(r"L(-?[0-9]+)", text.strip())
-        if match is None:
-            raise NotationError(f"{text!r} is not a dotted line of the Valley (e.g. L0, L-4, L12)")
-        return (int(match.group(1)), 0)
+        return RAIL.parse_cell(text)
+
+
+def _starting_values(players: int) -> tuple[int, ...]:
+    """The pile values of one seat's starting contracts: one from each pile, solo two."""
+    per_pile = SOLO_CONTRACTS if players == 1 else 1
+    return tuple(value for value in CONTRACT_VALUES for _ in range(per_pile))
 
 
 def check_enough(card_set: CardSet, players: int) -> None:
@@ -315,9 +372,14 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
             raise ValueError(f"field {name!r} must be >= 0, not {value}")
         return value
 
-    hands = tuple(cards.pile_from_json(h, f"hands[{i}]", valley_ids) for i, h in enumerate(per_seat("hands")))
-    deck = cards.pile_from_json(jsonutil.field(data, "deck", list), "deck", valley_ids)
-    unused = cards.pile_from_json(jsonutil.field(data, "unused", list), "unused", valley_ids)
+    hands_mode = jsonutil.optional(data, "hands_mode", str, DEALT)
+    if hands_mode not in HANDS_MODES:
+        raise ValueError(f"field 'hands_mode' must be dealt or physical, not {hands_mode!r}")
+    physical = hands_mode == PHYSICAL
+    hidden_ids = valley_ids | {UNSEEN} if physical else valley_ids
+    hands = tuple(cards.pile_from_json(h, f"hands[{i}]", hidden_ids) for i, h in enumerate(per_seat("hands")))
+    deck = cards.pile_from_json(jsonutil.field(data, "deck", list), "deck", hidden_ids)
+    unused = cards.pile_from_json(jsonutil.field(data, "unused", list), "unused", hidden_ids)
     set_aside = cards.pile_from_json(jsonutil.field(data, "set_aside", list), "set_aside", valley_ids)
     placed = []
     for index, entry in enumerate(jsonutil.field(data, "valley", list)):
@@ -328,7 +390,8 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
         if card not in valley_ids:
             raise ValueError(f"{where}: unknown Valley card {card!r}")
         placed.append(Placed(card, jsonutil.field(entry, "at", int)))
-    cards.check_card_counts(
+    check = cards.check_partly_known_counts if physical else cards.check_card_counts
+    check(
         {c: card_set.copies[c] for c in card_set.valley},
         (*deck, *unused, *set_aside, *(c for h in hands for c in h), *(p.card for p in placed)),
         "saved Valley cards",
@@ -395,8 +458,13 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
     if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in taken):
         raise ValueError(f"field 'taken' must be whole numbers >= 0, not {list(taken)!r}")
     pending = jsonutil.field(data, "pending", (str, type(None)))
-    if pending not in (None, TOKENS, EXCHANGE, CROSS):
-        raise ValueError(f"field 'pending' must be tokens, exchange, cross or null, not {pending!r}")
+    if pending not in (None, *PENDING):
+        raise ValueError(f"field 'pending' must be one of {', '.join(PENDING)} or null, not {pending!r}")
+    to_draw = tuple(jsonutil.optional(data, "to_draw", list, []))
+    if not all(v in CONTRACT_VALUES and not isinstance(v, bool) for v in to_draw):
+        raise ValueError(f"field 'to_draw' must list pile values 1, 2, 3, not {list(to_draw)!r}")
+    if bool(to_draw) != (pending in (DEAL, DRAW, REDRAW)):
+        raise ValueError("contracts are owed ('to_draw') exactly while one is being entered (deal, draw, redraw)")
     events = jsonutil.field(data, "events", list)
     if not all(isinstance(e, str) for e in events):
         raise ValueError("field 'events' must be a list of strings")
@@ -429,6 +497,9 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
         turns=whole("turns"),
         over=jsonutil.field(data, "over", bool),
         events=tuple(events),
+        hands_mode=hands_mode,
+        to_draw=to_draw,
+        revealed=whole("revealed") if "revealed" in data else 0,
     )
     supply = token_supply(card_set, table.tokens)
     if any(n < 0 for n in supply.values()):
@@ -561,6 +632,47 @@ class ZillertalState(State):
         """ZT-2: every dotted line where `card`'s left edge may go now."""
         return self.valley.placements(self._set.valley[card])
 
+    @property
+    def hands_mode(self) -> str:
+        return self._t.hands_mode
+
+    @property
+    def physical(self) -> bool:
+        """ZT-E10: real cards at a table; the controller does not know the hands."""
+        return self._t.hands_mode == PHYSICAL
+
+    @property
+    def pending(self) -> str | None:
+        """The step under way inside a turn (a bonus, or entering a contract drawn), or None."""
+        return self._t.pending
+
+    @property
+    def to_draw(self) -> tuple[int, ...]:
+        """ZT-E11: pile values of contracts drawn but not yet entered."""
+        return self._t.to_draw
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._t.hands[seat])
+
+    def chance_count(self) -> int:
+        """How many draws of hidden cards happened so far: no take-back across one."""
+        return self._t.revealed
+
+    def unaccounted(self, card: str) -> int:
+        """ZT-E10: copies of Valley card `card` not laid or set aside: one may be in a hand."""
+        t = self._t
+        laid = sum(1 for p in t.placed if p.card == card) + t.set_aside.count(card)
+        return self._set.copies[card] - laid
+
+    def playable_cards(self) -> tuple[str, ...]:
+        """The distinct Valley cards the player on turn may lay: their hand, or with physical hands
+        every card of which a copy may still be in a hand (ZT-E10), in card-set order."""
+        t = self._t
+        hand = t.hands[t.current]
+        if UNSEEN not in hand:
+            return tuple(_distinct(hand))
+        return tuple(c for c in self._set.valley if self.unaccounted(c) > 0)
+
     # --- legality ----------------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:
@@ -576,9 +688,15 @@ class ZillertalState(State):
         valley = self.valley
         if t.pending == TOKENS:
             return self._token_actions()
+        if t.pending in (DEAL, DRAW, REDRAW):
+            return self._contract_entries()
         if t.pending == EXCHANGE:
             actions: list[Action] = []
-            if t.deck:
+            if t.deck and UNSEEN in hand:
+                # ZT-E12: any card the hand may hold; at most as many swaps as unseen hand cards.
+                if hand.count(UNSEEN) > t.received.count(UNSEEN):
+                    actions.extend(Swap(c) for c in self.playable_cards())
+            elif t.deck:
                 actions.extend(Swap(c) for c in _distinct(hand) if hand.count(c) > t.received.count(c))
             for held in t.contracts[me]:
                 if held.id not in t.received and t.piles[self._set.contracts[held.id].points - 1]:
@@ -588,7 +706,15 @@ class ZillertalState(State):
         if t.pending == CROSS:
             return [SecondCross(line) for line in valley.lines() if line not in t.crosses]
         actions = []
-        if not t.played:
+        if not t.played and UNSEEN in hand:
+            # ZT-E10: any card a hand may hold is laid where it fits; ZT-E1 with physical hands: one
+            # that fits nowhere may be set aside (the controller cannot see the other hand card).
+            for card in self.playable_cards():
+                found = self.placements(card)
+                actions.extend(Place(card, at) for at in found)
+                if not found:
+                    actions.append(SetAside(card))
+        elif not t.played:
             for card in _distinct(hand):
                 actions.extend(Place(card, at) for at in self.placements(card))
             if not actions:
@@ -600,6 +726,17 @@ class ZillertalState(State):
         if t.played:
             actions.extend(self._ends())
         return actions
+
+    def _contract_entries(self) -> list[Action]:
+        """ZT-E11: the contracts that may have been drawn: any left in a pile of a value still owed.
+        ZT-E12: in a redraw the contract just slid under its pile is not the one drawn."""
+        t = self._t
+        entries: list[Action] = []
+        for value in sorted(set(t.to_draw)):
+            pile = t.piles[value - 1]
+            candidates = pile[1:] if t.pending == REDRAW else pile
+            entries.extend(NewContract(c) for c in dict.fromkeys(candidates))
+        return entries
 
     def _claims(self) -> list[Action]:
         t = self._t
@@ -682,7 +819,7 @@ class ZillertalState(State):
             return self._next(
                 replace(
                     t,
-                    hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                    hands=_with_seat(t.hands, me, take_card(hand, action.card)),
                     placed=(*t.placed, Placed(action.card, action.at)),
                     gorge=gorge,
                     played=True,
@@ -690,11 +827,14 @@ class ZillertalState(State):
                 )
             )
         if isinstance(action, SetAside):
-            event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
+            if t.hands_mode == PHYSICAL:
+                event = f"player {me} sets aside {action.card}, which fits nowhere in the Valley"
+            else:
+                event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
             return self._next(
                 replace(
                     t,
-                    hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                    hands=_with_seat(t.hands, me, take_card(hand, action.card)),
                     set_aside=(*t.set_aside, action.card),
                     played=True,
                     events=(event,),
@@ -721,6 +861,8 @@ class ZillertalState(State):
             return self._next(replace(self._take_bonus(t, "exchange"), pending=EXCHANGE, received=(), events=()))
         if isinstance(action, Swap):
             return self._swap(action.card)
+        if isinstance(action, NewContract):
+            return self._new_contract(action.contract)
         if isinstance(action, Done):
             return self._next(replace(t, pending=None, events=()))
         if isinstance(action, BonusGorge):
@@ -772,19 +914,37 @@ class ZillertalState(State):
         """ZT-E4: the new card comes from the top, the old one goes under its deck or pile."""
         t = self._t
         me = t.current
+        revealed = t.revealed + 1
         if card in self._set.valley:
             (new,), deck = cards.draw(t.deck)
-            hand = (*cards.remove_card(t.hands[me], card), new)
+            # ZT-E12: a card given back into a physical deck is unseen again.
+            back = UNSEEN if t.hands_mode == PHYSICAL else card
+            hand = (*take_card(t.hands[me], card), new)
             return self._next(
                 replace(
                     t,
                     hands=_with_seat(t.hands, me, hand),
-                    deck=cards.put_under(deck, card),
+                    deck=cards.put_under(deck, back),
                     received=(*t.received, new),
+                    revealed=revealed,
                     events=(f"player {me} exchanges a hand card",),
                 )
             )
         value = self._set.contracts[card].points
+        if t.hands_mode == PHYSICAL:
+            # ZT-E12: the contract drawn for it is entered next.
+            contracts = tuple(h for h in t.contracts[me] if h.id != card)
+            return self._next(
+                replace(
+                    t,
+                    contracts=_with_seat(t.contracts, me, contracts),
+                    piles=_with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
+                    pending=REDRAW,
+                    to_draw=(value,),
+                    revealed=revealed,
+                    events=(f"player {me} exchanges {card}: enter the contract drawn from pile {value}",),
+                )
+            )
         (new,), pile = cards.draw(t.piles[value - 1])
         contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
         piles = _with_seat(t.piles, value - 1, cards.put_under(pile, card))
@@ -794,14 +954,51 @@ class ZillertalState(State):
                 contracts=_with_seat(t.contracts, me, contracts),
                 piles=piles,
                 received=(*t.received, new),
+                revealed=revealed,
                 events=(f"player {me} exchanges {card} for {new}",),
             )
         )
+
+    def _new_contract(self, contract_id: str) -> ZillertalState:
+        """ZT-E11: a contract drawn (or dealt) at a physical table is entered."""
+        t = self._t
+        me = t.current
+        value = self._set.contracts[contract_id].points
+        piles = _with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
+        contracts = _with_seat(t.contracts, me, (*t.contracts[me], Held(contract_id)))
+        owed = list(t.to_draw)
+        owed.remove(value)
+        event = f"player {me} takes contract {contract_id} (worth {value})"
+        after = replace(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
+        if owed:
+            return self._next(after)
+        if t.pending == DEAL:
+            if me + 1 < t.players:
+                events = (event, f"enter the contracts dealt to player {me + 1}")
+                return self._next(replace(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
+            return self._next(replace(after, current=0, pending=None, events=(event, "player 0 starts")))
+        if t.pending == REDRAW:
+            return self._next(replace(after, pending=EXCHANGE, received=(*t.received, contract_id)))
+        return self._pass_turn(replace(after, pending=None))
 
     def _end_turn(self, chosen: tuple[int, ...]) -> ZillertalState:
         t = self._t
         me = t.current
         hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
+        drew = len(hand) > len(t.hands[me]) or bool(chosen)
+        t = replace(
+            t,
+            hands=_with_seat(t.hands, me, hand),
+            deck=deck,
+            turns=t.turns + 1,
+            revealed=t.revealed + (1 if drew else 0),
+            events=(),
+        )
+        if t.hands_mode == PHYSICAL and chosen:
+            # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
+            piles = " and ".join(str(v) for v in chosen)
+            event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {piles}: enter them (contract ID)"
+            return self._next(replace(t, pending=DRAW, to_draw=chosen, events=(event,)))
         contracts = list(t.contracts[me])
         piles = list(t.piles)
         events = []
@@ -811,12 +1008,16 @@ class ZillertalState(State):
             events.append(f"player {me} takes a new contract worth {value}: {new}")
         t = replace(
             t,
-            hands=_with_seat(t.hands, me, hand),
-            deck=deck,
             piles=tuple(piles),
             contracts=_with_seat(t.contracts, me, tuple(contracts)),
-            turns=t.turns + 1,
+            events=tuple(events),
         )
+        return self._pass_turn(t)
+
+    def _pass_turn(self, t: Table) -> ZillertalState:
+        """The turn of the player on turn is over: the next player with cards plays."""
+        me = t.current
+        events = list(t.events)
         # Rule text: with the deck empty, players play out their hands; a player without cards is passed.
         for step in range(1, t.players + 1):
             seat = (me + step) % t.players
@@ -856,12 +1057,17 @@ class ZillertalState(State):
             BonusCross,
             SecondCross,
             End,
+            NewContract,
         )
         if not isinstance(action, kinds):
             return f"{action!r} is not a Zillertal action"
         me = t.current
         hand = t.hands[me]
         valley = self.valley
+        if t.pending in (DEAL, DRAW, REDRAW):
+            return self._why_not_entry(action)
+        if isinstance(action, NewContract):
+            return "a contract is entered only when one is dealt or drawn (ZT-E11)"
         if t.pending == TOKENS and not isinstance(action, PlaceToken):
             return f"place the bonus tokens first ({t.tokens_left} left)"
         if t.pending == EXCHANGE and not isinstance(action, Swap | Done):
@@ -873,7 +1079,16 @@ class ZillertalState(State):
         if isinstance(action, Place | SetAside):
             if t.played:
                 return "you have already laid your card this turn"
-            if action.card not in hand:
+            if UNSEEN in hand:
+                if action.card not in self._set.valley:
+                    return f"{action.card} is not a Valley card of this card set"
+                if self.unaccounted(action.card) <= 0:
+                    copies = self._set.copies[action.card]
+                    return f"all {copies} copies of {action.card} are already in the Valley or set aside (ZT-E10)"
+                if isinstance(action, SetAside):
+                    lines = ", ".join(map(str, self.placements(action.card)))
+                    return f"{action.card} fits in the Valley (left edge on line {lines}): lay it (ZT-E1)"
+            elif action.card not in hand:
                 return f"{action.card} is not in your hand"
             if isinstance(action, SetAside):
                 return "a card may be set aside only when no hand card fits anywhere in the Valley (ZT-E1)"
@@ -903,6 +1118,12 @@ class ZillertalState(State):
         if isinstance(action, Swap):
             if action.card in t.received:
                 return f"{action.card} was received in this exchange"
+            if action.card in self._set.valley and UNSEEN in hand:
+                if not t.deck:
+                    return "the deck is empty"
+                if hand.count(UNSEEN) <= t.received.count(UNSEEN):
+                    return "both hand cards have been exchanged already; cards received are not exchanged again"
+                return f"all copies of {action.card} are already in the Valley or set aside (ZT-E10)"
             if action.card in self._set.valley:
                 return f"{action.card} is not in your hand" if action.card not in hand else "the deck is empty"
             if action.card not in self._set.contracts:
@@ -939,6 +1160,26 @@ class ZillertalState(State):
         if isinstance(action, BonusCross):
             return f"a Cross goes on a dotted line of the Valley ({valley.first} to {valley.last})"
         return "that bonus cannot be used now"
+
+    def _why_not_entry(self, action: Action) -> str:
+        """ZT-E11: why `action` is not the contract being entered."""
+        t = self._t
+        owed = " or ".join(str(v) for v in sorted(set(t.to_draw)))
+        if not isinstance(action, NewContract):
+            what = "dealt to" if t.pending == DEAL else "drawn by"
+            return f"first enter the contract {what} player {t.current} from pile {owed} (contract ID) (ZT-E11)"
+        contract = self._set.contracts.get(action.contract)
+        if contract is None:
+            return f"{action.contract} is not a contract of this card set"
+        if contract.points not in t.to_draw:
+            return f"{action.contract} is worth {contract.points}: the contract now comes from pile {owed}"
+        pile = t.piles[contract.points - 1]
+        if t.pending == REDRAW and pile and pile[0] == action.contract:
+            return f"{action.contract} was just exchanged: the contract drawn for it is another one"
+        owner = next((p for p in range(t.players) if any(h.id == action.contract for h in t.contracts[p])), None)
+        if owner is not None:
+            return f"{action.contract} is already player {owner}'s contract"
+        return f"{action.contract} has been completed and is no longer in pile {contract.points}"
 
     def _why_not_task(self, contract_id: str, icon: str, claim: bool) -> str:
         t = self._t
@@ -985,9 +1226,11 @@ class ZillertalState(State):
             return f"cross@{action.line}"
         if isinstance(action, End):
             return "end" + (f" {','.join(map(str, action.piles))}" if action.piles else "")
+        if isinstance(action, NewContract):
+            return f"contract {action.contract}"
         raise NotationError(f"{action!r} is not a Zillertal action")
 
-    def _card_id(self, text: str) -> str:
+    def card_id(self, text: str) -> str:
         """A card or contract id from text, without regard to case."""
         lowered = text.strip().lower()
         for known in (*self._set.valley, *self._set.contracts):
@@ -1012,13 +1255,15 @@ class ZillertalState(State):
                     raise NotationError(f"{text!r}: pile values are 1, 2 and 3")
                 return End(tuple(sorted(piles)))
             if words[0] == "aside" and len(words) == 2:
-                return SetAside(self._card_id(words[1]))
+                return SetAside(self.card_id(words[1]))
             if words[0] == "swap" and len(words) == 2:
-                return Swap(self._card_id(words[1]))
+                return Swap(self.card_id(words[1]))
+            if words[0] == "contract" and len(words) == 2:
+                return NewContract(self.card_id(words[1]))
             if words[0] == "claim" and len(words) == 3:
-                return Claim(self._card_id(words[1]), parse_icon(words[2]))
+                return Claim(self.card_id(words[1]), parse_icon(words[2]))
             if words[:2] == ["bonus", "task"] and len(words) == 4:
-                return BonusTask(self._card_id(words[2]), parse_icon(words[3]))
+                return BonusTask(self.card_id(words[2]), parse_icon(words[3]))
             if words[0] in ("token", "blank") and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
                 return PlaceToken(parse_icon(m.group(1)), int(m.group(2)), blank=words[0] == "blank")
             if words[0] == "bonus" and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
@@ -1029,7 +1274,7 @@ class ZillertalState(State):
             if (m := _AT_TEXT.fullmatch(low)) and m.group(1) == "cross":
                 return SecondCross(int(m.group(2)))
             if m := _PLACE_TEXT.fullmatch(raw):
-                return Place(self._card_id(m.group(1)), int(m.group(2)))
+                return Place(self.card_id(m.group(1)), int(m.group(2)))
         except ValueError as error:
             if isinstance(error, NotationError):
                 raise
@@ -1037,7 +1282,7 @@ class ZillertalState(State):
         raise NotationError(
             f"{text!r} is not a Zillertal action (CARD@LINE, aside CARD, claim CONTRACT ICON, end [1,2,3], "
             "bonus tokens|task CONTRACT ICON|exchange|gorge@COLUMN|cross@LINE, token ICON@COLUMN, "
-            "blank ICON@COLUMN, swap CARD, done, cross@LINE)"
+            "blank ICON@COLUMN, swap CARD, done, cross@LINE, contract CONTRACT)"
         )
 
     # --- views -------------------------------------------------------------------------------
@@ -1074,6 +1319,9 @@ class ZillertalState(State):
             "turns": t.turns,
             "over": t.over,
             "events": list(t.events),
+            "hands_mode": t.hands_mode,
+            "to_draw": list(t.to_draw),
+            "revealed": t.revealed,
         }
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -1086,6 +1334,8 @@ class ZillertalState(State):
             "player": player,
             "players": t.players,
             "bonuses": t.bonuses,
+            "hands_mode": t.hands_mode,
+            "to_draw": list(t.to_draw),
             "card_set": self._set.name,
             "current_player": t.current,
             "hand": list(t.hands[player]),

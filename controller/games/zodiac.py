@@ -8,6 +8,11 @@ docs/games/zodiac.md.
 A turn is several actions by the same player: draw (or take the top discard), then rearrange cards
 between hand and face-up area one card at a time, then discard or pass. Playing an action card from
 the hand is a turn of its own.
+
+Option `hands="physical"` referees a table of real cards (ZO-E12 ... ZO-E15): the controller does not
+know the hands or the deck order; hands and deck hold `cards.UNSEEN` placeholders, a card becomes known
+when it is shown (taken from the discard pile, moved, played), and a declared card is accepted while
+the player may still hold it.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from controller.games.base import (
     Option,
     State,
 )
-from controller.games.cards import Card, Hand, Pile
+from controller.games.cards import UNSEEN, Card, Hand, Pile, take_card
 from controller.games.rng import SeededRandom
 
 FORMAT_VERSION = 1
@@ -69,8 +74,12 @@ HAND_LIMIT = 6
 UP_LIMIT = 6
 TOTAL_LIMIT = 12
 MODES = ("referee", "table")
+HANDS_MODES = ("dealt", "physical")
+DEALT, PHYSICAL = HANDS_MODES
 
 # Phases of a turn.
+DEALER = "dealer"  # physical hands: the table names the dealer (ZO-E12)
+OPEN = "open"  # physical hands: the table names the sign that starts the discard pile (ZO-E12)
 TURN = "turn"  # nothing drawn yet: draw, take, or play an action card
 DRAWN = "drawn"  # drew or took a card: rearrange, then discard or pass
 PENALTY = "penalty"  # table mode: the next player picks the signs an offender loses
@@ -90,18 +99,43 @@ class Take:
 
 @dataclass(frozen=True, slots=True)
 class PlaySun:
-    """ZO-2: play a Sun to take `card` from `seat`'s face-up cards into the hand."""
+    """ZO-2: play a Sun to take `card` from `seat`'s face-up cards into the hand.
+
+    `area` is where the Sun comes from: None with dealt hands (ZO-E9 decides), "hand" or "up" with
+    physical hands, where the table sees it and the controller cannot decide (ZO-E14).
+    """
 
     card: Card
     seat: int
     call: bool = False
+    area: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayMoon:
-    """ZO-3: lay a Black Moon on the discard pile; the next player skips a turn."""
+    """ZO-3: lay a Black Moon on the discard pile; the next player skips a turn (`area` as for PlaySun)."""
 
     call: bool = False
+    area: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Spare:
+    """ZO-E6 with physical hands: the offender's cards, shown to the chooser, hold no sign to lose."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    """ZO-E12: at a physical table, the seat that deals (found by the players' own draw)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """ZO-E12: at a physical table, the sign the dealer turned up to start the discard pile."""
+
+    card: Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,17 +177,20 @@ class Lose:
 
 DRAW = Draw()
 TAKE = Take()
+SPARE = Spare()
 
 ENDING = (PlaySun, PlayMoon, Discard, Pass)
 _SUN_TEXT = re.compile(r"sun\s+([a-z ]+?)\s*@\s*([0-9]+)")
+FACE_UP_WORD = "faceup"  # ZO-E14: suffix of an action card played from the face-up area (physical hands)
 
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
-    """ZO-4: an offender still owes `owed` signs, chosen by the player on turn."""
+    """ZO-4: an offender still owes `owed` signs, chosen by the player on turn; `lost` already paid."""
 
     offender: int
     owed: int
+    lost: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +219,8 @@ class Table:
     turns: int = 0
     winner: int | None = None
     events: tuple[str, ...] = ()
+    hands_mode: str = DEALT
+    revealed: int = 0  # hidden cards shown so far (draws, shuffles, hands shown): no take-back across them
 
 
 def is_sign(card: Card) -> bool:
@@ -203,6 +242,32 @@ def parse_card(text: str) -> Card:
 def has_zodiac(hand: Hand, up: Hand) -> bool:
     """The winning set: six face down and six face up, all twelve signs, nothing else."""
     return len(hand) == HAND_LIMIT and len(up) == UP_LIMIT and set(hand) | set(up) == SIGN_SET
+
+
+def _why_no_zodiac(t: Table, seat: int) -> str | None:
+    """ZO-E15: why `seat`'s cards cannot be a Zodiac as far as the controller has seen them, or None.
+
+    A Zodiac needs six distinct signs face up and six cards in the hand; the known hand cards must be
+    other signs, and every sign still missing needs a copy the controller has not seen (that may be
+    among the unseen hand cards)."""
+    hand, up = t.hands[seat], t.up[seat]
+    if len(hand) != HAND_LIMIT or len(up) != UP_LIMIT:
+        return f"a Zodiac is {HAND_LIMIT} cards in the hand and {UP_LIMIT} face up, not {len(hand)} and {len(up)}"
+    known = [c for c in hand if c != UNSEEN]
+    shown = [*up, *known]
+    if not set(shown) <= SIGN_SET:
+        return "a Zodiac holds no action cards"
+    if len(set(shown)) != len(shown):
+        return "a Zodiac holds each sign once"
+    seen = cards.count_by_id((*t.discard, *(c for u in t.up for c in u), *(c for h in t.hands for c in h)))
+    gone = [sign for sign in SIGNS if sign not in shown and seen.get(sign, 0) >= DECK_COUNTS[sign]]
+    if gone:
+        return f"every copy of {', '.join(card_name(s) for s in gone)} has been seen elsewhere"
+    return None
+
+
+def _zodiac_possible(t: Table, seat: int) -> bool:
+    return _why_no_zodiac(t, seat) is None
 
 
 def over_limits(hand: Hand, up: Hand) -> bool:
@@ -227,6 +292,12 @@ class Zodiac(Game):
         ),
         Option("rearrange_before_draw", False, "ZO-5: allow rearranging before drawing (English text)"),
         Option("max_turns", 1000, "ZO-6: end the game as a draw after this many turns; None switches it off"),
+        Option(
+            "hands",
+            DEALT,
+            "ZO-E12: 'dealt' (the engine shuffles, deals and knows every hand) or 'physical' (real cards: "
+            "the controller learns a card when it is shown and accepts it while the player may hold it)",
+        ),
     )
 
     @property
@@ -239,7 +310,29 @@ class Zodiac(Game):
         mode = _check_mode(settings["mode"])
         before = _check_bool(settings["rearrange_before_draw"], "rearrange_before_draw")
         max_turns = _check_max_turns(settings["max_turns"])
+        hands_mode = _check_hands(settings["hands"])
         rng = SeededRandom(seed)
+        if hands_mode == PHYSICAL:
+            # ZO-E12: the players find the dealer and deal the real cards; the controller counts them.
+            table = Table(
+                players=count,
+                mode=mode,
+                rearrange_before_draw=before,
+                max_turns=max_turns,
+                rng=rng,
+                deck=(UNSEEN,) * (len(cards.build_deck(DECK_COUNTS)) - DEAL * count),
+                discard=(),
+                hands=((UNSEEN,) * DEAL,) * count,
+                up=((),) * count,
+                current=0,
+                phase=DEALER,
+                dealer=0,
+                dealer_draws=(),
+                skips=(0,) * count,
+                hands_mode=PHYSICAL,
+                events=("the players choose the dealer and deal six cards each: name the dealer (dealer SEAT)",),
+            )
+            return ZodiacState(self, table)
         full = cards.build_deck(DECK_COUNTS)
         # Rule text: everyone draws a card; the first to draw an action card deals. ZO-E1: seats draw in
         # turn order from seat 0, one card each, round after round.
@@ -286,7 +379,9 @@ class Zodiac(Game):
         data = jsonutil.check_header(data, self.name, FORMAT_VERSION)
         players = jsonutil.field(data, "players", int)
         self.check_players(players)
-        known = set(DECK_COUNTS)
+        hands_mode = _check_hands(jsonutil.optional(data, "hands_mode", str, DEALT))
+        physical = hands_mode == PHYSICAL
+        known = set(DECK_COUNTS) | ({UNSEEN} if physical else set())
 
         def seat(value: Any, what: str) -> int:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
@@ -304,10 +399,16 @@ class Zodiac(Game):
         deck = cards.pile_from_json(jsonutil.field(data, "deck", list), "deck", known)
         discard = cards.pile_from_json(jsonutil.field(data, "discard", list), "discard", known)
         held = [c for h in (*hands, *up) for c in h]
-        cards.check_card_counts(DECK_COUNTS, (*deck, *discard, *held), "saved zodiac state")
+        if physical:
+            if UNSEEN in (*discard, *(c for u in up for c in u)):
+                raise ValueError("the discard pile and the face-up cards are seen: they cannot hold unseen cards")
+            cards.check_partly_known_counts(DECK_COUNTS, (*deck, *discard, *held), "saved zodiac state")
+        else:
+            cards.check_card_counts(DECK_COUNTS, (*deck, *discard, *held), "saved zodiac state")
         phase = jsonutil.field(data, "phase", str)
-        if phase not in (TURN, DRAWN, PENALTY, OVER):
-            raise ValueError(f"field 'phase' must be one of turn, drawn, penalty, over, not {phase!r}")
+        phases = (DEALER, OPEN, TURN, DRAWN, PENALTY, OVER) if physical else (TURN, DRAWN, PENALTY, OVER)
+        if phase not in phases:
+            raise ValueError(f"field 'phase' must be one of {', '.join(phases)}, not {phase!r}")
         skips = jsonutil.field(data, "skips", list)
         if len(skips) != players or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in skips):
             raise ValueError(f"field 'skips' must be {players} whole numbers >= 0, got {skips!r}")
@@ -317,14 +418,16 @@ class Zodiac(Game):
             penalty = Penalty(
                 seat(jsonutil.field(penalty_data, "offender", int), "penalty offender"),
                 jsonutil.field(penalty_data, "owed", int),
+                _check_count(jsonutil.optional(penalty_data, "lost", int, 0), "penalty lost"),
             )
             if penalty.owed < 1:
                 raise ValueError(f"penalty owed must be at least 1, not {penalty.owed}")
         if (phase == PENALTY) != (penalty is not None):
             raise ValueError("a penalty is pending exactly when the phase is 'penalty'")
         fresh = jsonutil.field(data, "fresh", (str, type(None)))
-        if fresh is not None and fresh not in ACTION_CARDS:
-            raise ValueError(f"field 'fresh' must be sun, moon or null, not {fresh!r}")
+        if fresh not in ((None, UNSEEN) if physical else (None, *ACTION_CARDS)):
+            wanted = "'?' (a card just drawn) or null" if physical else "sun, moon or null"
+            raise ValueError(f"field 'fresh' must be {wanted}, not {fresh!r}")
         draws = jsonutil.field(data, "dealer_draws", list)
         dealer_draws = []
         for index, entry in enumerate(draws):
@@ -361,6 +464,8 @@ class Zodiac(Game):
             turns=turns,
             winner=None if winner is None else seat(winner, "winner"),
             events=tuple(events),
+            hands_mode=hands_mode,
+            revealed=_check_count(jsonutil.optional(data, "revealed", int, 0), "revealed"),
         )
         return ZodiacState(self, table)
 
@@ -386,6 +491,18 @@ def _check_mode(value: Any) -> str:
     return value
 
 
+def _check_count(value: int, name: str) -> int:
+    if value < 0:
+        raise ValueError(f"field {name!r} must be >= 0, not {value}")
+    return value
+
+
+def _check_hands(value: Any) -> str:
+    if value not in HANDS_MODES:
+        raise ValueError(f"hands must be 'dealt' or 'physical', not {value!r}")
+    return value
+
+
 def _check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be true or false, not {value!r}")
@@ -401,12 +518,13 @@ def _check_max_turns(value: Any) -> int | None:
 
 
 class ZodiacState(State):
-    __slots__ = ("_game", "_legal", "_t")
+    __slots__ = ("_game", "_legal", "_seen", "_t")
 
     def __init__(self, game: Zodiac, table: Table) -> None:
         self._game = game
         self._t = table
         self._legal: tuple[Action, ...] | None = None
+        self._seen: dict[Card, int] | None = None
 
     # --- description -------------------------------------------------------------------------
     @property
@@ -451,8 +569,34 @@ class ZodiacState(State):
         """What happened in the last step besides the action itself, in words; all public."""
         return self._t.events
 
+    @property
+    def hands_mode(self) -> str:
+        return self._t.hands_mode
+
+    @property
+    def physical(self) -> bool:
+        """ZO-E12: real cards at a table; the controller does not know the hands."""
+        return self._t.hands_mode == PHYSICAL
+
+    @property
+    def skips(self) -> tuple[int, ...]:
+        """ZO-3: the turns each seat will skip (public)."""
+        return self._t.skips
+
     def face_up(self, seat: int) -> Hand:
         return self._t.up[seat]
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._t.hands[seat])
+
+    def chance_count(self) -> int:
+        """How many times hidden cards were shown (draws, reshuffles, hands shown to a player): an
+        action across which this count changes cannot be taken back."""
+        return self._t.revealed
+
+    def source_of(self, card: Card) -> str | None:
+        """ZO-E9 (dealt hands): where the player on turn would play action card `card` from."""
+        return self._source(card)
 
     def is_terminal(self) -> bool:
         return self._t.phase == OVER
@@ -464,6 +608,28 @@ class ZodiacState(State):
         if t.winner is None:
             return (0.5,) * t.players  # ZO-6, ZO-E11: a game stopped by max_turns is a draw
         return tuple(1.0 if p == t.winner else 0.0 for p in range(t.players))
+
+    # --- what a physical table may hold (ZO-E13) -----------------------------------------------
+    def _unaccounted(self, card: Card) -> int:
+        """Copies of `card` the controller has not seen anywhere: they may be in any unseen card."""
+        if self._seen is None:
+            t = self._t
+            seen = cards.count_by_id((*t.discard, *(c for u in t.up for c in u), *(c for h in t.hands for c in h)))
+            seen.pop(UNSEEN, None)
+            self._seen = seen
+        return DECK_COUNTS[card] - self._seen.get(card, 0)
+
+    def _may_hold(self, seat: int, card: Card) -> bool:
+        """Whether `seat`'s hand may hold `card`: a known copy, or an unseen card that may be one."""
+        hand = self._t.hands[seat]
+        return card in hand or (UNSEEN in hand and self._unaccounted(card) > 0)
+
+    def _hand_choices(self, seat: int) -> list[Card]:
+        """The distinct cards `seat` may hold in the hand, in card order (all of them, when dealt)."""
+        hand = self._t.hands[seat]
+        if UNSEEN not in hand:
+            return _distinct(hand)
+        return [c for c in _ORDER if c in hand or self._unaccounted(c) > 0]
 
     # --- legality ----------------------------------------------------------------------------
     def _missing(self, seat: int) -> frozenset[Card]:
@@ -496,13 +662,32 @@ class ZodiacState(State):
             return "hand"
         return "up" if card in t.up[t.current] else None
 
-    def _can_play(self, card: Card) -> bool:
-        """Whether an action card may be played as the turn (before drawing)."""
+    def _areas(self, card: Card) -> list[str | None]:
+        """The `area` values of the plays of action card `card` open to the player on turn.
+
+        Dealt hands: one play, from where ZO-E9 says. Physical hands (ZO-E14): from the hand if it may
+        hold one, and from the face-up area if one lies there.
+        """
         t = self._t
-        source = self._source(card)
-        if source is None:
+        if not self.physical:
+            return [None] if self._source(card) is not None else []
+        areas: list[str | None] = []
+        if self._may_hold(t.current, card):
+            areas.append("hand")
+        if card in t.up[t.current]:
+            areas.append("up")
+        return areas
+
+    def _area_of(self, card: Card, area: str | None) -> str | None:
+        """Where a play with this `area` takes the card from (ZO-E9 when dealt)."""
+        return self._source(card) if area is None else area
+
+    def _can_play(self, card: Card, area: str | None) -> bool:
+        """Whether an action card may be played from `area` as the turn (before drawing)."""
+        t = self._t
+        if area not in self._areas(card):
             return False
-        if card == SUN and source == "up" and t.mode == "referee":
+        if card == SUN and self._area_of(card, area) == "up" and t.mode == "referee":
             # ZO-2: the sign taken goes into the hand; the referee refuses a 7th card in hand (ZO-4).
             return len(t.hands[t.current]) < HAND_LIMIT
         return True
@@ -513,7 +698,12 @@ class ZodiacState(State):
         if t.mode == "referee" and len(up) >= UP_LIMIT:
             return []  # ZO-E8: the referee never lets the face-up area exceed 6
         # ZO-5: each card moves at most once per turn; a card moved down stays in the hand.
-        return [c for c in _distinct(hand) if hand.count(c) > t.moved_down.count(c)]
+        unseen = UNSEEN in hand
+        return [
+            c
+            for c in self._hand_choices(t.current)
+            if hand.count(c) > t.moved_down.count(c) or (unseen and self._unaccounted(c) > 0)
+        ]
 
     def _movable_down(self) -> list[Card]:
         t = self._t
@@ -521,20 +711,41 @@ class ZodiacState(State):
         return [c for c in _distinct(up) if up.count(c) > t.moved_up.count(c)]
 
     def _discardable(self) -> list[Card]:
-        """ZO-E2: a discard is a sign from the hand; an action card only when the hand holds no sign."""
-        hand = self._t.hands[self._t.current]
-        signs = [c for c in _distinct(hand) if is_sign(c)]
-        return signs if signs else _distinct(hand)
+        """ZO-E2: a discard is a sign from the hand; an action card only when the hand holds no sign.
+
+        ZO-E13: with physical hands the controller cannot see whether the hand holds a sign, so any
+        card the hand may hold is accepted (the table checks, as it would without the controller).
+        """
+        choices = self._hand_choices(self._t.current)
+        if self.physical:
+            return choices
+        signs = [c for c in choices if is_sign(c)]
+        return signs if signs else choices
 
     def _ends(self, base: list[Action]) -> list[Action]:
-        """Turn-ending actions, with their ZODIAC-call variants in table mode (ZO-E7)."""
-        if self._t.mode != "table":
+        """Turn-ending actions, with their ZODIAC-call variants in table mode (ZO-E7) and, with
+        physical hands, in referee mode where the call may be true (ZO-E15)."""
+        t = self._t
+        if t.mode != "table" and not self.physical:
             return base
         out: list[Action] = []
         for action in base:
             out.append(action)
-            out.append(replace(action, call=True))
+            called = replace(action, call=True)
+            if t.mode == "table" or self._call_possible(called):
+                out.append(called)
         return out
+
+    def _call_possible(self, action: Action) -> bool:
+        """ZO-E15: whether the cards after this turn-ending action may make a Zodiac."""
+        return _zodiac_possible(self._ending(action), self._t.current)
+
+    def may_call(self) -> bool:
+        """ZO-E15 (physical hands): the player on turn may end the turn with a true ZODIAC call, as
+        far as the controller can tell from what was shown (so showing it reveals nothing)."""
+        if not self.physical or self._t.phase not in (TURN, DRAWN):
+            return False
+        return any(getattr(a, "call", False) and self._call_possible(a) for a in self.legal_actions())
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:
@@ -547,12 +758,18 @@ class ZodiacState(State):
             return []
         me = t.current
         hand, up = t.hands[me], t.up[me]
+        if t.phase == DEALER:
+            return [Dealer(seat) for seat in range(t.players)]
+        if t.phase == OPEN:
+            return [Open(sign) for sign in SIGNS]
         if t.phase == PENALTY:
             assert t.penalty is not None
             off = t.penalty.offender
-            return [Lose("up", c) for c in _distinct_signs(t.up[off])] + [
-                Lose("hand", c) for c in _distinct_signs(t.hands[off])
-            ]
+            loses: list[Action] = [Lose("up", c) for c in _distinct_signs(t.up[off])]
+            loses.extend(Lose("hand", c) for c in self._hand_choices(off) if is_sign(c))
+            if self.physical and not _distinct_signs(t.up[off]) and self._may_lack_signs(off):
+                loses.append(SPARE)  # ZO-E6: the chooser sees no sign in the cards shown
+            return loses
         actions: list[Action] = []
         if t.phase == TURN:
             starts: list[Action] = []
@@ -561,11 +778,12 @@ class ZodiacState(State):
             if self.can_take():
                 starts.append(TAKE)
             actions.extend(starts)
-            if self._can_play(SUN):
-                # Rule text: played from the player's own cards, a Sun is the whole turn (ZO-2).
-                actions.extend(self._ends([PlaySun(c, s) for c, s in self.sun_targets()]))
-            if self._can_play(MOON):
-                actions.extend(self._ends([PlayMoon()]))
+            for area in self._areas(SUN):
+                if self._can_play(SUN, area):
+                    # Rule text: played from the player's own cards, a Sun is the whole turn (ZO-2).
+                    actions.extend(self._ends([PlaySun(c, s, area=area) for c, s in self.sun_targets()]))
+            for area in self._areas(MOON):
+                actions.extend(self._ends([PlayMoon(area=area)]))
             if not actions:
                 actions.extend(self._ends([Pass()]))  # ZO-E4: nothing possible, the turn passes
             if t.rearrange_before_draw:  # ZO-5 option: the English text allows it before drawing
@@ -573,16 +791,18 @@ class ZodiacState(State):
                 actions.extend(Down(c) for c in self._movable_down())
             return actions
         # DRAWN
-        if t.fresh == SUN:
-            actions.extend(PlaySun(c, s) for c, s in self.sun_targets())  # ZO-2: at once, turn goes on
-        elif t.fresh == MOON:
-            actions.extend(self._ends([PlayMoon()]))  # ZO-3: at once, ends the turn
+        fresh_area = "hand" if self.physical else None
+        if t.fresh == SUN or (t.fresh == UNSEEN and self._unaccounted(SUN) > 0):
+            # ZO-2: at once, the turn goes on. ZO-E13: an unseen card just drawn may be a Sun.
+            actions.extend(PlaySun(c, s, area=fresh_area) for c, s in self.sun_targets())
+        if t.fresh == MOON or (t.fresh == UNSEEN and self._unaccounted(MOON) > 0):
+            actions.extend(self._ends([PlayMoon(area=fresh_area)]))  # ZO-3: at once, ends the turn
         actions.extend(Up(c) for c in self._movable_up())
         actions.extend(Down(c) for c in self._movable_down())
         referee = t.mode == "referee"
         discards: list[Action] = []
         for card in self._discardable():
-            rest = cards.remove_card(hand, card)
+            rest = take_card(hand, card)
             if not referee or not over_limits(rest, up):
                 discards.append(Discard(card))
         actions.extend(self._ends(discards))
@@ -596,11 +816,35 @@ class ZodiacState(State):
         t = self._t
         me = t.current
         hand, up = t.hands[me], t.up[me]
+        if isinstance(action, Dealer):
+            # ZO-E12: the dealer turns up the card that starts the discard pile.
+            event = f"player {action.seat} deals; name the sign turned up to start the discard pile (open SIGN)"
+            return self._next(replace(t, dealer=action.seat, current=action.seat, phase=OPEN, events=(event,)))
+        if isinstance(action, Open):
+            first = (t.dealer + 1) % t.players
+            event = f"{card_name(action.card)} starts the discard pile; player {first} starts"
+            return self._next(
+                replace(
+                    t,
+                    deck=t.deck[1:],
+                    discard=(action.card,),
+                    current=first,
+                    phase=TURN,
+                    events=(event,),
+                )
+            )
         if isinstance(action, Lose):
             return self._lose(action)
+        if isinstance(action, Spare):
+            assert t.penalty is not None
+            off = t.penalty.offender
+            event = f"player {off} shows no sign: nothing more is lost"
+            after = replace(t, penalty=None, events=(event,))
+            return self._pass_turn(after, off, lock=t.penalty.lost > 0)
         if isinstance(action, Draw):
             (card,), deck = cards.draw(t.deck)
-            fresh = card if card in ACTION_CARDS else None
+            # ZO-E13: a physical draw is unseen; whatever it is may be played at once if an action card.
+            fresh = UNSEEN if card == UNSEEN else card if card in ACTION_CARDS else None
             return self._next(
                 replace(
                     t,
@@ -608,6 +852,7 @@ class ZodiacState(State):
                     hands=_with_seat(t.hands, me, (*hand, card)),
                     phase=DRAWN,
                     fresh=fresh,
+                    revealed=t.revealed + 1,
                     events=(),
                 )
             )
@@ -624,10 +869,15 @@ class ZodiacState(State):
                 )
             )
         if isinstance(action, Up):
+            # ZO-5: a card moved down this turn stays in the hand, so another copy (maybe unseen) moves.
+            if hand.count(action.card) > t.moved_down.count(action.card):
+                rest = cards.remove_card(hand, action.card)
+            else:
+                rest = cards.remove_card(hand, UNSEEN)
             return self._next(
                 replace(
                     t,
-                    hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                    hands=_with_seat(t.hands, me, rest),
                     up=_with_seat(t.up, me, (*up, action.card)),
                     moved_up=(*t.moved_up, action.card),
                     fresh=None,
@@ -645,28 +895,36 @@ class ZodiacState(State):
                     events=(),
                 )
             )
+        if isinstance(action, PlaySun) and t.phase == DRAWN:
+            return self._next(self._ending(action))  # ZO-2: drawn and played at once, the draw turn goes on
+        assert isinstance(action, ENDING)
+        return self._end_turn(self._ending(action), action.call)
+
+    def _ending(self, action: Action) -> Table:
+        """The table after the cards of a Sun, Black Moon, discard or pass have moved, before the end
+        of the turn is settled (calls, limits, the next player)."""
+        t = self._t
+        me = t.current
+        hand, up = t.hands[me], t.up[me]
         if isinstance(action, PlaySun):
-            if self._source(SUN) == "hand":
-                hands = _with_seat(t.hands, me, (*cards.remove_card(hand, SUN), action.card))
+            if self._area_of(SUN, action.area) == "hand":
+                hands = _with_seat(t.hands, me, (*take_card(hand, SUN), action.card))
                 ups = t.up
             else:
                 hands = _with_seat(t.hands, me, (*hand, action.card))
                 ups = _with_seat(t.up, me, cards.remove_card(up, SUN))
             ups = _with_seat(ups, action.seat, cards.remove_card(ups[action.seat], action.card))
             event = f"player {me} plays a Sun and takes {card_name(action.card)} from player {action.seat}"
-            after = replace(t, hands=hands, up=ups, discard=(*t.discard, SUN), fresh=None, events=(event,))
-            if t.phase == DRAWN:
-                return self._next(after)  # ZO-2: drawn and played at once, the draw turn goes on
-            return self._end_turn(after, action.call)
+            return replace(t, hands=hands, up=ups, discard=(*t.discard, SUN), fresh=None, events=(event,))
         if isinstance(action, PlayMoon):
             skips = list(t.skips)
             skips[(me + 1) % t.players] += 1  # ZO-3: skips accumulate on the next player
             event = f"player {me} plays a Black Moon: player {(me + 1) % t.players} skips a turn"
-            if self._source(MOON) == "hand":
-                hands, ups = _with_seat(t.hands, me, cards.remove_card(hand, MOON)), t.up
+            if self._area_of(MOON, action.area) == "hand":
+                hands, ups = _with_seat(t.hands, me, take_card(hand, MOON)), t.up
             else:
                 hands, ups = t.hands, _with_seat(t.up, me, cards.remove_card(up, MOON))
-            after = replace(
+            return replace(
                 t,
                 hands=hands,
                 up=ups,
@@ -675,17 +933,15 @@ class ZodiacState(State):
                 fresh=None,
                 events=(event,),
             )
-            return self._end_turn(after, action.call)
         if isinstance(action, Discard):
-            after = replace(
+            return replace(
                 t,
-                hands=_with_seat(t.hands, me, cards.remove_card(hand, action.card)),
+                hands=_with_seat(t.hands, me, take_card(hand, action.card)),
                 discard=(*t.discard, action.card),
                 events=(),
             )
-            return self._end_turn(after, action.call)
         assert isinstance(action, Pass)
-        return self._end_turn(replace(t, events=()), action.call)
+        return replace(t, events=())
 
     def _next(self, table: Table) -> ZodiacState:
         return ZodiacState(self._game, table)
@@ -697,28 +953,34 @@ class ZodiacState(State):
         events = list(t.events)
         owed = 0
         skips = list(t.skips)
-        if t.mode == "referee":
+        physical = t.hands_mode == PHYSICAL
+        revealed = t.revealed
+        if t.mode == "referee" and not physical and has_zodiac(hand, up):
             # ZO-4: the referee detects a completed Zodiac itself.
-            if has_zodiac(hand, up):
-                events.append(f"player {me} completes the Zodiac and wins")
-                return self._next(replace(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events)))
-        else:
-            if call:
-                shown = " ".join(sorted(hand, key=_order))
-                if has_zodiac(hand, up):
-                    events.append(f"player {me} calls ZODIAC, shows {shown} and wins")
-                    return self._next(replace(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events)))
-                events.append(f"player {me} calls ZODIAC and shows {shown or 'no cards'}: a false call costs two signs")
-                owed += 2  # rule text: a false call costs two signs chosen by an opponent
-            if over_limits(hand, up):
-                events.append(
-                    f"player {me} ends the turn over the limits ({len(hand)} in hand, "
-                    f"{len(up)} face up): one sign lost and a turn skipped"
+            events.append(f"player {me} completes the Zodiac and wins")
+            return self._next(replace(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events)))
+        if call:
+            # ZO-E7: the hand is shown to everyone. ZO-E15: with physical hands the controller accepts a
+            # call that may be true; the table sees the cards.
+            revealed += 1
+            shown = "their hand" if physical else " ".join(sorted(hand, key=_order))
+            if _zodiac_possible(t, me) if physical else has_zodiac(hand, up):
+                events.append(f"player {me} calls ZODIAC, shows {shown} and wins")
+                return self._next(
+                    replace(t, phase=OVER, winner=me, turns=t.turns + 1, revealed=revealed, events=tuple(events))
                 )
-                owed += 1  # rule text: one sign chosen by another player, and a skipped turn
-                skips[me] += 1
-        t = replace(t, skips=tuple(skips), events=tuple(events))
-        if owed and any(is_sign(c) for c in (*hand, *up)):  # ZO-E6: without signs nothing more is lost
+            events.append(f"player {me} calls ZODIAC and shows {shown or 'no cards'}: a false call costs two signs")
+            owed += 2  # rule text: a false call costs two signs chosen by an opponent
+        if t.mode == "table" and over_limits(hand, up):
+            events.append(
+                f"player {me} ends the turn over the limits ({len(hand)} in hand, "
+                f"{len(up)} face up): one sign lost and a turn skipped"
+            )
+            owed += 1  # rule text: one sign chosen by another player, and a skipped turn
+            skips[me] += 1
+        t = replace(t, skips=tuple(skips), revealed=revealed, events=tuple(events))
+        if owed and ZodiacState(self._game, t)._loseable(me):
+            # ZO-E6: without signs nothing more is lost; the offender shows the cards to the chooser.
             chooser = (me + 1) % t.players  # ZO-4: the next player chooses
             events.append(f"player {chooser} chooses the sign(s) player {me} loses")
             return self._next(
@@ -730,6 +992,7 @@ class ZodiacState(State):
                     fresh=None,
                     moved_up=(),
                     moved_down=(),
+                    revealed=t.revealed + (0 if call else 1),
                     events=tuple(events),
                 )
             )
@@ -746,25 +1009,42 @@ class ZodiacState(State):
             ups = _with_seat(t.up, off, cards.remove_card(t.up[off], action.card))
             hands = t.hands
         else:
-            hands = _with_seat(t.hands, off, cards.remove_card(t.hands[off], action.card))
+            hands = _with_seat(t.hands, off, take_card(t.hands[off], action.card))
             ups = t.up
         where = "face up" if action.area == "up" else "from the hand"
         event = f"player {off} loses {card_name(action.card)} ({where})"
         owed = t.penalty.owed - 1
         after = replace(t, hands=hands, up=ups, discard=(*t.discard, action.card), events=(event,))
-        if owed and any(is_sign(c) for c in (*hands[off], *ups[off])):
-            return self._next(replace(after, penalty=Penalty(off, owed)))
+        if owed and ZodiacState(self._game, after)._loseable(off):
+            return self._next(replace(after, penalty=Penalty(off, owed, t.penalty.lost + 1)))
         # ZO-4: a card lost to a penalty cannot be drawn by the next player; ZO-E10: it stays locked
         # until the end of the next turn played.
         return self._pass_turn(replace(after, penalty=None), off, lock=True)
 
+    def _may_lack_signs(self, seat: int) -> bool:
+        """Whether `seat`'s hand may hold no sign: its known cards are action cards and its unseen
+        cards may all be action cards too."""
+        hand = self._t.hands[seat]
+        if any(is_sign(c) for c in hand):
+            return False
+        return hand.count(UNSEEN) <= self._unaccounted(SUN) + self._unaccounted(MOON)
+
+    def _loseable(self, seat: int) -> bool:
+        """Whether `seat` may still hold a sign to lose (ZO-E6)."""
+        return any(is_sign(c) for c in self._t.up[seat]) or any(is_sign(c) for c in self._hand_choices(seat))
+
     def _pass_turn(self, t: Table, ended: int, lock: bool) -> ZodiacState:
         """The turn of `ended` is over: recycle the deck if needed, then find the next player."""
         events = list(t.events)
-        deck, discard, rng = t.deck, t.discard, t.rng
+        deck, discard, rng, revealed = t.deck, t.discard, t.rng, t.revealed
         if not deck and len(discard) >= 2:
-            # Rule text and ZO-E5: the discard pile but its top card becomes the new deck.
-            deck, discard, rng = cards.recycle(discard, rng, keep_top=1)
+            # Rule text and ZO-E5: the discard pile but its top card becomes the new deck. ZO-E13: at a
+            # physical table the players shuffle it; its cards are unseen again.
+            if t.hands_mode == PHYSICAL:
+                deck, discard = (UNSEEN,) * (len(discard) - 1), discard[-1:]
+            else:
+                deck, discard, rng = cards.recycle(discard, rng, keep_top=1)
+            revealed += 1
             events.append("the deck is empty: the discard pile is shuffled into a new deck")
         turns = t.turns + 1
         common = dict(
@@ -777,6 +1057,7 @@ class ZodiacState(State):
             moved_down=(),
             penalty=None,
             locked=lock,
+            revealed=revealed,
         )
         if t.max_turns is not None and turns >= t.max_turns:
             events.append(f"{turns} turns played: the game ends in a draw (ZO-6)")
@@ -789,26 +1070,56 @@ class ZodiacState(State):
             seat = (seat + 1) % t.players
         return self._next(replace(t, phase=TURN, current=seat, skips=tuple(skips), events=tuple(events), **common))
 
+    def _not_held(self, seat: int, card: Card) -> str:
+        """Why `seat` cannot play or move `card` from the hand."""
+        if not self.physical:
+            return f"there is no {card_name(card)} in {'your' if seat == self._t.current else 'their'} hand"
+        if UNSEEN not in self._t.hands[seat]:
+            return f"every card in that hand has been seen, and none is a {card_name(card)}"
+        return f"all {DECK_COUNTS[card]} copies of {card_name(card)} have been seen elsewhere (ZO-E13)"
+
     def _why_illegal(self, action: Action) -> str:
         t = self._t
         if t.phase == OVER:
             return "the game is over"
         me = t.current
         hand, up = t.hands[me], t.up[me]
-        kinds = (Draw, Take, PlaySun, PlayMoon, Up, Down, Discard, Pass, Lose)
+        kinds = (Dealer, Open, Draw, Take, PlaySun, PlayMoon, Up, Down, Discard, Pass, Lose, Spare)
         if not isinstance(action, kinds):
             return f"{action!r} is not a Zodiac action"
+        if t.phase == DEALER:
+            if isinstance(action, Dealer):
+                return f"player {action.seat} is not at this table (seats 0 to {t.players - 1})"
+            return "first name the dealer (dealer SEAT): the player who drew the first action card (ZO-E12)"
+        if t.phase == OPEN:
+            if isinstance(action, Open):
+                return "the discard pile starts with a sign: action cards turned up go back into the deck (ZO-1)"
+            return "name the sign the dealer turned up to start the discard pile (open SIGN) (ZO-E12)"
+        if isinstance(action, Dealer | Open):
+            return "the dealer and the first discard are named only before the first turn, at a physical table"
         if t.phase == PENALTY:
             assert t.penalty is not None
+            off = t.penalty.offender
+            if isinstance(action, Spare):
+                if not self.physical:
+                    return "the controller sees the cards: it knows whether a sign is left to lose"
+                return f"player {off} still holds a sign to lose"
             if not isinstance(action, Lose):
-                off = t.penalty.offender
                 return f"player {me} must first choose the sign player {off} loses (lose up|hand SIGN)"
-            where = "face-up cards" if action.area == "up" else "hand"
-            return f"player {t.penalty.offender} has no {card_name(action.card)} in their {where}"
-        if isinstance(action, Lose):
+            if not is_sign(action.card):
+                return "a penalty costs signs, not action cards (rule text)"
+            if action.area == "up":
+                return f"player {off} shows no {card_name(action.card)} face up"
+            return self._not_held(off, action.card)
+        if isinstance(action, Lose | Spare):
             return "no penalty is being paid"
-        if getattr(action, "call", False) and t.mode != "table":
-            return "ZODIAC is called only in table mode; the referee detects a completed Zodiac itself (ZO-4)"
+        if getattr(action, "call", False):
+            if t.mode != "table" and not self.physical:
+                return "ZODIAC is called only in table mode; the referee detects a completed Zodiac itself (ZO-4)"
+            fresh_sun = t.phase == DRAWN and isinstance(action, PlaySun)
+            if not fresh_sun and replace(action, call=False) in self.legal_actions():
+                reason = _why_no_zodiac(self._ending(action), me)
+                return f"that ZODIAC call cannot be true: {reason} (ZO-E15)"
         drawn = t.phase == DRAWN
         if isinstance(action, Draw | Take):
             if drawn:
@@ -825,14 +1136,27 @@ class ZodiacState(State):
             )
         if isinstance(action, PlaySun | PlayMoon):
             card = SUN if isinstance(action, PlaySun) else MOON
-            if drawn and t.fresh != card:
-                return (
-                    f"after drawing, only a {card_name(card)} just drawn may be played, and only at once (ZO-2, ZO-3)"
-                )
-            if self._source(card) is None:
-                return f"you hold no {card_name(card)}"
+            name = card_name(card)
+            if drawn:
+                if t.fresh not in (card, UNSEEN):
+                    return f"after drawing, only a {name} just drawn may be played, and only at once (ZO-2, ZO-3)"
+                if t.fresh == UNSEEN and self._unaccounted(card) == 0:
+                    return f"all {DECK_COUNTS[card]} copies of {name} have been seen: the card you drew is not one"
+                if action.area not in (None, "hand"):
+                    return f"only the {name} just drawn may be played now, from your hand (ZO-2, ZO-3)"
+            elif action.area not in self._areas(card):
+                if self.physical and action.area is None:
+                    return (
+                        f"at a physical table say where the {name} comes from: from the hand, or from the "
+                        f"face-up area with '{FACE_UP_WORD}' (ZO-E14)"
+                    )
+                if action.area == "up":
+                    return f"you show no {name} face up"
+                if action.area == "hand":
+                    return self._not_held(me, card)
+                return f"you hold no {name}"
             if isinstance(action, PlaySun):
-                if not drawn and not self._can_play(SUN):
+                if not drawn and not self._can_play(SUN, action.area):
                     return (
                         "your Sun lies face up and your hand is full: the sign taken would be a 7th card "
                         "in your hand (ZO-2, ZO-4)"
@@ -850,9 +1174,10 @@ class ZodiacState(State):
         if isinstance(action, Up | Down):
             if not drawn and not t.rearrange_before_draw:
                 return "cards are rearranged only after drawing (ZO-5)"
-            source, area = (hand, "hand") if isinstance(action, Up) else (up, "face-up cards")
-            if action.card not in source:
-                return f"there is no {card_name(action.card)} in your {area}"
+            if isinstance(action, Up) and not self._may_hold(me, action.card):
+                return self._not_held(me, action.card)
+            if isinstance(action, Down) and action.card not in up:
+                return f"there is no {card_name(action.card)} in your face-up cards"
             if isinstance(action, Up) and t.mode == "referee" and len(up) >= UP_LIMIT:
                 return f"you already show {UP_LIMIT} cards face up, the most allowed"
             return f"that {card_name(action.card)} has already moved this turn (ZO-5: each card moves once)"
@@ -866,9 +1191,9 @@ class ZodiacState(State):
                     f"you hold {len(hand)} in hand and {len(up)} face up: at most {HAND_LIMIT} in hand "
                     f"and {TOTAL_LIMIT} in all at the end of a turn, so discard one"
                 )
-            if action.card not in hand:
-                return f"there is no {card_name(action.card)} in your hand"
-            if not is_sign(action.card):
+            if not self._may_hold(me, action.card):
+                return self._not_held(me, action.card)
+            if not is_sign(action.card) and not self.physical:
                 return "action cards are played, not discarded, while you hold a sign (ZO-E2)"
             return (
                 f"after that discard you would still hold {len(hand) - 1} in hand and {len(up)} face up: "
@@ -886,29 +1211,42 @@ class ZodiacState(State):
         call = False
         if raw.endswith(" zodiac") or raw == "zodiac":
             call, raw = True, raw.removesuffix("zodiac").strip() or "pass"
+        # ZO-E14: with physical hands an action card comes from the hand unless `faceup` says otherwise;
+        # with dealt hands the engine knows where it is (ZO-E9), so the word changes nothing.
+        area: str | None = "hand" if self.physical else None
+        if raw.endswith(f" {FACE_UP_WORD}") and raw.split(" ")[0] in ("sun", "moon"):
+            raw = raw.removesuffix(FACE_UP_WORD).strip()
+            area = "up" if self.physical else None
         word, _, rest = raw.partition(" ")
         action: Action
-        if word == "draw" and not rest:
+        if word == "dealer" and rest.isdigit():
+            action = Dealer(int(rest))
+        elif word == "open" and rest:
+            action = Open(parse_card(rest))
+        elif word == "draw" and not rest:
             action = DRAW
         elif word == "take" and not rest:
             action = TAKE
         elif word == "moon" and not rest:
-            action = PlayMoon()
+            action = PlayMoon(area=area)
         elif word == "pass" and not rest:
             action = Pass()
         elif word in ("up", "down") and rest:
             action = Up(parse_card(rest)) if word == "up" else Down(parse_card(rest))
         elif word == "discard" and rest:
             action = Discard(parse_card(rest))
+        elif word == "lose" and rest == "nothing":
+            action = SPARE
         elif word == "lose" and rest.partition(" ")[0] in ("up", "hand") and rest.partition(" ")[2]:
             area, _, card = rest.partition(" ")
             action = Lose(area, parse_card(card))
         elif word == "sun" and (match := _SUN_TEXT.fullmatch(raw)):
-            action = PlaySun(parse_card(match.group(1)), int(match.group(2)))
+            action = PlaySun(parse_card(match.group(1)), int(match.group(2)), area=area)
         else:
             raise NotationError(
                 f"{text!r} is not a Zodiac action (draw, take, sun SIGN@SEAT, moon, up SIGN, down SIGN, "
-                "discard CARD, pass, lose up|hand SIGN; add 'zodiac' to call)"
+                "discard CARD, pass, lose up|hand SIGN; add 'zodiac' to call; at a physical table also "
+                f"'{FACE_UP_WORD}' after sun/moon, dealer SEAT, open SIGN)"
             )
         if call:
             if not isinstance(action, ENDING):
@@ -939,20 +1277,27 @@ class ZodiacState(State):
             "moved_down": list(t.moved_down),
             "skips": list(t.skips),
             "locked": t.locked,
-            "penalty": None if t.penalty is None else {"offender": t.penalty.offender, "owed": t.penalty.owed},
+            "penalty": None
+            if t.penalty is None
+            else {"offender": t.penalty.offender, "owed": t.penalty.owed, "lost": t.penalty.lost},
             "turns": t.turns,
             "winner": t.winner,
             "events": list(t.events),
+            "hands_mode": t.hands_mode,
+            "revealed": t.revealed,
         }
 
     def observation(self, player: int) -> dict[str, Any]:
-        """Own hand only; other hands and the deck as counts; an offender's hand only to its chooser."""
+        """Own hand only; other hands and the deck as counts; an offender's hand only to its chooser.
+
+        With physical hands the controller's hands hold unseen cards ('?') and what was shown of them."""
         t = self._t
         data: dict[str, Any] = {
             "game": self._game.name,
             "player": player,
             "players": t.players,
             "mode": t.mode,
+            "hands_mode": t.hands_mode,
             "rearrange_before_draw": t.rearrange_before_draw,
             "max_turns": t.max_turns,
             "current_player": t.current,
@@ -989,7 +1334,8 @@ class ZodiacState(State):
         return {}  # no pieces: the cards are not seen by the piece sensors
 
     def marks(self) -> dict[Cell, Mark]:
-        """Seat zones: whose turn (green), who chooses a penalty (amber), pending skips (red), the winner."""
+        """Seat zones: whose turn (green), who chooses a penalty (amber), pending skips (red), the winner;
+        with physical hands a player on turn who may call ZODIAC (white, ZO-E15)."""
         t = self._t
         marks: dict[Cell, Mark] = {}
         for seat in range(t.players):
@@ -1000,7 +1346,9 @@ class ZodiacState(State):
                 marks[(t.winner, 0)] = Mark("winner", "green", t.winner)
         elif t.phase == PENALTY:
             marks[(t.current, 0)] = Mark("choose", "amber", t.current)
-        else:
+        elif self.may_call():
+            marks[(t.current, 0)] = Mark("call", "white", t.current)  # ZO-E15: shows nothing hidden
+        elif t.phase in (TURN, DRAWN):
             marks[(t.current, 0)] = Mark("turn", "green", t.current)
         return marks
 
@@ -1009,14 +1357,19 @@ class ZodiacState(State):
 
 
 def _action_text(action: Action) -> str:
+    if isinstance(action, Dealer):
+        return f"dealer {action.seat}"
+    if isinstance(action, Open):
+        return f"open {action.card}"
     if isinstance(action, Draw):
         return "draw"
     if isinstance(action, Take):
         return "take"
+    face_up = f" {FACE_UP_WORD}" if getattr(action, "area", None) == "up" else ""
     if isinstance(action, PlaySun):
-        return f"sun {action.card}@{action.seat}"
+        return f"sun {action.card}@{action.seat}{face_up}"
     if isinstance(action, PlayMoon):
-        return "moon"
+        return f"moon{face_up}"
     if isinstance(action, Up):
         return f"up {action.card}"
     if isinstance(action, Down):
@@ -1027,6 +1380,8 @@ def _action_text(action: Action) -> str:
         return "pass"
     if isinstance(action, Lose):
         return f"lose {action.area} {action.card}"
+    if isinstance(action, Spare):
+        return "lose nothing"
     raise NotationError(f"{action!r} is not a Zodiac action")
 
 

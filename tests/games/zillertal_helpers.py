@@ -150,3 +150,14 @@ def scramble(state: ZillertalState, viewer: int, rng: random.Random) -> Zillerta
         data["piles"][index] = pile
     data["rng"] = {"seed": rng.randrange(10**6), "draws": 0}
     return GAME.state_from_json(data)
+
+
+def physical(state: ZillertalState) -> ZillertalState:
+    """The same position at a physical table: hands, deck and unused cards become unseen ('?')."""
+    data = state.to_json()
+    data["hands_mode"] = "physical"
+    for key in ("deck", "unused"):
+        data[key] = ["?"] * len(data[key])
+    data["hands"] = [["?"] * len(hand) for hand in data["hands"]]
+    data["received"] = ["?" if c in state.card_set.valley else c for c in data["received"]]
+    return GAME.state_from_json(data)

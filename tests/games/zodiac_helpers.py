@@ -108,3 +108,40 @@ def scramble(state: ZodiacState, viewer: int, rng: random.Random) -> ZodiacState
     data["deck"] = pool
     data["rng"] = {"seed": rng.randrange(10**6), "draws": 0}
     return GAME.state_from_json(data)
+
+
+def physical_position(
+    hands: Sequence[Sequence[str]],
+    up: Sequence[Sequence[str]] | None = None,
+    discard: Sequence[str] = ("leo",),
+    deck_size: int | None = None,
+    current: int = 0,
+    phase: str = TURN,
+    mode: str = "referee",
+    **changes: Any,
+) -> ZodiacState:
+    """A position at a physical table: hands hold known cards and unseen ones ('?'); the deck is
+    unseen and, unless `deck_size` says otherwise, makes the 100 cards complete."""
+    players = len(hands)
+    up = up if up is not None else [()] * players
+    named = sum(len(h) for h in hands) + sum(len(u) for u in up) + len(discard)
+    deck = ("?",) * (sum(DECK_COUNTS.values()) - named if deck_size is None else deck_size)
+    table = Table(
+        players=players,
+        mode=mode,
+        rearrange_before_draw=changes.pop("rearrange_before_draw", False),
+        max_turns=changes.pop("max_turns", 1000),
+        rng=SeededRandom(0),
+        deck=deck,
+        discard=tuple(discard),
+        hands=tuple(tuple(h) for h in hands),
+        up=tuple(tuple(u) for u in up),
+        current=current,
+        phase=phase,
+        dealer=(current - 1) % players,
+        dealer_draws=(),
+        skips=changes.pop("skips", (0,) * players),
+        hands_mode="physical",
+        **changes,
+    )
+    return ZodiacState(GAME, table)

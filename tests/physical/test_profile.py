@@ -269,3 +269,80 @@ def test_board_map_lays_klotz_onto_square14() -> None:
     assert sum(expected) == 28  # 4 squares and 24 cylinders, one magnet each
     signed = board_map(profile, KLOTZ, state, "signed").expected(state.occupancy())
     assert signed.count(-1) == 4 and signed.count(1) == 24  # squares face the sensor with the other pole
+
+
+# --- the card table: a rail and seat zones -----------------------------------------------------------
+RAIL = """\
+[board]
+name = "tinyrail"
+geometry = "rail"
+first = -1
+last = 1
+led_count = 6
+
+[extra_leds]
+status = 5
+
+[seat_zones]
+seat0 = [3, 1]
+seat1 = [4, 1]
+
+[fields]
+L-1 = { led = 0 }
+L0 = { led = 1 }
+L1 = { led = 2 }
+"""
+L1_LINE = 18
+
+
+def test_cards_profile_has_the_valley_rail_and_eight_seat_zones() -> None:
+    profile = load_profile("cards")
+    assert profile.geometry == "rail" and profile.size == (-20, 20) and profile.channels == 0
+    assert len(profile.fields) == 41 and profile.led_count == 66
+    assert [profile.led_of(f"L{line}") for line in (-20, 0, 20)] == [0, 20, 40]
+    assert all(wiring.channel is None for wiring in profile.fields.values())
+    assert profile.seat_zones == {f"seat{s}": (41 + 3 * s, 42 + 3 * s, 43 + 3 * s) for s in range(8)}
+    assert dict(profile.extra_leds) == {"status": 65}
+    assert field_cells(profile)["L-7"] == (-7, 0)
+
+
+def test_a_rail_profile_loads_without_channels() -> None:
+    profile = parse_profile(RAIL)
+    assert profile.size == (-1, 1) and profile.channels == 0
+    assert profile.seat_zones == {"seat0": (3,), "seat1": (4,)}
+    assert parse_profile(TINY).seat_zones == {}  # boards without seat zones are unchanged
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "words"),
+    [
+        ("L1 = {", "L2 = {", L1_LINE, "field L2: not a position of the rail (L-1 to L1)"),
+        ("L1 = {", "a1 = {", L1_LINE, "field a1: not a position of the rail"),
+        ("L1 = { led = 2 }", "L1 = { led = 1 }", L1_LINE, "duplicate LED 1 (also used by L0)"),
+        ("L1 = { led = 2 }", "L1 = { channel = 0, led = 2 }", L1_LINE, "unknown key(s) channel (this board has no"),
+        ("L1 = { led = 2 }", "L1 = { }", L1_LINE, "missing key 'led'"),
+        ("seat1 = [4, 1]", "seat1 = [4, 3]", 13, "seat zone seat1: LEDs 4..6 are out of range 0..5"),
+        ("seat1 = [4, 1]", "seat1 = [3, 1]", 13, "seat zone seat1: duplicate LED 3 (also used by seat0)"),
+        ("seat1 = [4, 1]", "seat1 = [2, 1]", 13, "duplicate LED 2 (also used by L1)"),
+        ("seat1 = [4, 1]", "seat1 = [4, 0]", 13, "expected [first LED, number of LEDs >= 1], not [4, 0]"),
+        ("seat1 = [4, 1]", "seat9 = [4, 1]", 13, "seat zones are named seat0 to seat7"),
+        ("last = 1", "last = -2", 5, "first (-1) must not lie after last (-2)"),
+        ("first = -1", "first = 0.5", 4, "[board] first must be a whole number"),
+    ],
+)
+def test_rail_profile_errors_name_file_and_line(tmp_path: Path, old: str, new: str, line: int, words: str) -> None:
+    message, path = load_error(tmp_path, RAIL.replace(old, new, 1))
+    assert message.startswith(f"{path}:{line}: ") and words in message
+
+
+def test_a_rail_needs_its_first_and_last_line(tmp_path: Path) -> None:
+    message, path = load_error(tmp_path, RAIL.replace("first = -1\n", ""))
+    assert message == f"{path}: [board] lacks the key 'first'"
+
+
+def test_a_rail_with_sensors_names_channels_for_its_fields() -> None:
+    with_sensors = RAIL.replace("led_count = 6", "led_count = 6\nchannels = 3").replace(
+        "L0 = { led = 1 }", "L0 = { channel = 1, led = 1 }"
+    )
+    with pytest.raises(ProfileError, match=r"<profile>:17: field L-1: missing key 'channel'"):
+        parse_profile(with_sensors)
