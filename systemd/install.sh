@@ -6,6 +6,7 @@
 #
 # Idempotent: running it again updates the code, profiles, unit and udev rule, never the config.
 set -euo pipefail
+umask 022 # the service user must be able to read what root installs
 
 readonly PREFIX=/opt/tafel
 readonly VENV="$PREFIX/venv"
@@ -14,6 +15,8 @@ readonly CONFIG="$CONFIG_DIR/config.toml"
 readonly UNIT=/etc/systemd/system/tafel.service
 readonly RULES=/etc/udev/rules.d/99-tafel.rules
 readonly SERVICE_USER=tafel
+# The system's Python: the one Raspberry Pi OS's python3-lgpio, -gpiozero and -serial belong to.
+readonly PYTHON=/usr/bin/python3
 readonly VARIANTS="sim gpio-mux gpio-shift rp2040"
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -105,7 +108,7 @@ install -d -m 0755 "$PREFIX"
 if [[ ! -x "$VENV/bin/python" ]]; then
     say "creating $VENV"
     # System site packages: Raspberry Pi OS's own lgpio, gpiozero and pyserial satisfy the [pi] extra.
-    python3 -m venv --system-site-packages "$VENV"
+    "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
 say "installing tafel from $SRC"
 if ((editable)); then
@@ -143,11 +146,11 @@ if grep -qs '^backend *= *"neopixel"' "$CONFIG" && command -v raspi-config >/dev
 fi
 
 # --- udev rule and systemd unit --------------------------------------------------------------------
-install -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
+install -D -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
 udevadm control --reload-rules
 udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
 
-install -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
+install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
 systemctl daemon-reload
 systemctl enable tafel.service
 if ((start)); then

@@ -306,3 +306,13 @@ def test_shift_register_pins_are_required(tmp_path: Path) -> None:
 def test_parse_config_names_its_source() -> None:
     with pytest.raises(ConfigError, match=r"^inline:2: \[game\] name"):
         parse_config(MINIMAL.replace('"klotz"', '"chess"'), "inline")
+
+
+def test_docs_describe_every_section_and_key() -> None:
+    from controller.config import SECTION_KEYS
+
+    text = (ROOT / "docs" / "service.md").read_text()
+    for section, keys in SECTION_KEYS.items():
+        assert f"### `[{section}]`" in text, section
+        for key in keys:
+            assert f"`{key}`" in text, f"[{section}] {key}"
