@@ -165,7 +165,6 @@ class Performance:
         action: Action,
         start: int,
         stats: PhysicalStats,
-        scan_ms: int = SCAN_MS,
     ) -> None:
         self.action = action
         self.before = tracker.state
@@ -173,7 +172,6 @@ class Performance:
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the action
         self._backends = backends
         self._stats = stats
-        self._scan_ms = scan_ms
         stats.intended += 1
         if tracker.is_invisible(action):
             backends.inputs.push("declare", self.text)
@@ -234,8 +232,8 @@ class Performance:
                     self.ack_frame = self._recorder.last if self._recorder is not None else None
                 return True
         if done and output.mode == "confirm" and not self._asked and action in output.candidates:
-            # The player sees the amber request on the next frame and answers a moment later.
-            self._confirm_at = now + self._scan_ms + REACTION_MS
+            # The player sees the amber request in this scan's frame and answers REACTION_MS later.
+            self._confirm_at = now + REACTION_MS
             stats.confirmations += 1
             self._asked = True
         if done and now - self.finished_at >= GIVE_UP_MS:
@@ -264,7 +262,6 @@ class HandsDriver:
         tracker: Tracker,
         moves: Sequence[str] = (),
         bots: Sequence[Bot] = (),
-        scan_ms: int = SCAN_MS,
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.stats = PhysicalStats()
@@ -275,7 +272,6 @@ class HandsDriver:
         self._moves = list(moves)
         self._next_move = 0
         self._bots = list(bots)
-        self._scan_ms = scan_ms
         self._log = log or (lambda message: None)
         self._ready = False
 
@@ -292,7 +288,7 @@ class HandsDriver:
         if self.current is None and self._ready and not self.finished:
             action = self._next_action(self._tracker.state)
             if action is not None:
-                self.current = Performance(self._backends, self._tracker, action, now, self.stats, self._scan_ms)
+                self.current = Performance(self._backends, self._tracker, action, now, self.stats)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
         if self.current is not None:
             self.current.before_scan(now)

@@ -301,9 +301,7 @@ class Service:
                 if config.sim.bots
                 else []
             )
-            self.driver = HandsDriver(
-                sim, session.tracker, config.sim.moves, bots, max(1, round(period_ms)), self.log.debug
-            )
+            self.driver = HandsDriver(sim, session.tracker, config.sim.moves, bots, self.log.debug)
         else:
             self._clock = RealClock(period_ms, self._monotonic, self._sleep)
         self._scan()  # the hardware answers: sensors read, the first LED frame shown
