@@ -221,6 +221,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from controller.service import Limits, run_service
+
+    return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check)
+
+
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sensor", choices=MODEL_NAMES, help="sensor model (default: the profile's)")
     parser.add_argument("--noise", default="none", choices=NOISE_LEVELS, help="simulated sensor noise")
@@ -290,6 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=2.0, help="time per playout measurement")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(run=cmd_bench)
+
+    run = commands.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")
+    run.add_argument("--config", default="/etc/tafel/config.toml", help="configuration file")
+    run.add_argument("--check", action="store_true", help="validate the configuration and exit")
+    run.add_argument("--max-seconds", type=float, help="stop after this many seconds")
+    run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
+    run.set_defaults(run=cmd_run)
     return parser
 
 

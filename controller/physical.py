@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from controller.backends import simulated
-from controller.bots import make_bot
-from controller.games import Action, Game, State
+from controller.backends import SimBackends, simulated
+from controller.bots import Bot, make_bot
+from controller.games import Action, Cell, Game, Piece, State
 from controller.selfplay import bot_seed, game_seed
 from controller.session import Session
-from controller.tracker import TrackerConfig, TrackerOutput
+from controller.tracker import Tracker, TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
+
+if TYPE_CHECKING:  # the simulated board is reached through controller.backends at run time
+    from sim.board import SimBoard
+    from sim.hands import HandStep
 
 SCAN_MS = 10  # 100 scans per second
 REACTION_MS = 400  # how long a player takes to answer a confirmation request
@@ -131,74 +136,195 @@ class PhysicalTable:
 
     def perform(self, action: Action) -> bool:
         """Carry out `action` with the virtual hands until the tracker commits it; False if it never did."""
-        stats = self.stats
-        stats.intended += 1
-        tracker = self.session.tracker
-        before = tracker.state
-        text = before.action_to_str(action)
-        after = before.apply(action)
-        steps = self.backends.hands.plan(before.occupancy(), after.occupancy(), self.sim.channel_of.__contains__)
-        # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it,
-        # then the player declares it.
-        invisible = tracker.is_invisible(action)
-        if invisible:
-            stats.declared += 1
-        start = self.now
-        finished_at = start if not steps else start + steps[-1].at
-        index = 0
-        asked = False
-        acked = False
-        frames_before = len(self.backends.pixels.frames)
+        move = Performance(self.backends, self.session.tracker, action, self.now, self.stats)
         while True:
-            while index < len(steps) and start + steps[index].at <= self.now:
-                step = steps[index]
-                if step.op == "lift":
-                    self._lift(step.cell, step.pieces)
-                else:
-                    self.sim.place(step.cell, step.pieces)
-                index += 1
-            done = index >= len(steps)
+            move.before_scan(self.now)
+            scanned_at = self.now
             output = self.tick()
-            if done and invisible and output.mode == "idle":
-                # The hands are done and the board has settled: declare what no sensor saw.
-                self.backends.inputs.push("declare", text)
-                invisible = False
-            if (
-                done
-                and not acked
-                and (output.acknowledged == action or action in output.committed or action in output.candidates)
-            ):
-                pixels = self.backends.pixels.frames
-                if len(pixels) > frames_before and pixels[-1][0] == self.now - SCAN_MS:
-                    stats.ack_ms.append(self.now - SCAN_MS - finished_at)
-                    self.ack_frame = pixels[-1][1]
-                    acked = True
-            if output.committed:
-                for previous, committed, _ in output.transitions:
-                    stats.committed += 1
-                    if committed != action or not done or previous is not before:
-                        stats.wrong_commits += 1
-                if action in output.committed:
-                    stats.commit_ms.append(self.now - SCAN_MS - finished_at)
-                    if not acked:
-                        stats.ack_ms.append(self.now - SCAN_MS - finished_at)
-                        self.ack_frame = self.backends.pixels.last
-                    return True
-            if done and output.mode == "confirm" and not asked and action in output.candidates:
-                self.run(REACTION_MS)
-                self.backends.inputs.push("declare", text)
-                stats.confirmations += 1
-                asked = True
-            if done and self.now - finished_at > GIVE_UP_MS:
-                stats.missed += 1
-                return False
+            result = move.after_scan(scanned_at, output)
+            if result is not None:
+                if move.ack_frame is not None:
+                    self.ack_frame = move.ack_frame
+                return result
 
-    def _lift(self, cell, pieces) -> None:
-        stack = self.sim.pieces.get(cell, [])
-        if len(pieces) == 1 and stack and stack[-1] != pieces[0] and pieces[0] in stack:
-            self.sim.lift_piece(cell, pieces[0])
-        else:
-            self.sim.lift(cell, len(pieces))
+
+class Performance:
+    """One action carried out by the virtual hands, scan by scan, until the tracker commits it.
+
+    Whoever owns the scan loop (`PhysicalTable.perform`, or the `tafel run` service through
+    `HandsDriver`) calls `before_scan(now)` (the hands act) and `after_scan(now, output)` (judge what
+    the tracker made of it) around every scan; `after_scan` returns True once the action is committed,
+    False when the tracker never committed it, and None while it goes on. Every commit is checked
+    against the intended action: a different action, or a commit before the hands finished, counts as
+    a wrong commit in `stats`.
+    """
+
+    def __init__(
+        self,
+        backends: SimBackends,
+        tracker: Tracker,
+        action: Action,
+        start: int,
+        stats: PhysicalStats,
+    ) -> None:
+        self.action = action
+        self.before = tracker.state
+        self.text = self.before.action_to_str(action)
+        self.ack_frame: tuple | None = None  # the LED frame that acknowledged the action
+        self._backends = backends
+        self._stats = stats
+        stats.intended += 1
+        after = self.before.apply(action)
+        is_field = backends.board.channel_of.__contains__
+        self._steps: list[HandStep] = backends.hands.plan(self.before.occupancy(), after.occupancy(), is_field)
+        # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it, then
+        # the player declares it once the board has settled.
+        self._declare = tracker.is_invisible(action)
+        if self._declare:
+            stats.declared += 1
+        self._start = start
+        self.finished_at = start if not self._steps else start + self._steps[-1].at
+        self._index = 0
+        self._asked = False
+        self._confirm_at: int | None = None
+        self._acked = False
+        # Acknowledgement latency is measured on a recording pixel sink (the simulated LEDs) only.
+        self._recorder = backends.pixels if hasattr(backends.pixels, "frames") else None
+        self._frames_before = self._recorder.count if self._recorder is not None else 0
+
+    @property
+    def hands_done(self) -> bool:
+        return self._index >= len(self._steps)
+
+    def before_scan(self, now: int) -> None:
+        """The hands carry out every step that is due, and answer a confirmation request in time."""
+        steps = self._steps
+        board = self._backends.board
+        while self._index < len(steps) and self._start + steps[self._index].at <= now:
+            step = steps[self._index]
+            if step.op == "lift":
+                _lift(board, step.cell, step.pieces)
+            else:
+                board.place(step.cell, step.pieces)
+            self._index += 1
+        if self._confirm_at is not None and now >= self._confirm_at:
+            self._backends.inputs.push("declare", self.text)
+            self._confirm_at = None
+
+    def after_scan(self, now: int, output: TrackerOutput) -> bool | None:
+        stats = self._stats
+        action = self.action
+        done = self.hands_done
+        if done and self._declare and output.mode == "idle":
+            self._backends.inputs.push("declare", self.text)
+            self._declare = False
+        answered = output.acknowledged == action or action in output.committed or action in output.candidates
+        if done and not self._acked and answered:
+            recorder = self._recorder
+            if recorder is not None and recorder.count > self._frames_before and recorder.frames[-1][0] == now:
+                stats.ack_ms.append(now - self.finished_at)
+                self.ack_frame = recorder.frames[-1][1]
+                self._acked = True
+        if output.committed:
+            for previous, committed, _ in output.transitions:
+                stats.committed += 1
+                if committed != action or not done or previous is not self.before:
+                    stats.wrong_commits += 1
+            if action in output.committed:
+                stats.commit_ms.append(now - self.finished_at)
+                if not self._acked:
+                    stats.ack_ms.append(now - self.finished_at)
+                    self.ack_frame = self._recorder.last if self._recorder is not None else None
+                return True
+        if done and output.mode == "confirm" and not self._asked and action in output.candidates:
+            # The player sees the amber request in this scan's frame and answers REACTION_MS later.
+            self._confirm_at = now + REACTION_MS
+            stats.confirmations += 1
+            self._asked = True
+        if done and now - self.finished_at >= GIVE_UP_MS:
+            stats.missed += 1
+            return False
+        return None
+
+
+def _lift(board: SimBoard, cell: Cell, pieces: tuple[Piece, ...]) -> None:
+    """Lift `pieces` off `cell`: the top of the stack, or one particular piece from under others."""
+    stack = board.pieces.get(cell, [])
+    if len(pieces) == 1 and stack and stack[-1] != pieces[0] and pieces[0] in stack:
+        board.lift_piece(cell, pieces[0])
+    else:
+        board.lift(cell, len(pieces))
+
+
+class HandsDriver:
+    """Virtual hands that play every seat on the simulated board, scan by scan, for a loop that owns
+    the clock (the `tafel run` service): the scripted moves first, then bots if there are any, until
+    the game is over. Nothing starts before the board first matches the game (set-up is done)."""
+
+    def __init__(
+        self,
+        backends: SimBackends,
+        tracker: Tracker,
+        moves: Sequence[str] = (),
+        bots: Sequence[Bot] = (),
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        self.stats = PhysicalStats()
+        self.current: Performance | None = None
+        self.stopped: str | None = None  # why the hands gave up, if they did
+        self._backends = backends
+        self._tracker = tracker
+        self._moves = list(moves)
+        self._next_move = 0
+        self._bots = list(bots)
+        self._log = log or (lambda message: None)
+        self._ready = False
+
+    @property
+    def finished(self) -> bool:
+        """Nothing left to play: the game is over, the script ran out (and no bots) or the hands gave up."""
+        if self.current is not None:
+            return False
+        if self.stopped is not None or self._tracker.state.is_terminal():
+            return True
+        return self._next_move >= len(self._moves) and not self._bots
+
+    def before_scan(self, now: int) -> None:
+        if self.current is None and self._ready and not self.finished:
+            action = self._next_action(self._tracker.state)
+            if action is not None:
+                self.current = Performance(self._backends, self._tracker, action, now, self.stats)
+                self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
+        if self.current is not None:
+            self.current.before_scan(now)
+        self._backends.board.now = now
+
+    def after_scan(self, now: int, output: TrackerOutput) -> None:
+        if output.mode == "idle":
+            self._ready = True
+        move = self.current
+        if move is None:
+            return
+        result = move.after_scan(now, output)
+        if result is False:
+            self.stopped = f"the board did not recognise {move.text}; the virtual hands stop"
+            self._log(self.stopped)
+        if result is not None:
+            self.current = None
+
+    def _next_action(self, state: State) -> Action | None:
+        if self._next_move < len(self._moves):
+            text = self._moves[self._next_move]
+            self._next_move += 1
+            try:
+                return state.parse_action(text)
+            except ValueError as error:
+                self.stopped = f"scripted move {text!r} does not fit the game: {error}"
+                self._log(self.stopped)
+                return None
+        if self._bots:
+            return self._bots[state.current_player].choose(state)
+        return None
 
 
 def play_physical_game(

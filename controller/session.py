@@ -7,7 +7,7 @@ the backends differ (hardware or the simulated board).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from controller.board import BoardMap, board_map
 from controller.games import Action, Game, State
@@ -51,9 +51,12 @@ class Session:
         inputs: InputSource | None = None,
         sensor_model: str | None = None,
         config: TrackerConfig | None = None,
+        history: Sequence[State] = (),
     ) -> Session:
+        """A session on `state`; `history` (the states before it, oldest first) allows take-backs of a
+        resumed game."""
         board: BoardMap = board_map(profile, game, state, sensor_model)
-        tracker = Tracker(board, state, config)
+        tracker = Tracker(board, state, config, history)
         return cls(tracker, FrameComposer(board), sensors, pixels, inputs)
 
     @property

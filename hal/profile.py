@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,25 @@ from hal.sensors import MODEL_NAMES
 GEOMETRIES = ("square", "hex", "rail")
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "wiring"
+
+
+def key_line(lines: Sequence[str], key: str | None, section: str | None = None) -> int | None:
+    """The line (from 1) where `key` is defined in TOML `lines` (inside `[section]` if given), or the
+    line of the `[section]` header itself when `key` is None; for error messages that point a person
+    editing the file at the right place."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=") if key is not None else None
+    header = f"[{section}]" if section is not None else None
+    in_section = section is None
+    for number, line in enumerate(lines, start=1):
+        stripped = line.split("#", 1)[0].strip() if line.lstrip().startswith("[") else line.strip()
+        if stripped.startswith("["):
+            if pattern is None and stripped == header:
+                return number
+            in_section = section is None or stripped == header
+            continue
+        if pattern is not None and in_section and pattern.match(line):
+            return number
+    return None
 
 
 class ProfileError(ValueError):
@@ -158,17 +177,7 @@ class _Checker:
         self._source = source
 
     def _line(self, key: str, section: str | None = None) -> int | None:
-        """The line where `key` is defined (inside `section` if given), for error messages."""
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        in_section = section is None
-        for number, line in enumerate(self._lines, start=1):
-            stripped = line.strip()
-            if stripped.startswith("["):
-                in_section = section is None or stripped == f"[{section}]"
-                continue
-            if in_section and pattern.match(line):
-                return number
-        return None
+        return key_line(self._lines, key, section)
 
     def error(self, message: str, key: str | None = None, section: str | None = None) -> ProfileError:
         line = self._line(key, section) if key is not None else None

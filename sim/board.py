@@ -123,10 +123,12 @@ class SimBoard:
 class SimPixels:
     """A pixel sink that keeps every frame it was shown, with the time it was shown."""
 
-    def __init__(self, size: int, clock: SimBoard | None = None) -> None:
+    def __init__(self, size: int, clock: SimBoard | None = None, keep: int | None = None) -> None:
         self._size = size
         self._clock = clock
+        self._keep = keep  # a long-running service keeps only the latest frames (at least `keep`)
         self.frames: list[tuple[int, tuple[RGB, ...]]] = []
+        self.count = 0  # frames shown in all
 
     @property
     def size(self) -> int:
@@ -136,6 +138,9 @@ class SimPixels:
         if len(colours) != self._size:
             raise ValueError(f"frame has {len(colours)} colours; the strip has {self._size} LEDs")
         self.frames.append((self._clock.now if self._clock else 0, tuple(colours)))
+        self.count += 1
+        if self._keep is not None and len(self.frames) > 2 * self._keep:
+            del self.frames[: -self._keep]
 
     @property
     def last(self) -> tuple[RGB, ...] | None:

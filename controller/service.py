@@ -1,0 +1,506 @@
+"""`tafel run`: the service loop (DESIGN section 6).
+
+Build the backends from the configuration, lay out (or resume) the game, tell systemd READY once the
+hardware is up, then loop at `scan_hz`: scan, tracker step, LED frame, persistence, watchdog ping. The
+service is the thin shell around the pure parts: it alone reads the clock and sleeps. SIGTERM and
+SIGINT stop it cleanly: STOPPING=1 to systemd, every LED off, devices closed, exit status 0.
+
+Logs go to stdout, one line per event, each with the sd-daemon(3) level prefix (`<6>` info, `<4>`
+warning, `<3>` error) that journald turns into the entry's priority.
+
+With the simulated board, virtual hands (controller.physical.HandsDriver) play the scripted moves and
+bots from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
+as the computer can while the hands play), so a whole game can be watched headless on a laptop.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from controller.backends import BackendError, Backends, from_config
+from controller.bots import make_bot
+from controller.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from controller.games import Action, Game, State
+from controller.leds import seat_colours
+from controller.palette import OFF
+from controller.physical import HandsDriver
+from controller.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
+from controller.selfplay import bot_seed
+from controller.session import Session
+from controller.tracker import TrackerOutput
+
+LOGGER = "tafel.service"
+
+
+# --- logging with journald levels --------------------------------------------------------------------
+
+
+def sd_level(levelno: int) -> int:
+    """The syslog priority of a Python log level (sd-daemon(3) prefixes)."""
+    if levelno >= logging.CRITICAL:
+        return 2
+    if levelno >= logging.ERROR:
+        return 3
+    if levelno >= logging.WARNING:
+        return 4
+    if levelno >= logging.INFO:
+        return 6
+    return 7
+
+
+class JournalFormatter(logging.Formatter):
+    """Every line (also of a traceback) starts with `<N>`, so journald files it at the right level."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{sd_level(record.levelno)}>"
+        return "\n".join(prefix + line for line in (super().format(record).splitlines() or [""]))
+
+
+def configure_logging(level: str = "info", stream: TextIO | None = None) -> logging.Handler:
+    """Send all log records to `stream` (stdout) with journald prefixes; returns the handler."""
+    handler = logging.StreamHandler(stream or sys.stdout)
+    handler.setFormatter(JournalFormatter("%(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    logging.captureWarnings(True)
+    return handler
+
+
+# --- persistence seam --------------------------------------------------------------------------------
+
+
+class Persistence(Protocol):
+    """Where a game survives a restart: the service asks it for the game to resume at start, and reports
+    every commit and take-back to it before the LEDs show the move as done (the session runs commit
+    hooks before it pushes the frame)."""
+
+    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+        """The states of the game to continue, oldest first (the last is the current position);
+        `[fresh]` when there is nothing to resume."""
+        ...
+
+    def on_commit(self, before: State, action: Action, after: State) -> None: ...
+
+    def on_takeback(self, state: State) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class NoPersistence:
+    """Keeps nothing: every start begins a new game."""
+
+    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+        return [fresh]
+
+    def on_commit(self, before: State, action: Action, after: State) -> None:
+        return None
+
+    def on_takeback(self, state: State) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def persistence_for(config: Config) -> Persistence:
+    """The persistence of a configuration. The service keeps no journal in `[service] state_dir` yet,
+    so every start is a new game."""
+    return NoPersistence()
+
+
+# --- clocks -------------------------------------------------------------------------------------------
+
+
+class RealClock:
+    """Board time is wall-clock (monotonic) time: one scan per period, missed scans are not made up."""
+
+    def __init__(self, period_ms: float, monotonic: Callable[[], float], sleep: Callable[[float], None]) -> None:
+        self._period = period_ms / 1000
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._t0: float | None = None
+        self._next = 0.0
+        self._last = 0
+
+    def tick(self) -> int:
+        """Wait until the next scan is due; its board time in milliseconds."""
+        if self._t0 is None:
+            self._t0 = self._next = self._monotonic()
+        else:
+            delay = self._next - self._monotonic()
+            if delay > 0:
+                self._sleep(delay)
+        now = self._monotonic()
+        self._next += self._period
+        if self._next < now:  # more than a period late: the missed scans are lost, not owed
+            self._next = now + self._period
+        self._last = max(self._last, round((now - self._t0) * 1000))
+        return self._last
+
+
+class VirtualClock:
+    """Board time of the simulated board: exactly one period per scan (so a seeded game replays the
+    same on any machine), paced to run `speed` times as fast as the wall clock; 0 = no waiting."""
+
+    def __init__(
+        self, period_ms: float, speed: float, monotonic: Callable[[], float], sleep: Callable[[float], None]
+    ) -> None:
+        self._period = period_ms
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._scans = 0
+        self._t0 = 0.0
+        self.speed = speed
+
+    def set_speed(self, speed: float) -> None:
+        """Change the pace from the next scan on, without a jump in board time."""
+        if self._scans and speed > 0:  # the last scan was now; the next one follows a period later
+            self._t0 = self._monotonic() - (self._scans - 1) * self._period / 1000 / speed
+        self.speed = speed
+
+    def tick(self) -> int:
+        if self._scans == 0:
+            self._t0 = self._monotonic()
+        board_ms = self._scans * self._period
+        self._scans += 1
+        if self.speed > 0:
+            delay = self._t0 + board_ms / 1000 / self.speed - self._monotonic()
+            if delay > 0:
+                self._sleep(delay)
+        return round(board_ms)
+
+
+# --- the service --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When the service stops by itself (for tests and demos; systemd runs it without limits)."""
+
+    max_seconds: float | None = None
+    until_game_over: bool = False  # ... or, on the simulated board, once the virtual hands have nothing to play
+
+
+class Service:
+    def __init__(
+        self,
+        config: Config,
+        notifier: Notifier | None = None,
+        persistence: Persistence | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        log: logging.Logger | None = None,
+    ) -> None:
+        self.config = config
+        self.notifier = notifier or Notifier()
+        self.persistence = persistence or persistence_for(config)
+        self.log = log or logging.getLogger(LOGGER)
+        self.backends: Backends | None = None
+        self.session: Session | None = None
+        self.driver: HandsDriver | None = None
+        self.game: Game | None = None
+        self.stop_reason: str | None = None
+        self.failure: str | None = None  # why the service failed, if it did
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._clock: RealClock | VirtualClock | None = None
+        self._last_output: TrackerOutput | None = None
+        self._last_mode = ""
+        self._last_faults: tuple = ()
+        self._announced_over = False
+        self._hands_done = False
+        self._notify_failed = False
+        self._closed = False
+        self._ready = False
+
+    # --- control -------------------------------------------------------------------------------
+    def request_stop(self, reason: str) -> None:
+        """Stop after the current scan (safe to call from a signal handler)."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+
+    def run(self, limits: Limits = Limits()) -> int:
+        """Start, loop until stopped, shut down; the exit status (0 clean, 1 failure)."""
+        previous = self._install_signal_handlers()
+        status = 0
+        try:
+            self.start()
+            if self.stop_reason is None:
+                self._ready = True
+                self._notify(self.notifier.ready(self.describe()))
+                self.log.info("ready: %s", self.describe())
+                self._loop(limits)
+        except (BackendError, OSError, ValueError) as error:
+            self.log.error("%s", error)
+            self.failure = str(error)
+            status = 1
+        except Exception as error:
+            self.log.exception("the service failed")
+            self.failure = f"{type(error).__name__}: {error}"
+            status = 1
+        finally:
+            self.shutdown()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        return status
+
+    def start(self) -> None:
+        """Bring the hardware up, lay out (or resume) the game and scan once: READY follows only this."""
+        config = self.config
+        game = self.game = config.load_game()
+        settings = config.game
+        seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
+        fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
+        history = list(self.persistence.resume(game, fresh))
+        state = history[-1]
+        profile = config.profile
+        self.log.info(
+            "%s, %d players, seed %d, board %s (%s sensors); sensors %s, LEDs %s, buttons %s; %g scans/s",
+            game.title,
+            state.players,
+            seed,
+            profile.name,
+            config.board.sensor_model or profile.sensor_model,
+            config.sensors.backend,
+            config.leds.backend,
+            config.buttons.backend,
+            config.service.scan_hz,
+        )
+        backends = self.backends = from_config(config)
+        sim = backends.sim
+        if sim is not None:
+            sim.board.load(state.occupancy())  # the virtual players have set up the board
+        session = self.session = Session.create(
+            game,
+            state,
+            profile,
+            backends.sensors,
+            backends.pixels,
+            backends.inputs,
+            config.board.sensor_model,
+            config.tracker,
+            history[:-1],
+        )
+        session.on_commit.append(self.persistence.on_commit)
+        session.on_takeback.append(self.persistence.on_takeback)
+        period_ms = 1000 / config.service.scan_hz
+        if sim is not None:
+            self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
+            bots = (
+                [make_bot(config.sim.bot, bot_seed(seed, seat)) for seat in range(state.players)]
+                if config.sim.bots
+                else []
+            )
+            self.driver = HandsDriver(sim, session.tracker, config.sim.moves, bots, self.log.debug)
+        else:
+            self._clock = RealClock(period_ms, self._monotonic, self._sleep)
+        self._scan()  # the hardware answers: sensors read, the first LED frame shown
+
+    def describe(self) -> str:
+        """One line for `systemctl status`: the game and whose turn it is."""
+        if self.session is None or self.game is None:
+            return "starting"
+        state = self.session.state
+        moves = len(self.session.tracker.history)
+        if state.is_terminal():
+            return f"{self.game.title}: game over after {moves} moves ({self._result(state)})"
+        mode = self._last_mode or "starting"
+        colour = seat_colours(state)[state.current_player]
+        return f"{self.game.title}: move {moves + 1}, seat {state.current_player} ({colour}) to move; board {mode}"
+
+    # --- the loop ------------------------------------------------------------------------------
+    def _loop(self, limits: Limits) -> None:
+        assert self._clock is not None
+        started = last_ping = self._monotonic()
+        ping_every = watchdog_interval() if self.config.service.watchdog else None
+        if ping_every is not None:
+            self.log.debug("watchdog: a ping every %.3f s", ping_every)
+        while self.stop_reason is None:
+            self._scan()
+            now = self._monotonic()
+            if ping_every is not None and now - last_ping >= ping_every:
+                self._notify(self.notifier.watchdog())
+                last_ping = now
+            if limits.max_seconds is not None and now - started >= limits.max_seconds:
+                self.request_stop(f"ran for {limits.max_seconds:g} s")
+            if limits.until_game_over and self._game_done():
+                self.request_stop("the game is over")
+
+    def _scan(self) -> None:
+        assert self._clock is not None and self.session is not None
+        now = self._clock.tick()
+        driver = self.driver
+        if driver is not None:
+            driver.before_scan(now)
+        output = self.session.step(now)
+        if driver is not None:
+            driver.after_scan(now, output)
+        self._report(output)
+        if driver is not None and driver.finished and not self._hands_done:
+            self._hands_done = True
+            self._report_hands(driver)
+
+    def _game_done(self) -> bool:
+        if self.driver is not None:
+            return self.driver.finished
+        return self.session is not None and self.session.state.is_terminal()
+
+    # --- reporting -----------------------------------------------------------------------------
+    def _report(self, output: TrackerOutput) -> None:
+        if output is self._last_output:
+            return  # the tracker's hot path: nothing new
+        self._last_output = output
+        session = self.session
+        assert session is not None
+        changed = False
+        if output.transitions:
+            first = len(session.tracker.history) - len(output.transitions) + 1
+            for offset, (before, action, _) in enumerate(output.transitions):
+                seat = before.current_player
+                colour = seat_colours(before)[seat]
+                self.log.info("move %d: seat %d (%s) %s", first + offset, seat, colour, before.action_to_str(action))
+            changed = True
+        if output.took_back:
+            self.log.info("take-back: %d move(s) undone", output.took_back)
+            changed = True
+        if output.mode != self._last_mode:
+            self._log_mode(output)
+            self._last_mode = output.mode
+            changed = True
+        for message in output.messages:
+            self.log.info("%s", message)
+        if output.faults != self._last_faults:
+            for fault in output.faults:
+                where = self.game.format_cell(fault.cell) if fault.cell is not None and self.game else "no field"
+                self.log.warning(
+                    "sensor channel %d (%s) reads %d, expected %d: a failed sensor or a stray piece",
+                    fault.channel,
+                    where,
+                    fault.reading,
+                    fault.expected,
+                )
+            if not output.faults:
+                self.log.info("sensor faults cleared")
+            self._last_faults = output.faults
+        if output.state.is_terminal() and not self._announced_over:
+            self._announced_over = True
+            self.log.info("game over after %d moves: %s", len(session.tracker.history), self._result(output.state))
+        if changed and self._ready:  # before READY, the READY message carries the status
+            wait = STATE_CHANGE_WAIT if output.state.is_terminal() else 0.0  # the end is worth a wait
+            self._notify(self.notifier.status(self.describe(), wait=wait))
+
+    def _log_mode(self, output: TrackerOutput) -> None:
+        mode = output.mode
+        if mode == "setup":
+            self.log.info("set-up: the board does not match the game yet; the LEDs show where pieces go")
+        elif mode == "restore":
+            self.log.info("the board does not match the resumed game; the LEDs show how to restore it")
+        elif mode == "guidance":
+            self.log.info("the board matches no legal move; the LEDs guide towards one")
+        elif mode == "confirm":
+            state = output.state
+            shown = ", ".join(state.action_to_str(action) for action in output.candidates)
+            self.log.info("which move? the sensors cannot tell apart: %s (press confirm while it is shown)", shown)
+        elif mode == "takeback":
+            self.log.info("the board shows the position before the last move: take it back?")
+        else:
+            self.log.debug("board %s", mode)
+
+    def _result(self, state: State) -> str:
+        returns = state.returns()
+        winners = [seat for seat, value in enumerate(returns) if value == 1.0]
+        if not winners:
+            return "a draw"
+        colours = seat_colours(state)
+        return "won by " + ", ".join(f"seat {seat} ({colours[seat]})" for seat in winners)
+
+    def _report_hands(self, driver: HandsDriver) -> None:
+        stats = driver.stats
+        self.log.info(
+            "virtual hands: %d moves intended, %d committed, %d wrong commits%s",
+            stats.intended,
+            stats.committed,
+            stats.wrong_commits,
+            f"; {driver.stopped}" if driver.stopped else "",
+        )
+        if self._clock is not None and isinstance(self._clock, VirtualClock) and self._clock.speed == 0:
+            self._clock.set_speed(1.0)  # nothing left to hurry: idle in real time
+
+    def _notify(self, sent: bool) -> None:
+        error = self.notifier.last_error
+        if not sent and error is not None and not self._notify_failed:
+            self._notify_failed = True
+            self.log.warning("cannot notify systemd: %s", error)
+
+    # --- shutdown ------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """STOPPING=1, every LED off, devices closed; safe to call after a failed start."""
+        status = f"failed: {self.failure}" if self.failure else f"stopping: {self.stop_reason or 'shutdown'}"
+        self._notify(self.notifier.stopping(status))
+        if self.stop_reason is not None:
+            self.log.info("stopping: %s", self.stop_reason)
+        backends = self.backends
+        if backends is not None and not self._closed:
+            self._closed = True
+            size = backends.pixels.size
+            try:
+                backends.pixels.show([OFF] * size)
+                self.log.info("LEDs off (%d LEDs)", size)
+            except Exception as error:
+                self.log.error("could not switch the LEDs off: %s", error)
+            for problem in backends.close():
+                self.log.warning("%s", problem)
+        if self.driver is not None and not self._hands_done:
+            self._hands_done = True
+            self._report_hands(self.driver)
+        try:
+            self.persistence.close()
+        finally:
+            self.notifier.close()
+        self.log.info("stopped")
+
+    def _install_signal_handlers(self) -> dict[int, object]:
+        if threading.current_thread() is not threading.main_thread():
+            return {}  # signals reach the main thread only; whoever runs us elsewhere stops us directly
+
+        def handle(signum: int, frame: object) -> None:
+            self.request_stop(f"{signal.Signals(signum).name} received")
+
+        previous: dict[int, object] = {}
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            previous[signum] = signal.signal(signum, handle)
+        return previous
+
+
+def run_service(
+    config_path: str | Path = DEFAULT_CONFIG,
+    limits: Limits = Limits(),
+    check: bool = False,
+    stream: TextIO | None = None,
+) -> int:
+    """`tafel run`: 0 after a clean stop, 1 when the service failed, 2 for a bad configuration."""
+    handler = configure_logging("info", stream)
+    log = logging.getLogger(LOGGER)
+    try:
+        try:
+            config = load_config(config_path)
+        except ConfigError as error:
+            log.error("%s", error)
+            return 2
+        if check:
+            log.info("%s: the configuration is valid", config.source)
+            return 0
+        logging.getLogger().setLevel(config.service.log_level.upper())
+        return Service(config, log=log).run(limits)
+    finally:
+        logging.getLogger().removeHandler(handler)

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Install (or update) tafel as a systemd service on Raspberry Pi OS; see docs/service.md.
+#
+#   sudo systemd/install.sh --variant gpio-mux     # first install: pick the wiring variant
+#   sudo systemd/install.sh                        # update: keeps /etc/tafel/config.toml
+#
+# Idempotent: running it again updates the code, profiles, unit and udev rule, never the config.
+set -euo pipefail
+umask 022 # the service user must be able to read what root installs
+
+readonly PREFIX=/opt/tafel
+readonly VENV="$PREFIX/venv"
+readonly CONFIG_DIR=/etc/tafel
+readonly CONFIG="$CONFIG_DIR/config.toml"
+readonly UNIT=/etc/systemd/system/tafel.service
+readonly RULES=/etc/udev/rules.d/99-tafel.rules
+readonly SERVICE_USER=tafel
+# The system's Python: the one Raspberry Pi OS's python3-lgpio, -gpiozero and -serial belong to.
+readonly PYTHON=/usr/bin/python3
+readonly VARIANTS="sim gpio-mux gpio-shift rp2040"
+
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly SRC
+
+usage() {
+    cat <<EOF
+usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start]
+
+  --variant VARIANT  wiring of this board, for a first install: ${VARIANTS// /, }
+                     (copies wiring/examples/VARIANT.toml to $CONFIG; an existing config is kept)
+  --editable         install the checkout in editable mode (it must not live under /home:
+                     the service cannot see /home)
+  --any-os           do not insist on Raspberry Pi OS (e.g. Debian or Ubuntu on a Pi)
+  --no-start         install and enable, but do not (re)start the service now
+EOF
+}
+
+say() { printf 'tafel install: %s\n' "$*"; }
+die() {
+    printf 'tafel install: error: %s\n' "$*" >&2
+    exit 1
+}
+
+variant=""
+editable=0
+any_os=0
+start=1
+while (($#)); do
+    case "$1" in
+    --variant)
+        (($# >= 2)) || die "--variant needs a value (${VARIANTS// /, })"
+        variant="$2"
+        shift 2
+        ;;
+    --variant=*)
+        variant="${1#--variant=}"
+        shift
+        ;;
+    --editable) editable=1 && shift ;;
+    --any-os) any_os=1 && shift ;;
+    --no-start) start=0 && shift ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *)
+        usage >&2
+        die "unknown argument: $1"
+        ;;
+    esac
+done
+
+# --- checks before anything changes ---------------------------------------------------------------
+((EUID == 0)) || die "run me as root (sudo $0 ...)"
+if ((!any_os)); then
+    if [[ ! -f /etc/rpi-issue ]] && ! grep -qs '^ID=raspbian' /etc/os-release; then
+        die "this is not Raspberry Pi OS (no /etc/rpi-issue); use --any-os to install anyway"
+    fi
+fi
+[[ -f "$SRC/pyproject.toml" && -f "$SRC/systemd/tafel.service" ]] || die "$SRC is not a tafel checkout"
+if [[ -n "$variant" && " $VARIANTS " != *" $variant "* ]]; then
+    die "unknown variant '$variant' (variants: ${VARIANTS// /, })"
+fi
+if [[ ! -e "$CONFIG" && -z "$variant" ]]; then
+    die "no $CONFIG yet: choose the wiring with --variant (${VARIANTS// /, })"
+fi
+if ((editable)) && [[ "$SRC" == /home/* || "$SRC" == /root/* ]]; then
+    die "an editable install must live outside /home and /root (the service runs with ProtectHome=yes)"
+fi
+
+# --- system packages, groups and the service user --------------------------------------------------
+say "installing system packages"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial
+
+for group in gpio spi dialout; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
+if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
+    say "creating the system user $SERVICE_USER"
+    useradd --system --user-group --home-dir /var/lib/tafel --no-create-home \
+        --shell /usr/sbin/nologin --comment "tafel smart board" "$SERVICE_USER"
+fi
+usermod --append --groups gpio,spi,dialout "$SERVICE_USER"
+
+# --- the program, its board profiles and docs ------------------------------------------------------
+install -d -m 0755 "$PREFIX"
+if [[ ! -x "$VENV/bin/python" ]]; then
+    say "creating $VENV"
+    # System site packages: Raspberry Pi OS's own lgpio, gpiozero and pyserial satisfy the [pi] extra.
+    "$PYTHON" -m venv --system-site-packages "$VENV"
+fi
+say "installing tafel from $SRC"
+if ((editable)); then
+    "$VENV/bin/pip" install --quiet --editable "${SRC}[pi]"
+else
+    "$VENV/bin/pip" install --quiet --upgrade "${SRC}[pi]"
+fi
+
+# Profile names in the config are looked up in $PREFIX/wiring (profile_dir).
+rm -rf "$PREFIX/wiring.new"
+cp -r "$SRC/wiring" "$PREFIX/wiring.new"
+rm -rf "$PREFIX/wiring"
+mv "$PREFIX/wiring.new" "$PREFIX/wiring"
+install -d -m 0755 "$PREFIX/docs"
+install -m 0644 "$SRC/docs/service.md" "$PREFIX/docs/service.md"
+
+# --- configuration ---------------------------------------------------------------------------------
+install -d -m 0755 "$CONFIG_DIR"
+if [[ -e "$CONFIG" ]]; then
+    say "keeping the existing $CONFIG"
+else
+    say "writing $CONFIG for the $variant wiring"
+    tmp="$(mktemp "$CONFIG_DIR/config.toml.XXXXXX")"
+    sed "s|^# *profile_dir = .*|profile_dir = \"$PREFIX/wiring\"|" "$SRC/wiring/examples/$variant.toml" >"$tmp"
+    chmod 0644 "$tmp"
+    mv "$tmp" "$CONFIG"
+fi
+say "checking $CONFIG as $SERVICE_USER"
+runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" run --config "$CONFIG" --check ||
+    die "fix $CONFIG (docs: $PREFIX/docs/service.md), then run me again"
+
+if grep -qs '^backend *= *"neopixel"' "$CONFIG" && command -v raspi-config >/dev/null; then
+    say "enabling SPI for the LED strip (takes effect after a reboot if it was off)"
+    raspi-config nonint do_spi 0
+fi
+
+# --- udev rule and systemd unit --------------------------------------------------------------------
+install -D -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
+udevadm control --reload-rules
+udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
+
+install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
+systemctl daemon-reload
+systemctl enable tafel.service
+if ((start)); then
+    say "(re)starting tafel.service"
+    systemctl restart tafel.service
+    systemctl --no-pager --lines=5 status tafel.service || true
+fi
+say "done: logs with  journalctl -u tafel -f"

@@ -1,0 +1,307 @@
+"""The service loop in process: a simulated game to its end, READY/WATCHDOG/STOPPING, the persistence
+seam, clocks, failures, and the journald log format. Time is faked where timing is asserted."""
+
+from __future__ import annotations
+
+import io
+import logging
+import sys
+import types
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from controller.backends import BackendError, from_config
+from controller.config import load_config
+from controller.games import Action, Game, State, load_game
+from controller.palette import OFF
+from controller.sdnotify import Notifier
+from controller.service import (
+    JournalFormatter,
+    Limits,
+    RealClock,
+    Service,
+    VirtualClock,
+    run_service,
+    sd_level,
+)
+from tests.service.configs import EXAMPLES, opening_moves, sim_config, write
+from tests.service.notify import NotifyListener
+
+
+class FakeTime:
+    """monotonic() and sleep() where only sleeping makes time pass."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def listener(tmp_path: Path) -> Iterator[tuple[NotifyListener, Notifier]]:
+    systemd = NotifyListener(tmp_path / "notify")
+    yield systemd, Notifier(environ={"NOTIFY_SOCKET": systemd.path})
+    systemd.close()
+
+
+def datagrams(systemd: NotifyListener) -> list[list[str]]:
+    """Every notification of a service that has stopped (STOPPING=1 is the last one it sends)."""
+    return systemd.wait_for("STOPPING=1")
+
+
+class Recording:
+    """A persistence that remembers what the service reported to it, and resumes a given history."""
+
+    def __init__(self, history: Sequence[State] = ()) -> None:
+        self.history = list(history)
+        self.commits: list[str] = []
+        self.takebacks = 0
+        self.closed = False
+
+    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+        return self.history or [fresh]
+
+    def on_commit(self, before: State, action: Action, after: State) -> None:
+        self.commits.append(before.action_to_str(action))
+
+    def on_takeback(self, state: State) -> None:
+        self.takebacks += 1
+
+    def close(self) -> None:
+        self.closed = True
+
+
+# --- a whole game ------------------------------------------------------------------------------------
+
+
+def test_the_service_plays_the_simulated_game_to_its_end(tmp_path: Path, listener) -> None:
+    sock, notifier = listener
+    config = load_config(write(tmp_path, sim_config(max_plies=8)))
+    record = Recording()
+    service = Service(config, notifier, record)
+    assert service.run(Limits(until_game_over=True)) == 0
+    state = service.session.state
+    assert state.is_terminal() and len(service.session.tracker.history) == 8
+    stats = service.driver.stats
+    assert (stats.intended, stats.committed, stats.wrong_commits, stats.missed) == (8, 8, 0, 0)
+    assert len(record.commits) == 8 and record.closed
+    messages = datagrams(sock)
+    assert messages[0][0] == "READY=1" and messages[0][1].startswith("STATUS=Klotz: move 1, seat 0 (red) to move")
+    assert messages[-1][0] == "STOPPING=1"
+    assert any(line.startswith("STATUS=Klotz: game over after 8 moves") for m in messages for line in m)
+    pixels = service.backends.pixels
+    assert pixels.last == (OFF,) * config.profile.led_count  # the last frame: every LED off
+    assert any(colour != OFF for _, frame in pixels.frames[:-1] for colour in frame)
+
+
+def test_scripted_moves_are_played_in_order_and_then_the_hands_stop(tmp_path: Path, listener) -> None:
+    _, notifier = listener
+    moves = opening_moves(5)
+    config = load_config(write(tmp_path, sim_config(moves=moves, bots=False)))
+    record = Recording()
+    service = Service(config, notifier, record)
+    assert service.run(Limits(until_game_over=True)) == 0
+    assert tuple(record.commits) == moves
+    assert not service.session.state.is_terminal() and service.driver.finished
+
+
+def test_scripted_moves_then_bots_to_the_end(tmp_path: Path, listener) -> None:
+    _, notifier = listener
+    moves = opening_moves(3)
+    record = Recording()
+    service = Service(load_config(write(tmp_path, sim_config(max_plies=7, moves=moves))), notifier, record)
+    assert service.run(Limits(until_game_over=True)) == 0
+    assert tuple(record.commits[:3]) == moves and len(record.commits) == 7
+
+
+def test_a_resumed_game_continues_from_the_saved_position(tmp_path: Path, listener) -> None:
+    _, notifier = listener
+    game = load_game("klotz")
+    fresh = game.new_game(players=2, seed=3, max_plies=6)
+    second = fresh.apply(fresh.legal_actions()[0])
+    record = Recording([fresh, second])
+    service = Service(load_config(write(tmp_path, sim_config(max_plies=6))), notifier, record)
+    assert service.run(Limits(until_game_over=True)) == 0
+    assert service.session.tracker.history[:2] == (fresh, second)
+    assert len(record.commits) == 5  # the sixth move of the game ends it; one was played before
+
+
+def test_the_log_tells_the_game_with_journald_levels(tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = write(tmp_path, sim_config(max_plies=4))
+    assert run_service(path, Limits(until_game_over=True), stream=out) == 0
+    lines = out.getvalue().splitlines()
+    assert all(line[:3] in ("<6>", "<4>", "<3>", "<7>") for line in lines), lines
+    assert lines[0].startswith("<6>Klotz, 2 players, seed 3, board square14 (binary sensors); sensors sim")
+    assert "<6>ready: Klotz: move 1, seat 0 (red) to move; board idle" in lines
+    moves = [line for line in lines if line.startswith("<6>move ")]
+    assert (
+        len(moves) == 4 and moves[0].startswith("<6>move 1: seat 0 (red) ") and moves[3].startswith("<6>move 4: seat 1")
+    )
+    assert "<6>game over after 4 moves: a draw" in lines
+    assert "<6>virtual hands: 4 moves intended, 4 committed, 0 wrong commits" in lines
+    assert lines[-3:] == ["<6>stopping: the game is over", "<6>LEDs off (201 LEDs)", "<6>stopped"]
+
+
+def test_a_bad_configuration_is_an_error_line_and_status_2(tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = write(tmp_path, sim_config().replace('name = "klotz"', 'name = "chess"'))
+    assert run_service(path, stream=out) == 2
+    assert out.getvalue().startswith(f"<3>{path}:")
+    assert "[game] name: unknown game 'chess'" in out.getvalue()
+
+
+def test_check_validates_without_starting(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_service(EXAMPLES / "gpio-mux.toml", check=True, stream=out) == 0
+    assert out.getvalue() == f"<6>{EXAMPLES / 'gpio-mux.toml'}: the configuration is valid\n"
+
+
+def test_journal_prefixes_cover_every_line_and_level() -> None:
+    assert [sd_level(level) for level in (50, 40, 30, 20, 10)] == [2, 3, 4, 6, 7]
+    try:
+        raise RuntimeError("scanner gone")
+    except RuntimeError:
+        record = logging.LogRecord("t", logging.ERROR, __file__, 1, "failed", None, sys.exc_info())
+    lines = JournalFormatter("%(message)s").format(record).splitlines()
+    assert lines[0] == "<3>failed" and len(lines) > 2
+    assert all(line.startswith("<3>") for line in lines)
+
+
+# --- time and the watchdog ---------------------------------------------------------------------------
+
+
+def test_watchdog_pings_come_every_half_timeout_of_service_time(tmp_path: Path, listener, monkeypatch) -> None:
+    sock, notifier = listener
+    monkeypatch.setenv("WATCHDOG_USEC", "1000000")  # a ping every 0.5 s
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    clock = FakeTime()
+    config = load_config(write(tmp_path, sim_config(speed=1, max_plies=600)))
+    service = Service(config, notifier, monotonic=clock.monotonic, sleep=clock.sleep)
+    assert service.run(Limits(max_seconds=3)) == 0
+    lines = [m[0] for m in datagrams(sock)]
+    assert lines[0] == "READY=1" and lines[-1] == "STOPPING=1"
+    assert 5 <= lines.count("WATCHDOG=1") <= 6
+    assert lines.index("READY=1") < lines.index("WATCHDOG=1")
+    assert service.stop_reason == "ran for 3 s"
+    # At speed 1 the board runs in step with the (fake) clock: 3 s are about 300 scans of 10 ms.
+    assert 290 <= service.backends.sensors.scans <= 310
+
+
+def test_no_watchdog_pings_when_the_config_turns_them_off(tmp_path: Path, listener, monkeypatch) -> None:
+    sock, notifier = listener
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    clock = FakeTime()
+    text = sim_config(speed=1) + "\n[service]\nwatchdog = false\n"
+    service = Service(load_config(write(tmp_path, text)), notifier, monotonic=clock.monotonic, sleep=clock.sleep)
+    assert service.run(Limits(max_seconds=1)) == 0
+    assert "WATCHDOG=1" not in [m[0] for m in datagrams(sock)]
+
+
+def test_real_clock_scans_on_a_fixed_period_and_does_not_make_up_missed_scans() -> None:
+    time = FakeTime()
+    clock = RealClock(10, time.monotonic, time.sleep)
+    assert [clock.tick(), clock.tick(), clock.tick()] == [0, 10, 20]
+    time.now += 0.035  # a slow scan: 35 ms of work
+    assert clock.tick() == 55  # at once, no sleep
+    assert clock.tick() == 65  # then the period again
+
+
+def test_virtual_clock_runs_board_time_at_the_chosen_speed() -> None:
+    time = FakeTime()
+    clock = VirtualClock(10, 2.0, time.monotonic, time.sleep)
+    assert [clock.tick() for _ in range(4)] == [0, 10, 20, 30]
+    assert time.slept == pytest.approx([0.005] * 3)  # 10 ms of board time per 5 ms of wall time
+    fast = VirtualClock(10, 0, time.monotonic, time.sleep)
+    before = len(time.slept)
+    assert [fast.tick() for _ in range(100)][-1] == 990
+    assert len(time.slept) == before  # speed 0 never waits
+    fast.set_speed(1.0)
+    assert fast.tick() == 1000
+    assert time.slept[-1] == pytest.approx(0.010)  # no jump: one period after the last scan
+
+
+# --- failures ----------------------------------------------------------------------------------------
+
+
+def fake_module(monkeypatch: pytest.MonkeyPatch, name: str, **classes: type) -> None:
+    module = types.ModuleType(name)
+    for key, value in classes.items():
+        setattr(module, key, value)
+    monkeypatch.setitem(sys.modules, name, module)
+
+
+class BrokenStrip:
+    def __init__(self, **kwargs) -> None:
+        raise OSError("no /dev/spidev0.0")
+
+
+def test_a_device_that_fails_at_start_means_no_ready_and_status_1(tmp_path: Path, listener, monkeypatch) -> None:
+    sock, notifier = listener
+    fake_module(monkeypatch, "hal.neopixel", NeoPixelSink=BrokenStrip)
+    text = sim_config().replace('[leds]\nbackend = "sim"', '[leds]\nbackend = "neopixel"')
+    service = Service(load_config(write(tmp_path, text)), notifier)
+    assert service.run() == 1
+    lines = [line for m in datagrams(sock) for line in m]
+    assert "READY=1" not in lines
+    assert lines[-2:] == ["STOPPING=1", "STATUS=failed: [leds] neopixel on GPIO 10: no /dev/spidev0.0"]
+
+
+class UnpluggedScanner:
+    """A serial scanner that answers three scans and then loses its USB link."""
+
+    def __init__(self, port: str, baud: int, channels: int) -> None:
+        self.channels = channels
+        self.scans = 0
+        self.closed = False
+
+    def scan(self):
+        self.scans += 1
+        if self.scans > 3:
+            raise OSError("device reports readiness to read but returned no data")
+        return (0,) * self.channels
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class RecordingPixels:
+    def __init__(self, link, size: int, colour_order: str, brightness: float) -> None:
+        self.link = link
+        self.size = size
+        self.frames: list[tuple] = []
+
+    def show(self, colours) -> None:
+        self.frames.append(tuple(colours))
+
+
+def test_a_device_lost_while_running_ends_with_status_1_and_leds_off(tmp_path: Path, listener, monkeypatch) -> None:
+    sock, notifier = listener
+    fake_module(monkeypatch, "hal.serial", SerialScanner=UnpluggedScanner, SerialPixels=RecordingPixels)
+    text = sim_config().replace('backend = "sim"', 'backend = "serial"')
+    clock = FakeTime()
+    service = Service(load_config(write(tmp_path, text)), notifier, monotonic=clock.monotonic, sleep=clock.sleep)
+    assert service.run() == 1
+    pixels = service.backends.pixels
+    assert pixels.link is service.backends.sensors  # LED frames travel over the scanner's link
+    assert pixels.frames[-1] == (OFF,) * pixels.size
+    assert service.backends.sensors.closed
+    messages = datagrams(sock)
+    assert messages[0][0] == "READY=1"
+    assert messages[-1] == ["STOPPING=1", "STATUS=failed: device reports readiness to read but returned no data"]
+
+
+def test_the_factory_names_a_missing_hardware_library(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "hal.gpio", None)  # as if gpiozero were not installed
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with pytest.raises(BackendError, match=r"\[sensors\] backend gpio-mux needs hal.gpio.MuxScanner.*\[pi\] extra"):
+        from_config(load_config(EXAMPLES / "gpio-mux.toml"))
