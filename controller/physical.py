@@ -279,6 +279,7 @@ class HandsDriver:
         self._bots = list(bots)
         self._log = log or (lambda message: None)
         self._ready = False
+        self._restoring: tuple[int, list[HandStep], int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -290,6 +291,8 @@ class HandsDriver:
         return self._next_move >= len(self._moves) and not self._bots
 
     def before_scan(self, now: int) -> None:
+        if self.current is None and not self._ready:
+            self._restore(now)
         if self.current is None and self._ready and not self.finished:
             action = self._next_action(self._tracker.state)
             if action is not None:
@@ -298,6 +301,27 @@ class HandsDriver:
         if self.current is not None:
             self.current.before_scan(now)
         self._backends.board.now = now
+
+    def _restore(self, now: int) -> None:
+        """Before play (set-up, or after a restart mid-move), make the board match the game: the
+        pieces go where the LEDs ask, as players do when the board comes back after a power cut."""
+        board = self._backends.board
+        if self._restoring is None:
+            target = self._tracker.state.occupancy()
+            if board.occupancy() == target:
+                return
+            is_field = board.channel_of.__contains__
+            self._restoring = (now, self._backends.hands.plan(board.occupancy(), target, is_field), 0)
+            self._log("virtual hands: setting the board to the game's position")
+        start, steps, index = self._restoring
+        while index < len(steps) and start + steps[index].at <= now:
+            step = steps[index]
+            if step.op == "lift":
+                _lift(board, step.cell, step.pieces)
+            else:
+                board.place(step.cell, step.pieces)
+            index += 1
+        self._restoring = (start, steps, index) if index < len(steps) else None
 
     def after_scan(self, now: int, output: TrackerOutput) -> None:
         if output.mode == "idle":

@@ -21,10 +21,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from controller.backends import BackendError, Backends, from_config
 from controller.bots import make_bot
@@ -32,6 +32,7 @@ from controller.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from controller.games import Action, Game, State
 from controller.leds import seat_colours
 from controller.palette import OFF
+from controller.persistence import JournalPersistence
 from controller.physical import HandsDriver
 from controller.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
 from controller.selfplay import bot_seed
@@ -79,19 +80,27 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> logg
 # --- persistence seam --------------------------------------------------------------------------------
 
 
+SIM_BOARD_FILE = "sim-board.json"  # the simulated board's pieces, kept beside the journal
+
+
 class Persistence(Protocol):
     """Where a game survives a restart: the service asks it for the game to resume at start, and reports
     every commit and take-back to it before the LEDs show the move as done (the session runs commit
     hooks before it pushes the frame)."""
 
-    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+    def resume(self, game: Game, fresh: State, start: Mapping[str, Any]) -> Sequence[State]:
         """The states of the game to continue, oldest first (the last is the current position);
-        `[fresh]` when there is nothing to resume."""
+        `[fresh]` when there is nothing to resume. `start` says how `fresh` was made (game, players,
+        seed, options)."""
         ...
 
-    def on_commit(self, before: State, action: Action, after: State) -> None: ...
+    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None: ...
 
     def on_takeback(self, state: State) -> None: ...
+
+    def new_game(self, start: Mapping[str, Any]) -> None:
+        """The players abandoned the game; a new one starts as `start` says."""
+        ...
 
     def close(self) -> None: ...
 
@@ -99,23 +108,25 @@ class Persistence(Protocol):
 class NoPersistence:
     """Keeps nothing: every start begins a new game."""
 
-    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+    def resume(self, game: Game, fresh: State, start: Mapping[str, Any]) -> Sequence[State]:
         return [fresh]
 
-    def on_commit(self, before: State, action: Action, after: State) -> None:
+    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
         return None
 
     def on_takeback(self, state: State) -> None:
+        return None
+
+    def new_game(self, start: Mapping[str, Any]) -> None:
         return None
 
     def close(self) -> None:
         return None
 
 
-def persistence_for(config: Config) -> Persistence:
-    """The persistence of a configuration. The service keeps no journal in `[service] state_dir` yet,
-    so every start is a new game."""
-    return NoPersistence()
+def persistence_for(config: Config, log: logging.Logger | None = None) -> Persistence:
+    """The journal in `[service] state_dir`: every confirmed move survives a restart."""
+    return JournalPersistence(config.service.state_dir, log)
 
 
 # --- clocks -------------------------------------------------------------------------------------------
@@ -203,8 +214,8 @@ class Service:
     ) -> None:
         self.config = config
         self.notifier = notifier or Notifier()
-        self.persistence = persistence or persistence_for(config)
         self.log = log or logging.getLogger(LOGGER)
+        self.persistence = persistence or persistence_for(config, self.log)
         self.backends: Backends | None = None
         self.session: Session | None = None
         self.driver: HandsDriver | None = None
@@ -261,7 +272,8 @@ class Service:
         settings = config.game
         seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
         fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
-        history = list(self.persistence.resume(game, fresh))
+        start = {"game": game.name, "players": fresh.players, "seed": seed, "options": dict(settings.options)}
+        history = list(self.persistence.resume(game, fresh, start))
         state = history[-1]
         profile = config.profile
         self.log.info(
@@ -278,8 +290,10 @@ class Service:
         )
         backends = self.backends = from_config(config)
         sim = backends.sim
-        if sim is not None:
-            sim.board.load(state.occupancy())  # the virtual players have set up the board
+        # Real pieces outlive a restart: so do the simulated ones, in the state directory. A new
+        # board starts set up, as the virtual players would have done.
+        if sim is not None and not sim.board.keep_in(Path(config.service.state_dir) / SIM_BOARD_FILE):
+            sim.board.load(state.occupancy())
         session = self.session = Session.create(
             game,
             state,
@@ -291,8 +305,10 @@ class Service:
             config.tracker,
             history[:-1],
         )
-        session.on_commit.append(self.persistence.on_commit)
+        session.on_record.append(self.persistence.on_commit)
+        session.on_record.append(self._log_commit)
         session.on_takeback.append(self.persistence.on_takeback)
+        session.on_abandon.append(self._abandon)
         period_ms = 1000 / config.service.scan_hz
         if sim is not None:
             self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
@@ -305,6 +321,22 @@ class Service:
         else:
             self._clock = RealClock(period_ms, self._monotonic, self._sleep)
         self._scan()  # the hardware answers: sensors read, the first LED frame shown
+
+    def _log_commit(self, before: State, action: Action, after: State, via: str) -> None:
+        """One line per confirmed move, written after the journal has it on disk."""
+        moves = len(self.session.tracker.history) if self.session is not None else 0
+        self.log.info("confirmed move %d: %s (%s)", moves, before.action_to_str(action), via)
+
+    def _abandon(self, now: int) -> State:
+        """The players abandoned the game: the journal closes it and a new game starts from set-up."""
+        assert self.game is not None
+        settings = self.config.game
+        seed = secrets.randbelow(2**31)
+        fresh = self.game.new_game(players=settings.players, seed=seed, **settings.options)
+        start = {"game": self.game.name, "players": fresh.players, "seed": seed, "options": dict(settings.options)}
+        self.persistence.new_game(start)
+        self.log.info("game abandoned; a new %s game starts (seed %d): set up the board", self.game.title, seed)
+        return fresh
 
     def describe(self) -> str:
         """One line for `systemctl status`: the game and whose turn it is."""

@@ -17,6 +17,7 @@ from hal.profile import BoardProfile
 from hal.protocols import InputSource, PixelSink, SensorSource
 
 CommitHook = Callable[[State, Action, State], None]
+ABANDON = "abandon"  # the menu choice that abandons the game in progress
 
 
 class Session:
@@ -34,7 +35,11 @@ class Session:
         self.pixels = pixels
         self.inputs = inputs
         self.on_commit: list[CommitHook] = []
+        # Like on_commit, with how the move was recognised: "sensors", "confirm" or "declare".
+        self.on_record: list[Callable[[State, Action, State, str], None]] = []
         self.on_takeback: list[Callable[[State], None]] = []
+        # The "abandon game" input (menu: abandon): the hook returns the new game's first state.
+        self.on_abandon: list[Callable[[int], State]] = []
         self.last_step_ms = 0.0
         self.last_scan_changed = False
         self._last_scan = None
@@ -69,6 +74,10 @@ class Session:
         if readings is not None:
             self._last_scan = readings
         events = self.inputs.poll() if self.inputs is not None else []
+        if any(event.kind == "menu" and event.value == ABANDON for event in events):
+            events = [event for event in events if not (event.kind == "menu" and event.value == ABANDON)]
+            for hook in self.on_abandon:
+                self.tracker.restart(now, hook(now))
         before = self.tracker.state
         started = time.perf_counter()
         output = self.tracker.step(now, readings, events)
@@ -81,7 +90,10 @@ class Session:
         return output
 
     def _report(self, before: State, output: TrackerOutput) -> None:
-        for previous, action, after in output.transitions:
+        vias = output.commit_via or ("sensors",) * len(output.transitions)
+        for (previous, action, after), via in zip(output.transitions, vias, strict=True):
+            for record in self.on_record:
+                record(previous, action, after, via)
             for hook in self.on_commit:
                 hook(previous, action, after)
         if output.took_back:

@@ -75,6 +75,7 @@ class TrackerOutput:
     hints: dict[Cell, HintKind] = field(default_factory=dict)
     committed: tuple[Action, ...] = ()
     transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
+    commit_via: tuple[str, ...] = ()  # per commit: "sensors", "confirm" (button) or "declare" (input)
     took_back: int = 0
     acknowledged: Action | None = None
     candidates: tuple[Action, ...] = ()
@@ -224,6 +225,7 @@ class Tracker:
         self._deadline: int | None = None
         self._faults: tuple[SensorFault, ...] = ()
         self._transitions: list[tuple[State, Action, State]] = []
+        self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
 
     # --- public views --------------------------------------------------------------------------
@@ -441,20 +443,21 @@ class Tracker:
         if mismatch != frozenset(self._mismatch.items()):
             messages.append(f"{text}: the board does not show this move; make it on the board first")
             return
-        self._accept(now, action, committed)
+        self._accept(now, action, committed, via="declare")
 
     # --- commit and take-back ------------------------------------------------------------------
-    def _accept(self, now: int, choice: Action | str, committed: list[Action]) -> int:
+    def _accept(self, now: int, choice: Action | str, committed: list[Action], via: str = "confirm") -> int:
         if choice == TAKEBACK:
             self._take_back(now)
             return 1
-        self._commit(now, choice)
+        self._commit(now, choice, via)
         committed.append(choice)
         return 0
 
-    def _commit(self, now: int, action: Action) -> None:
+    def _commit(self, now: int, action: Action, via: str = "sensors") -> None:
         after = self._candidates(self._state).successor[action]
         self._transitions.append((self._state, action, after))
+        self._vias.append(via)
         self._history.append(self._state)
         self._enter(now, after)
 
@@ -471,6 +474,14 @@ class Tracker:
         self._confirm_offset = 0
         self._setup = False
 
+    def restart(self, now: int, state: State) -> None:
+        """A new game (the old one was abandoned): no history, guide the set-up."""
+        self._history.clear()
+        self._cache.clear()
+        self._enter(now, state)
+        self._setup = True
+        self._output = None
+
     def _previewed(self, now: int) -> Action | str:
         index = (now - self._mismatch_since) // self.config.preview_ms + self._confirm_offset
         return self._confirm[index % len(self._confirm)]
@@ -480,8 +491,9 @@ class Tracker:
         self._deadline = None
         output = self._match(now, committed, took_back)
         if self._transitions:
-            output = _with(output, transitions=tuple(self._transitions))
+            output = _with(output, transitions=tuple(self._transitions), commit_via=tuple(self._vias))
             self._transitions = []
+            self._vias = []
         if self._pending:
             deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
             self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
@@ -496,7 +508,7 @@ class Tracker:
         self._output = (
             output
             if not (output.committed or output.took_back or output.messages)
-            else _with(output, committed=(), transitions=(), took_back=0, messages=())
+            else _with(output, committed=(), transitions=(), commit_via=(), took_back=0, messages=())
         )
         return output
 

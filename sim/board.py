@@ -7,7 +7,10 @@ it from hardware. Time is virtual: the driver sets `now` before each scan.
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from controller.games import Cell, Piece
 from controller.games.boards import parse_fields
@@ -29,6 +32,8 @@ class SimBoard:
         cells = parse_fields(profile.geometry, profile.size, profile.fields, profile.source)
         self.channel_of: dict[Cell, int] = {cell: profile.fields[name].channel for name, cell in cells.items()}
         self.pieces: dict[Cell, list[Piece]] = {}
+        self.in_hand: list[tuple[Cell, list[Piece]]] = []  # lifted pieces with the field they came from
+        self._file: Path | None = None
         self.noise = Noise(noise_profile(noise), seed)
         self.now = 0
         self._truth = [0] * profile.channels
@@ -45,15 +50,58 @@ class SimBoard:
     def load(self, occupancy: Mapping[Cell, Sequence[Piece]]) -> None:
         """Put a whole position on the board at once (set-up), with no bounce."""
         self.pieces = {cell: list(pieces) for cell, pieces in occupancy.items() if pieces}
+        self.in_hand = []
         for channel in range(self.profile.channels):
             self._truth[channel] = 0
         for cell in self.pieces:
             self._refresh(cell, bounce=False)
+        self._save()
+
+    def keep_in(self, path: str | Path) -> bool:
+        """Keep the physical board in a file, as real pieces outlive a power cut: load it if it is
+        there (True), and rewrite it after every change. Pieces that were in a hand are put back
+        where they came from, as a player does when the board comes back."""
+        self._file = Path(path)
+        self._file.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            data = json.loads(self._file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return False
+        except ValueError as error:
+            raise ValueError(f"{self._file}: not a simulated board ({error})") from None
+        pieces: dict[Cell, list[Piece]] = {}
+        for entry in [*data.get("board", []), *data.get("in_hand", [])]:
+            cell = (entry["cell"][0], entry["cell"][1])
+            pieces.setdefault(cell, []).extend(Piece(kind, owner, magnet) for kind, owner, magnet in entry["pieces"])
+        self.load(pieces)
+        return True
+
+    def _save(self) -> None:
+        if self._file is None:
+            return
+
+        def entries(items) -> list[dict]:
+            return [
+                {"cell": list(cell), "pieces": [[p.kind, p.owner, p.magnet] for p in stack]} for cell, stack in items
+            ]
+
+        text = json.dumps({"board": entries(self.pieces.items()), "in_hand": entries(self.in_hand)})
+        temporary = self._file.with_name(self._file.name + ".tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, self._file)
 
     def place(self, cell: Cell, pieces: Sequence[Piece]) -> None:
         self._check(cell)
         self.pieces.setdefault(cell, []).extend(pieces)
+        for piece in pieces:
+            for index, (_, held) in enumerate(self.in_hand):
+                if piece in held:
+                    held.remove(piece)
+                    if not held:
+                        del self.in_hand[index]
+                    break
         self._refresh(cell)
+        self._save()
 
     def lift(self, cell: Cell, count: int = 1) -> list[Piece]:
         """Take the top `count` pieces off a field."""
@@ -64,7 +112,9 @@ class SimBoard:
         del stack[len(stack) - count :]
         if not stack:
             self.pieces.pop(cell, None)
+        self.in_hand.append((cell, list(taken)))
         self._refresh(cell)
+        self._save()
         return taken
 
     def lift_piece(self, cell: Cell, piece: Piece) -> Piece:
@@ -75,7 +125,9 @@ class SimBoard:
         stack.remove(piece)
         if not stack:
             self.pieces.pop(cell, None)
+        self.in_hand.append((cell, [piece]))
         self._refresh(cell)
+        self._save()
         return piece
 
     def occupancy(self) -> dict[Cell, tuple[Piece, ...]]:

@@ -11,7 +11,13 @@ EXAMPLES = ROOT / "wiring" / "examples"
 
 
 def sim_config(
-    players: int = 2, max_plies: int = 10, speed: float = 0, moves: tuple[str, ...] = (), bots: bool = True, extra=""
+    players: int = 2,
+    max_plies: int = 10,
+    speed: float = 0,
+    moves: tuple[str, ...] = (),
+    bots: bool = True,
+    extra="",
+    service="",
 ) -> str:
     """A Klotz game on the simulated board that ends (as a draw at the latest) after `max_plies`."""
     listed = ", ".join(f'"{move}"' for move in moves)
@@ -38,6 +44,10 @@ seed = 5
 speed = {speed}
 bots = {"true" if bots else "false"}
 moves = [{listed}]
+
+[service]
+state_dir = "state"
+{service}
 {extra}
 """
 

@@ -66,11 +66,14 @@ class Recording:
         self.takebacks = 0
         self.closed = False
 
-    def resume(self, game: Game, fresh: State) -> Sequence[State]:
+    def resume(self, game: Game, fresh: State, start) -> Sequence[State]:
         return self.history or [fresh]
 
-    def on_commit(self, before: State, action: Action, after: State) -> None:
+    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
         self.commits.append(before.action_to_str(action))
+
+    def new_game(self, start) -> None:
+        self.commits.append("new game")
 
     def on_takeback(self, state: State) -> None:
         self.takebacks += 1
@@ -201,7 +204,7 @@ def test_no_watchdog_pings_when_the_config_turns_them_off(tmp_path: Path, listen
     monkeypatch.setenv("WATCHDOG_USEC", "100000")
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
     clock = FakeTime()
-    text = sim_config(speed=1) + "\n[service]\nwatchdog = false\n"
+    text = sim_config(speed=1, service="watchdog = false")
     service = Service(load_config(write(tmp_path, text)), notifier, monotonic=clock.monotonic, sleep=clock.sleep)
     assert service.run(Limits(max_seconds=1)) == 0
     assert "WATCHDOG=1" not in [m[0] for m in datagrams(sock)]
