@@ -56,6 +56,10 @@ class FrameGate:
         self.frames_pushed += 1
         return True
 
+    def forget(self) -> None:
+        """What the sink shows is unknown (it failed): send the next frame whatever it is."""
+        self.shown = None
+
 
 def seat_colours(state: State) -> tuple[str, ...]:
     seats = getattr(state, "seats", None)
@@ -126,6 +130,10 @@ class FrameComposer:
     def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
         """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""
         return self._gate.push(sink, frame, now)
+
+    def forget_shown(self) -> None:
+        """The strip lost what it showed: the next push sends the frame again."""
+        self._gate.forget()
 
     @property
     def shown(self) -> tuple[RGB, ...] | None:

@@ -20,6 +20,37 @@ CommitHook = Callable[[State, Action, State], None]
 ABANDON = "abandon"  # the menu choice that abandons the game in progress
 
 
+class DeviceFault:
+    """The health of one backend: the last error, and when to try it again (doubling back-off)."""
+
+    FIRST_RETRY_MS = 100
+    LAST_RETRY_MS = 5000
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.error: str | None = None
+        self.failures = 0
+        self._retry_at = 0
+        self.changes = 0  # how often the health changed: the service logs each change once
+
+    def due(self, now: int) -> bool:
+        return self.error is None or now >= self._retry_at
+
+    def failed(self, now: int, error: Exception) -> None:
+        message = str(error) or type(error).__name__
+        if self.error != message:
+            self.changes += 1
+        self.error = message
+        self.failures += 1
+        self._retry_at = now + min(self.LAST_RETRY_MS, self.FIRST_RETRY_MS * 2 ** min(self.failures - 1, 6))
+
+    def recovered(self) -> None:
+        if self.error is not None:
+            self.changes += 1
+        self.error = None
+        self.failures = 0
+
+
 class Session:
     def __init__(
         self,
@@ -41,6 +72,8 @@ class Session:
         # The "abandon game" input (menu: abandon): the hook returns the new game's first state.
         self.on_abandon: list[Callable[[int], State]] = []
         self.last_step_ms = 0.0
+        self.sensor_fault = DeviceFault("sensors")
+        self.led_fault = DeviceFault("LEDs")
         self.last_scan_changed = False
         self._last_scan = None
         self.last_output: TrackerOutput | None = None
@@ -69,7 +102,7 @@ class Session:
         return self.tracker.state
 
     def step(self, now: int) -> TrackerOutput:
-        readings = self.sensors.scan()
+        readings = self._scan(now)
         self.last_scan_changed = readings is not None and readings != self._last_scan
         if readings is not None:
             self._last_scan = readings
@@ -84,10 +117,36 @@ class Session:
         self.last_step_ms = (time.perf_counter() - started) * 1000.0
         if output.committed or output.took_back:
             self._report(before, output)
-        frame = self.composer.compose(output, now, faults=bool(output.faults))
-        self.composer.push(self.pixels, frame, now)
+        faulty = bool(output.faults) or self.sensor_fault.error is not None
+        frame = self.composer.compose(output, now, faults=faulty)
+        self._show(frame, now)
         self.last_output = output
         return output
+
+    def _scan(self, now: int):
+        """One scan; a failing sensor backend counts as a dropped scan and is retried with back-off,
+        so the game waits instead of the service stopping."""
+        if not self.sensor_fault.due(now):
+            return None
+        try:
+            readings = self.sensors.scan()
+        except Exception as error:  # any backend failure: the board must keep going
+            self.sensor_fault.failed(now, error)
+            return None
+        self.sensor_fault.recovered()
+        return readings
+
+    def _show(self, frame, now: int) -> None:
+        """Push the frame; a failing LED strip is retried with back-off while the game goes on."""
+        if not self.led_fault.due(now):
+            return
+        try:
+            self.composer.push(self.pixels, frame, now)
+        except Exception as error:
+            self.composer.forget_shown()  # show the whole frame again once the strip answers
+            self.led_fault.failed(now, error)
+            return
+        self.led_fault.recovered()
 
     def _report(self, before: State, output: TrackerOutput) -> None:
         vias = output.commit_via or ("sensors",) * len(output.transitions)
