@@ -420,7 +420,11 @@ class SerialLink:
         if self.colour_order is not None and info.led_order != self.colour_order:
             return f"scanner sends LED colours as {info.led_order}; the board profile says {self.colour_order}"
         if self.sensor_model is not None and info.sensor_model != self.sensor_model:
-            return f"scanner reads {info.sensor_model} sensors; the board is configured for {self.sensor_model}"
+            return (
+                f"scanner reads {info.sensor_model} sensors; the board is configured for {self.sensor_model} "
+                f'(with these sensors set sensor_model = "{info.sensor_model}" in [board] of the service '
+                "configuration)"
+            )
         return None
 
     def _on_full(self, payload: bytes) -> None:
