@@ -136,6 +136,10 @@ class Backends:
         """Why the link is in its state, for the log: the firmware when connected, else the reason."""
         return self.link.status.detail if self.link is not None else ""
 
+    def device_trouble(self) -> bool:
+        """Whether the link is down because something failed (not merely coming up)."""
+        return self.link is not None and (self.link.status.state == "error" or self.link.failures > 0)
+
     def close(self) -> list[str]:
         """Close every backend that can be closed; the problems, if any (closing goes on past them)."""
         return close_all(self.opened)

@@ -410,14 +410,15 @@ class Service:
         if backends is None or (state := backends.device_status()) is None:
             return
         detail = backends.device_detail()
-        first = self._device_state is None
         if state != self._device_state:
             self._device_state, self._device_details = state, set()
         elif detail in self._device_details:
             return
         self._device_details.add(detail)
-        level = logging.INFO if state == "connected" or (first and state == "connecting") else logging.WARNING
-        self.log.log(logging.ERROR if state == "error" else level, "scanner link %s: %s", state, detail)
+        level = logging.INFO
+        if backends.device_trouble():
+            level = logging.ERROR if state == "error" else logging.WARNING
+        self.log.log(level, "scanner link %s: %s", state, detail)
 
     def _log_mode(self, output: TrackerOutput) -> None:
         mode = output.mode

@@ -193,6 +193,11 @@ class SerialLink:
     def connected(self) -> bool:
         return self._status.ok
 
+    @property
+    def failures(self) -> int:
+        """Attempts that failed since the link was last connected (0 while it comes up normally)."""
+        return self._failures
+
     def expect_leds(self, count: int | None, colour_order: str | None = None) -> None:
         """The strip the board must drive: its length and byte order, checked against HELLO.
         None leaves a value unchecked (a link used only for sensors)."""

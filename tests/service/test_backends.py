@@ -226,10 +226,11 @@ def test_the_rp2040_example_scans_and_lights_over_one_link(firmware_main: Module
     backends, cable, clock = serial_backends(firmware_main, config, factory)
     assert isinstance(backends.sensors, SerialScanner) and isinstance(backends.pixels, SerialPixels)
     assert backends.pixels.link is backends.sensors.link is backends.link  # LED frames share the USB link
-    assert backends.device_status() == "connecting"
+    assert backends.device_status() == "connecting" and not backends.device_trouble()
     cable.magnet(config.profile.channel_of("e4"))
     readings = run(backends, clock, 60)
     assert backends.device_status() == "connected", backends.device_detail()
+    assert not backends.device_trouble()
     assert lit(readings) == {config.profile.channel_of("e4"): 1}
     backends.pixels.show([RED] * 201)
     run(backends, clock, 5)
@@ -246,13 +247,13 @@ def test_an_unplugged_scanner_reconnects_and_gets_the_frame_again(firmware_main:
     run(backends, clock, 5)
     cable.unplug()
     assert run(backends, clock, 1) is None  # a dropped scan, not an exception
-    assert backends.device_status() == "reconnecting"
+    assert backends.device_status() == "reconnecting" and backends.device_trouble()
     assert backends.device_detail().startswith("read from /dev/tafel-scanner failed")
     cable.app.strip.frames.clear()
     assert run(backends, clock, 1000) is None and backends.device_status() == "reconnecting"
     cable.plug()
     readings = run(backends, clock, 2000)
-    assert backends.device_status() == "connected" and lit(readings) == {}
+    assert backends.device_status() == "connected" and lit(readings) == {} and not backends.device_trouble()
     assert cable.shown() == ((102, 0, 0),) * 201  # the latest frame, sent again
     backends.close()
 
@@ -264,7 +265,7 @@ def test_a_scanner_that_reads_another_sensor_model_is_an_error(
     config = load_config(write(tmp_path, text.replace('"binary"', '"signed"')))
     backends, _, clock = serial_backends(firmware_main, config, factory)
     assert run(backends, clock, 100) is None
-    assert backends.device_status() == "error"
+    assert backends.device_status() == "error" and backends.device_trouble()
     assert backends.device_detail() == (
         "scanner reads binary sensors; the board is configured for signed (with these sensors set "
         'sensor_model = "binary" in [board] of the service configuration)'

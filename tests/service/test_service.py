@@ -318,3 +318,27 @@ def test_an_unplugged_scanner_does_not_stop_the_service(
     assert messages[0][0] == "READY=1" and messages[-1][0] == "STOPPING=1"
     cable.run_board()  # the board takes the last frame the service sent: every LED off
     assert cable.shown() == (OFF,) * 201
+
+
+def test_a_scanner_missing_at_start_is_a_warning_not_a_failure(tmp_path: Path, firmware_main: ModuleType) -> None:
+    clock = FakeTime()
+    cable = ScannerCable(firmware_main, lambda: round(clock.now * 1000))
+    cable.unplug()
+    out = io.StringIO()
+    log = logging.getLogger("tests.service.missing")
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JournalFormatter("%(message)s"))
+    log.addHandler(handler)
+    config = load_config(write(tmp_path, sim_config().replace('backend = "sim"', 'backend = "serial"')))
+    service = Service(config, Notifier(environ={}), monotonic=clock.monotonic, sleep=clock.sleep, log=log)
+    devices = Devices(serial_opener=cable.opener, serial_clock=lambda: round(clock.now * 1000))
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(controller.service, "from_config", lambda config: from_config(config, devices))
+            assert service.run(Limits(max_seconds=1)) == 0
+    finally:
+        log.removeHandler(handler)
+    lines = out.getvalue().splitlines()
+    assert "<4>scanner link connecting: cannot open /dev/tafel-scanner: No such file or directory" in lines
+    assert [line for line in lines if "scanner link" in line] == [lines[1]]  # once, however often it is tried
+    assert service.backends.device_status() == "connecting"
