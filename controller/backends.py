@@ -1,27 +1,25 @@
 """The one place where the controller picks its backends: the simulated board or hardware.
 
 Backends are imported lazily here, so nothing else in `controller` depends on `sim` or on a
-hardware library, and the whole project imports on any machine.
+hardware library, and the whole project imports on any machine. The hardware is built from the
+configuration's wiring with the backends' own constructors:
 
-Hardware backends are looked up by module and class name, and built with these keyword arguments
-(the `[sensors]`, `[leds]` and `[buttons]` keys of the configuration, see docs/service.md):
+    hal.gpio.open_gpio(config.gpio, profile, sensor_model)    -> scanner and/or buttons on one pin factory
+    hal.neopixel.NeoPixelSink.from_profile(profile, config.neopixel)
+    hal.serial.SerialScanner(SerialLink(port, channels=, led_count=, sensor_model=, baud=))
+    hal.serial.SerialPixels(scanner, size=, colour_order=, brightness=)   (the same USB link)
 
-    hal.gpio.MuxScanner(channels=, select_pins=, signal_pins=, enable_pin=, active_low=, pull_up=, settle_us=)
-    hal.gpio.ShiftRegisterScanner(channels=, load_pin=, clock_pin=, data_pin=, enable_pin=, active_low=)
-    hal.gpio.GpioButtons(pins={name: pin}, pull_up=, bounce_ms=)           -> InputSource
-    hal.neopixel.NeoPixelSink(size=, pin=, colour_order=, brightness=)     -> PixelSink
-    hal.serial.SerialScanner(port=, baud=, channels=)                     -> SensorSource (owns the link)
-    hal.serial.SerialPixels(link=<the SerialScanner>, size=, colour_order=, brightness=) -> PixelSink
+`profile` is the configuration's profile, with its [board] sensor_model and [leds] brightness.
 
-The GPIO pin factory (`[gpio] pin_factory`) is chosen the way gpiozero documents it, through
-`GPIOZERO_PIN_FACTORY`, before the first GPIO backend is built. Any backend may have a `close()`
-method; `Backends.close()` calls each once, in reverse order of creation.
+A serial scanner that is unplugged or restarts is not an error: its `scan()` returns None (a dropped
+scan) until the link is back, and `Backends.device_status()` says how the link stands, for the
+status LED and the log. Any backend may have a `close()` method; `Backends.close()` calls each once,
+in reverse order of creation.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,7 +28,7 @@ from hal.profile import BoardProfile
 from hal.protocols import RGB, InputEvent, InputSource, PixelSink, SensorSource
 
 if TYPE_CHECKING:
-    from controller.config import Config
+    from controller.config import Config, SerialSensors
 
 SIM_FRAMES_KEPT = 64  # a long-running simulated LED strip keeps only its latest frames
 
@@ -107,6 +105,17 @@ class MergedInputs:
         return events
 
 
+@dataclass(frozen=True)
+class Devices:
+    """What `from_config` would otherwise open itself, given instead (tests): an open gpiozero pin
+    factory (a MockFactory; it stays open), and the serial scanner's port opener and millisecond clock
+    (an in-memory cable and a fake clock)."""
+
+    pin_factory: Any = None
+    serial_opener: Callable[[], Any] | None = None
+    serial_clock: Callable[[], int] | None = None
+
+
 @dataclass
 class Backends:
     """What `tafel run` scans, lights and listens to, as the configuration chose it."""
@@ -116,6 +125,20 @@ class Backends:
     inputs: InputSource | None
     sim: SimBackends | None = None  # set when the board is simulated: its truth, hands and input queue
     opened: list[Any] = field(default_factory=list)  # every backend object, in order of creation
+    link: Any = None  # hal.serial.SerialLink of the RP2040 scanner, when there is one
+
+    def device_status(self) -> str | None:
+        """How the scanner's link stands: "connecting", "connected", "reconnecting" or "error"; None
+        when the sensors have no link (GPIO, the simulated board), which work or stop the service."""
+        return self.link.status.state if self.link is not None else None
+
+    def device_detail(self) -> str:
+        """Why the link is in its state, for the log: the firmware when connected, else the reason."""
+        return self.link.status.detail if self.link is not None else ""
+
+    def device_trouble(self) -> bool:
+        """Whether the link is down because something failed (not merely coming up)."""
+        return self.link is not None and (self.link.status.state == "error" or self.link.failures > 0)
 
     def close(self) -> list[str]:
         """Close every backend that can be closed; the problems, if any (closing goes on past them)."""
@@ -138,8 +161,8 @@ def close_all(backends: Sequence[Any]) -> list[str]:
     return problems
 
 
-def _hardware(module: str, name: str, purpose: str) -> Callable[..., Any]:
-    """The class `name` of the backend module `module`, with a clear error when it cannot be loaded."""
+def _hardware(module: str, name: str, purpose: str) -> Any:
+    """The attribute `name` of the backend module `module`, with a clear error when it cannot be loaded."""
     try:
         return getattr(importlib.import_module(module), name)
     except ImportError as error:
@@ -151,9 +174,10 @@ def _hardware(module: str, name: str, purpose: str) -> Callable[..., Any]:
         raise BackendError(f"{purpose} needs {module}.{name}, which this version of tafel lacks") from None
 
 
-def _build(opened: list[Any], purpose: str, factory: Callable[..., Any], **kwargs: Any) -> Any:
+def _build(opened: list[Any], purpose: str, make: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """`make(*args, **kwargs)`, added to `opened`; any failure as a BackendError naming `purpose`."""
     try:
-        backend = factory(**kwargs)
+        backend = make(*args, **kwargs)
     except BackendError:
         raise
     except Exception as error:
@@ -162,76 +186,78 @@ def _build(opened: list[Any], purpose: str, factory: Callable[..., Any], **kwarg
     return backend
 
 
-def from_config(config: Config) -> Backends:
+def from_config(config: Config, devices: Devices | None = None) -> Backends:
     """Build sensors, pixels and inputs as `config` says; BackendError (after closing what was already
     opened) when a device or library is missing."""
-    from controller.config import MuxSensors, SerialSensors, ShiftSensors
+    from controller.config import GpioSensors, SerialSensors
 
-    profile = config.profile
-    sensors_config = config.sensors
+    devices = devices or Devices()
     opened: list[Any] = []
-    uses_gpio = isinstance(sensors_config, MuxSensors | ShiftSensors) or config.buttons.backend == "gpio"
-    if uses_gpio:
-        os.environ["GPIOZERO_PIN_FACTORY"] = config.gpio.pin_factory
     try:
         sim: SimBackends | None = None
-        if isinstance(sensors_config, MuxSensors):
-            sensors = _build(
-                opened,
-                "[sensors] gpio-mux",
-                _hardware("hal.gpio", "MuxScanner", "[sensors] backend gpio-mux"),
-                channels=profile.channels,
-                select_pins=sensors_config.select_pins,
-                signal_pins=sensors_config.signal_pins,
-                enable_pin=sensors_config.enable_pin,
-                active_low=sensors_config.active_low,
-                pull_up=sensors_config.pull_up,
-                settle_us=sensors_config.settle_us,
-            )
-        elif isinstance(sensors_config, ShiftSensors):
-            sensors = _build(
-                opened,
-                "[sensors] gpio-shift",
-                _hardware("hal.gpio", "ShiftRegisterScanner", "[sensors] backend gpio-shift"),
-                channels=profile.channels,
-                load_pin=sensors_config.load_pin,
-                clock_pin=sensors_config.clock_pin,
-                data_pin=sensors_config.data_pin,
-                enable_pin=sensors_config.enable_pin,
-                active_low=sensors_config.active_low,
-            )
-        elif isinstance(sensors_config, SerialSensors):
-            sensors = _build(
-                opened,
-                f"[sensors] serial on {sensors_config.port}",
-                _hardware("hal.serial", "SerialScanner", "[sensors] backend serial"),
-                port=sensors_config.port,
-                baud=sensors_config.baud,
-                channels=profile.channels,
-            )
-        else:
+        link: Any = None
+        sensors: Any = None
+        if isinstance(config.sensors, SerialSensors):
+            sensors = _serial_scanner(config, config.sensors, devices, opened)
+            link = sensors.link
+        elif not isinstance(config.sensors, GpioSensors):
             sim = _simulated_board(config)
             sensors = sim.board
-        pixels = _pixels(config, sensors, sim, opened)
         inputs: list[InputSource] = [sim.inputs] if sim is not None else []
-        if config.buttons.backend == "gpio":
-            inputs.append(
-                _build(
-                    opened,
-                    "[buttons] gpio",
-                    _hardware("hal.gpio", "GpioButtons", "[buttons] backend gpio"),
-                    pins=dict(config.buttons.pins),
-                    pull_up=config.buttons.pull_up,
-                    bounce_ms=config.buttons.bounce_ms,
-                )
-            )
+        scans = isinstance(config.sensors, GpioSensors)
+        if scans or config.buttons.backend == "gpio":
+            board = _gpio(config, devices, opened)
+            if scans:
+                sensors = board.sensors
+            if board.inputs is not None:
+                inputs.append(board.inputs)
+        pixels = _pixels(config, sensors, sim, opened)
         merged = inputs[0] if len(inputs) == 1 else MergedInputs(inputs) if inputs else None
         if sim is not None:
             sim.pixels = pixels
-        return Backends(sensors, pixels, merged, sim, opened)
+        return Backends(sensors, pixels, merged, sim, opened, link)
     except BaseException:
         close_all(opened)
         raise
+
+
+def _serial_scanner(config: Config, settings: SerialSensors, devices: Devices, opened: list[Any]) -> Any:
+    """The RP2040 scanner on its own link, checked against the profile (channels, sensor model and,
+    when it drives the LEDs, LED count) whenever the board says HELLO."""
+    profile = config.profile
+    purpose = f"[sensors] serial on {settings.port}"
+    link_class = _hardware("hal.serial", "SerialLink", "[sensors] backend serial")
+    scanner_class = _hardware("hal.serial", "SerialScanner", "[sensors] backend serial")
+    seams: dict[str, Any] = {}
+    if devices.serial_opener is not None:
+        seams["opener"] = devices.serial_opener
+    if devices.serial_clock is not None:
+        seams["clock"] = devices.serial_clock
+    link = _build(
+        [],
+        purpose,
+        link_class,
+        settings.port,
+        channels=profile.channels,
+        led_count=profile.led_count if config.leds.backend == "serial" else None,
+        sensor_model=profile.sensor_model,
+        baud=settings.baud,
+        **seams,
+    )
+    return _build(opened, purpose, scanner_class, link)
+
+
+def _gpio(config: Config, devices: Devices, opened: list[Any]) -> Any:
+    """The Pi's own scanner and/or buttons, on one pin factory (closed with them)."""
+    scanner = getattr(config.sensors, "scanner", None)  # GpioSensors: mux, shift or analog
+    parts = [f"{scanner} scanner"] if scanner is not None else []
+    if config.buttons.backend == "gpio":
+        parts.append("buttons")
+    purpose = f"[gpio] {' and '.join(parts)}"
+    open_gpio = _hardware("hal.gpio", "open_gpio", purpose)
+    return _build(
+        opened, purpose, open_gpio, config.gpio, config.profile, config.sensor_model, factory=devices.pin_factory
+    )
 
 
 def _simulated_board(config: Config) -> SimBackends:
@@ -246,30 +272,23 @@ def _simulated_board(config: Config) -> SimBackends:
 
 def _pixels(config: Config, sensors: Any, sim: SimBackends | None, opened: list[Any]) -> PixelSink:
     profile = config.profile
-    leds = config.leds
-    brightness = leds.brightness if leds.brightness is not None else profile.brightness
-    if leds.backend == "none":
+    backend = config.leds.backend
+    if backend == "none":
         return NullPixels(profile.led_count)
-    if leds.backend == "sim":
+    if backend == "sim":
         from sim.board import SimPixels
 
         return SimPixels(profile.led_count, sim.board if sim is not None else None, keep=SIM_FRAMES_KEPT)
-    if leds.backend == "neopixel":
-        return _build(
-            opened,
-            f"[leds] neopixel on GPIO {leds.pin}",
-            _hardware("hal.neopixel", "NeoPixelSink", "[leds] backend neopixel"),
-            size=profile.led_count,
-            pin=leds.pin,
-            colour_order=profile.colour_order,
-            brightness=brightness,
-        )
+    if backend == "neopixel":
+        strip = _hardware("hal.neopixel", "NeoPixelSink", "[leds] backend neopixel")
+        return _build(opened, "[leds] neopixel", strip.from_profile, profile, config.neopixel)
+    pixels = _hardware("hal.serial", "SerialPixels", "[leds] backend serial")
     return _build(
         opened,
         "[leds] serial",
-        _hardware("hal.serial", "SerialPixels", "[leds] backend serial"),
-        link=sensors,
+        pixels,
+        sensors,  # the scanner's own link carries the LED frames
         size=profile.led_count,
         colour_order=profile.colour_order,
-        brightness=brightness,
+        brightness=profile.brightness,
     )

@@ -1,10 +1,16 @@
-"""The service configuration (`/etc/tafel/config.toml`): board, game, a backend per function, pins,
-tracker timings, service settings and the simulated board.
+"""The service configuration (`/etc/tafel/config.toml`): board, game, a backend per function, the
+wiring of the Pi's pins, tracker timings, service settings and the simulated board.
 
 Loading validates everything up front and names the file, the line and the key of every problem: the
 person editing the file is at a Raspberry Pi without a debugger, and a service that fails an hour
 into a game because of a typo is worse than one that refuses to start. Unknown sections and keys are
 errors too, so a misspelt key never silently falls back to a default. docs/service.md lists every key.
+
+The wiring tables (`[gpio]` with `[gpio.mux]`, `[gpio.shift]`, `[gpio.analog]`, `[gpio.buttons]`,
+and `[neopixel]`) belong to the hardware backends: they are parsed and checked by their own
+`from_mapping` constructors (hal.gpio, hal.neopixel; documented in wiring/README.md), and this loader
+only adds the file's line to their errors and checks what spans sections: that the chosen backends
+have their wiring, that the scanner fits the board profile, and that no GPIO serves two purposes.
 """
 
 from __future__ import annotations
@@ -18,28 +24,22 @@ from typing import Any
 from controller.bots import BOTS
 from controller.games import Game, load_game
 from controller.tracker import TAKEBACK_MODES, TrackerConfig
+from hal.errors import WiringError
+from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
+from hal.neopixel import NeoPixelWiring
 from hal.profile import PROFILE_DIR, BoardProfile, ProfileError, key_line, load_profile
-from hal.protocols import BUTTONS
 from hal.sensors import MODEL_NAMES
 
 DEFAULT_CONFIG = Path("/etc/tafel/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/tafel")
 
-SENSOR_BACKENDS = ("sim", "gpio-mux", "gpio-shift", "serial")
+SENSOR_BACKENDS = ("sim", "gpio", "serial")
 LED_BACKENDS = ("sim", "neopixel", "serial", "none")
 BUTTON_BACKENDS = ("none", "gpio")
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 NOISE_LEVELS = ("none", "low", "high")
 HAND_STYLES = ("human", "calm")
 LOG_LEVELS = ("debug", "info", "warning", "error")
-
-GPIO_PINS = range(0, 28)  # BCM numbers on the 40-pin header
-MUX_SELECT_LINES = 4  # a 74HC4067 has S0..S3
-MUX_CHANNELS = 16  # ... and 16 inputs behind one signal pin
-SHIFT_BITS = 8  # a 74HC165 holds 8 inputs
-NEOPIXEL_PINS = (10, 12, 13, 18, 19, 21)  # SPI MOSI, PWM0/1 and PCM: the pins that can drive WS2812
-SPI_LED_PIN = 10  # the only LED pin that needs no root: it drives the strip through /dev/spidev0.0
-SPI0_PINS = (7, 8, 9, 10, 11)  # CE1, CE0, MISO, MOSI, SCLK: taken by the SPI bus when it drives the LEDs
+SCANNER_NAMES = {MuxWiring: "mux", ShiftRegisterWiring: "shift", AnalogMuxWiring: "analog"}
 
 
 class ConfigError(ValueError):
@@ -69,28 +69,11 @@ class SimSensors:
 
 
 @dataclass(frozen=True)
-class MuxSensors:
-    """74HC4067 multiplexers: shared select lines S0..S3, one signal pin per multiplexer."""
+class GpioSensors:
+    """Sensors scanned by the Pi itself, wired as `[gpio] scanner` says (the wiring is `Config.gpio`)."""
 
-    select_pins: tuple[int, ...]
-    signal_pins: tuple[int, ...]
-    enable_pin: int | None
-    active_low: bool
-    pull_up: bool
-    settle_us: int
-    backend = "gpio-mux"
-
-
-@dataclass(frozen=True)
-class ShiftSensors:
-    """A chain of 74HC165 parallel-in shift registers."""
-
-    load_pin: int
-    clock_pin: int
-    data_pin: int
-    enable_pin: int | None
-    active_low: bool
-    backend = "gpio-shift"
+    scanner: str  # mux, shift or analog
+    backend = "gpio"
 
 
 @dataclass(frozen=True)
@@ -102,27 +85,18 @@ class SerialSensors:
     backend = "serial"
 
 
-SensorsConfig = SimSensors | MuxSensors | ShiftSensors | SerialSensors
+SensorsConfig = SimSensors | GpioSensors | SerialSensors
 
 
 @dataclass(frozen=True)
 class LedsConfig:
-    backend: str
-    pin: int | None  # neopixel only
+    backend: str  # the wiring of a neopixel strip is `Config.neopixel`
     brightness: float | None  # None: the profile's brightness
 
 
 @dataclass(frozen=True)
 class ButtonsConfig:
-    backend: str
-    pins: Mapping[str, int]  # button name (confirm, undo, menu) -> BCM pin
-    pull_up: bool
-    bounce_ms: int
-
-
-@dataclass(frozen=True)
-class GpioConfig:
-    pin_factory: str
+    backend: str  # the pins of gpio buttons are `Config.gpio.buttons`
 
 
 @dataclass(frozen=True)
@@ -152,14 +126,30 @@ class Config:
     sensors: SensorsConfig
     leds: LedsConfig
     buttons: ButtonsConfig
-    gpio: GpioConfig
+    gpio: GpioConfig  # hal.gpio's: pin factory, scanner wiring (gpio sensors) and buttons (gpio buttons)
+    neopixel: NeoPixelWiring | None  # hal.neopixel's; set when [leds] backend = "neopixel"
     tracker: TrackerConfig
     service: ServiceConfig
     sim: SimConfig
-    profile: BoardProfile
+    profile: BoardProfile  # the board profile with this file's [board] sensor_model and [leds] brightness
 
     def load_game(self) -> Game:
         return load_game(self.game.name)
+
+    @property
+    def sensor_model(self) -> str:
+        """The sensor model the board runs with: [board] sensor_model, else the profile's."""
+        return self.profile.sensor_model
+
+    def spi_buses(self) -> tuple[int, ...]:
+        """The SPI buses the wiring needs switched on: 0 (`dtparam=spi=on`) for the MCP3008s of an analog
+        scanner or a strip on SPI0, 1 (`dtoverlay=spi1-1cs`) for a strip on SPI1. install.sh asks."""
+        buses: set[int] = set()
+        if isinstance(self.gpio.scanner, AnalogMuxWiring):
+            buses.add(0)
+        if self.neopixel is not None and self.neopixel.driver == "spi":
+            buses.add(self.neopixel.spi_port)
+        return tuple(sorted(buses))
 
 
 # --- loading ---------------------------------------------------------------------------------------
@@ -167,33 +157,15 @@ class Config:
 SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "board": ("profile", "profile_dir", "sensor_model"),
     "game": ("name", "players", "seed", "options"),
-    "sensors": (
-        "backend",
-        "select_pins",
-        "signal_pins",
-        "enable_pin",
-        "active_low",
-        "pull_up",
-        "settle_us",
-        "load_pin",
-        "clock_pin",
-        "data_pin",
-        "port",
-        "baud",
-    ),
-    "leds": ("backend", "pin", "brightness"),
-    "buttons": ("backend", "pull_up", "bounce_ms", *BUTTONS),
-    "gpio": ("pin_factory",),
+    "sensors": ("backend", "port", "baud"),
+    "leds": ("backend", "brightness"),
+    "buttons": ("backend",),
     "tracker": tuple(f.name for f in fields(TrackerConfig)),
     "service": ("state_dir", "scan_hz", "watchdog", "log_level"),
     "sim": ("noise", "seed", "hands", "speed", "bots", "bot", "moves"),
 }
-BACKEND_KEYS: dict[str, tuple[str, ...]] = {
-    "sim": (),
-    "gpio-mux": ("select_pins", "signal_pins", "enable_pin", "active_low", "pull_up", "settle_us"),
-    "gpio-shift": ("load_pin", "clock_pin", "data_pin", "enable_pin", "active_low"),
-    "serial": ("port", "baud"),
-}
+WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (keys: wiring/README.md)
+BACKEND_KEYS: dict[str, tuple[str, ...]] = {"sim": (), "gpio": (), "serial": ("port", "baud")}
 
 
 def load_config(path: str | Path = DEFAULT_CONFIG) -> Config:
@@ -222,13 +194,27 @@ class _Loader:
         self._base = base
 
     # --- errors --------------------------------------------------------------------------------
-    def error(self, section: str, key: str | None, message: str) -> ConfigError:
+    def _line(self, section: str, key: str | None) -> int | None:
+        """The line of `key` in `[section]`, else of the section's header (or of its parent table's)."""
         line = key_line(self._lines, key, section) if key is not None else None
-        if line is None:
+        while line is None and section:
             line = key_line(self._lines, None, section)
+            section = section.rpartition(".")[0]
+        return line
+
+    def _located(self, line: int | None, message: str) -> ConfigError:
         where = f"{self._source}:{line}" if line is not None else self._source
+        return ConfigError(f"{where}: {message}")
+
+    def error(self, section: str, key: str | None, message: str) -> ConfigError:
         name = f"[{section}] {key}" if key is not None else f"[{section}]"
-        return ConfigError(f"{where}: {name}: {message}")
+        return self._located(self._line(section, key), f"{name}: {message}")
+
+    def wiring_error(self, error: WiringError) -> ConfigError:
+        """A wiring table's own error (it names the table and key), with the line in this file."""
+        where = error.where or ""
+        section = where[where.rindex("[") + 1 : -1] if "[" in where and where.endswith("]") else ""
+        return self._located(self._line(section, error.key) if section else None, str(error))
 
     # --- typed values --------------------------------------------------------------------------
     def _table(self, data: Mapping[str, Any], section: str, required: bool = False) -> Mapping[str, Any]:
@@ -280,23 +266,6 @@ class _Loader:
             raise self.error(section, key, f"must be a non-empty string, not {value!r}")
         return value
 
-    def _pin(self, table: Mapping[str, Any], section: str, key: str, optional: bool = False) -> int | None:
-        if optional and key not in table:
-            return None
-        value = self._require(table, section, key)
-        if isinstance(value, bool) or not isinstance(value, int) or value not in GPIO_PINS:
-            raise self.error(section, key, f"must be a BCM GPIO number 0..27, not {value!r}")
-        return value
-
-    def _pins(self, table: Mapping[str, Any], section: str, key: str) -> tuple[int, ...]:
-        value = self._require(table, section, key)
-        if not isinstance(value, list) or not value:
-            raise self.error(section, key, f"must be a non-empty list of BCM GPIO numbers, not {value!r}")
-        for pin in value:
-            if isinstance(pin, bool) or not isinstance(pin, int) or pin not in GPIO_PINS:
-                raise self.error(section, key, f"{pin!r} is not a BCM GPIO number 0..27")
-        return tuple(value)
-
     def _path(self, value: str) -> Path:
         path = Path(value).expanduser()
         return path if path.is_absolute() else self._base / path
@@ -304,21 +273,27 @@ class _Loader:
     # --- sections ------------------------------------------------------------------------------
     def config(self, data: Mapping[str, Any]) -> Config:
         for section, value in data.items():
-            if section not in SECTION_KEYS:
-                line = key_line(self._lines, None, section)
-                where = f"{self._source}:{line}" if line is not None else self._source
-                known = ", ".join(f"[{name}]" for name in SECTION_KEYS)
-                raise ConfigError(f"{where}: unknown section [{section}] (sections: {known})")
+            if section not in SECTION_KEYS and section not in WIRING_SECTIONS:
+                known = ", ".join(f"[{name}]" for name in (*SECTION_KEYS, *WIRING_SECTIONS))
+                raise self._located(
+                    key_line(self._lines, None, section), f"unknown section [{section}] (sections: {known})"
+                )
             if not isinstance(value, Mapping):
                 raise self.error(section, None, "must be a table")
         game_config, game = self.game(self._table(data, "game", required=True))
         board = self.board(self._table(data, "board"), game)
-        profile = self.profile(board)
-        sensors = self.sensors(self._table(data, "sensors", required=True), board, profile)
-        leds = self.leds(self._table(data, "leds", required=True), sensors)
-        buttons = self.buttons(self._table(data, "buttons"))
-        gpio = GpioConfig(self._choice(self._table(data, "gpio"), "gpio", "pin_factory", PIN_FACTORIES, "lgpio"))
-        self.check_pins(sensors, leds, buttons)
+        leds_table = self._table(data, "leds", required=True)
+        brightness = self.brightness(leds_table)
+        profile = self.profile(board, brightness)
+        gpio = self.gpio(data.get("gpio"))
+        sensors = self.sensors(self._table(data, "sensors", required=True), gpio, profile)
+        leds = self.leds(leds_table, sensors, brightness)
+        neopixel = self.neopixel(data.get("neopixel"), leds)
+        buttons = self.buttons(self._table(data, "buttons"), gpio)
+        try:  # the LED strip's pins (and its SPI bus) against the scanner's and the buttons'
+            gpio.check_pins(neopixel.claims() if neopixel is not None else ())
+        except WiringError as error:
+            raise self.wiring_error(error) from None
         sim = self.sim(self._table(data, "sim"))
         if isinstance(sensors, SimSensors):
             if game_config.seed is None:  # a simulated game replays exactly: [sim] seed seeds it too
@@ -332,6 +307,7 @@ class _Loader:
             leds,
             buttons,
             gpio,
+            neopixel,
             self.tracker(self._table(data, "tracker")),
             self.service(self._table(data, "service")),
             sim,
@@ -370,61 +346,63 @@ class _Loader:
             model = self._choice(table, "board", "sensor_model", MODEL_NAMES)
         return BoardConfig(path, model)
 
-    def profile(self, board: BoardConfig) -> BoardProfile:
+    def brightness(self, table: Mapping[str, Any]) -> float | None:
+        if "brightness" not in table:
+            return None
+        brightness = self._number(table, "leds", "brightness", 0, 0.0, 1.0)
+        if brightness == 0.0:
+            raise self.error("leds", "brightness", 'must be above 0 (use backend = "none" for no LEDs)')
+        return brightness
+
+    def profile(self, board: BoardConfig, brightness: float | None) -> BoardProfile:
+        """The board profile, with the sensor model and brightness this file chooses."""
         try:
-            return load_profile(board.profile)
+            profile = load_profile(board.profile)
         except ProfileError as error:
             raise self.error("board", "profile", f"the board profile is unusable: {error}") from None
+        if board.sensor_model is not None:
+            profile = replace(profile, sensor_model=board.sensor_model)
+        if brightness is not None:
+            profile = replace(profile, brightness=brightness)
+        return profile
 
-    def sensors(self, table: Mapping[str, Any], board: BoardConfig, profile: BoardProfile) -> SensorsConfig:
+    def gpio(self, table: Any) -> GpioConfig:
+        try:
+            return GpioConfig.from_mapping(table, "[gpio]")
+        except WiringError as error:
+            raise self.wiring_error(error) from None
+
+    def sensors(self, table: Mapping[str, Any], gpio: GpioConfig, profile: BoardProfile) -> SensorsConfig:
         backend = self._choice(table, "sensors", "backend", SENSOR_BACKENDS)
         for key in table:
             if key != "backend" and key not in BACKEND_KEYS[backend]:
                 raise self.error("sensors", key, f"does not apply to the {backend} backend")
-        model = board.sensor_model or profile.sensor_model
-        if backend in ("gpio-mux", "gpio-shift") and model != "binary":
+        if backend != "gpio" and gpio.scanner is not None:
             raise self.error(
-                "sensors",
-                "backend",
-                f"a {backend} scanner reads digital 0/1 sensors; the sensor model must be binary, not {model}",
+                "gpio",
+                "scanner",
+                f'applies when the Pi scans the sensors ([sensors] backend = "gpio"), not with the {backend} '
+                "backend: leave it out",
             )
         if backend == "sim":
             return SimSensors()
         if backend == "serial":
             port = self._text(table, "sensors", "port", "/dev/tafel-scanner")
             return SerialSensors(port, self._int(table, "sensors", "baud", 115200, 1))
-        active_low = self._bool(table, "sensors", "active_low", True)
-        enable = self._pin(table, "sensors", "enable_pin", optional=True)
-        if backend == "gpio-mux":
-            select = self._pins(table, "sensors", "select_pins")
-            if len(select) != MUX_SELECT_LINES:
-                lines = f"a 74HC4067 has {MUX_SELECT_LINES} select lines (S0..S3), not {len(select)}"
-                raise self.error("sensors", "select_pins", lines)
-            signal = self._pins(table, "sensors", "signal_pins")
-            if len(signal) * MUX_CHANNELS < profile.channels:
-                raise self.error(
-                    "sensors",
-                    "signal_pins",
-                    f"{len(signal)} multiplexer(s) read {len(signal) * MUX_CHANNELS} channels; board "
-                    f"{profile.name} has {profile.channels} (needs {-(-profile.channels // MUX_CHANNELS)} signal pins)",
-                )
-            return MuxSensors(
-                select,
-                signal,
-                enable,
-                active_low,
-                self._bool(table, "sensors", "pull_up", True),
-                self._int(table, "sensors", "settle_us", 5),
+        if gpio.scanner is None:
+            raise self.error(
+                "sensors",
+                "backend",
+                'the gpio backend needs the scanner\'s wiring: scanner = "mux", "shift" or "analog" in [gpio] '
+                "and its table (see wiring/README.md)",
             )
-        return ShiftSensors(
-            self._pin(table, "sensors", "load_pin"),  # type: ignore[arg-type]
-            self._pin(table, "sensors", "clock_pin"),  # type: ignore[arg-type]
-            self._pin(table, "sensors", "data_pin"),  # type: ignore[arg-type]
-            enable,
-            active_low,
-        )
+        try:  # enough channels for the board, and sensors that give its sensor model's readings
+            gpio.check_board(profile)
+        except WiringError as error:
+            raise self.wiring_error(error) from None
+        return GpioSensors(SCANNER_NAMES[type(gpio.scanner)])
 
-    def leds(self, table: Mapping[str, Any], sensors: SensorsConfig) -> LedsConfig:
+    def leds(self, table: Mapping[str, Any], sensors: SensorsConfig, brightness: float | None) -> LedsConfig:
         backend = self._choice(table, "leds", "backend", LED_BACKENDS)
         if backend == "serial" and not isinstance(sensors, SerialSensors):
             raise self.error(
@@ -433,70 +411,29 @@ class _Loader:
                 f'"serial" LEDs are driven by the RP2040 scanner: [sensors] backend must be '
                 f'"serial" too, not {sensors.backend!r}',
             )
-        pin = None
-        if "pin" in table and backend != "neopixel":
-            raise self.error("leds", "pin", f"applies to the neopixel backend only, not {backend}")
-        if backend == "neopixel":
-            pin = self._pin(table, "leds", "pin") if "pin" in table else SPI_LED_PIN
-            if pin not in NEOPIXEL_PINS:
-                raise self.error(
-                    "leds",
-                    "pin",
-                    f"GPIO {pin} cannot drive NeoPixels (use {', '.join(map(str, NEOPIXEL_PINS))}; "
-                    f"{SPI_LED_PIN} = SPI needs no root)",
-                )
-        brightness = self._number(table, "leds", "brightness", 0, 0.0, 1.0) if "brightness" in table else None
-        if brightness == 0.0:
-            raise self.error("leds", "brightness", 'must be above 0 (use backend = "none" for no LEDs)')
-        return LedsConfig(backend, pin, brightness)
+        return LedsConfig(backend, brightness)
 
-    def buttons(self, table: Mapping[str, Any]) -> ButtonsConfig:
-        backend = self._choice(table, "buttons", "backend", BUTTON_BACKENDS, "none")
-        pins: dict[str, int] = {}
-        if backend == "none":
-            for key in table:
-                if key != "backend":
-                    raise self.error("buttons", key, 'does not apply when backend = "none"')
-            return ButtonsConfig(backend, pins, True, 0)
-        for name in BUTTONS:
-            pin = self._pin(table, "buttons", name, optional=True)
-            if pin is not None:
-                pins[name] = pin
-        if not pins:
-            raise self.error("buttons", "backend", f"gpio buttons need at least one pin ({', '.join(BUTTONS)} = N)")
-        return ButtonsConfig(
-            backend, pins, self._bool(table, "buttons", "pull_up", True), self._int(table, "buttons", "bounce_ms", 30)
-        )
+    def neopixel(self, table: Any, leds: LedsConfig) -> NeoPixelWiring | None:
+        if leds.backend != "neopixel":
+            if table is not None:
+                raise self.error("neopixel", None, f'applies to [leds] backend = "neopixel", not {leds.backend!r}')
+            return None
+        try:
+            return NeoPixelWiring.from_mapping(table, "[neopixel]")
+        except WiringError as error:
+            raise self.wiring_error(error) from None
 
-    def check_pins(self, sensors: SensorsConfig, leds: LedsConfig, buttons: ButtonsConfig) -> None:
-        """No GPIO pin may serve two purposes."""
-        used: dict[int, tuple[str, str]] = {}
-
-        def claim(pin: int | None, section: str, key: str) -> None:
-            if pin is None:
-                return
-            if pin in used:
-                other = used[pin]
-                raise self.error(section, key, f"GPIO {pin} is already used by [{other[0]}] {other[1]}")
-            used[pin] = (section, key)
-
-        if leds.backend == "neopixel":
-            if leds.pin == SPI_LED_PIN:
-                for pin in SPI0_PINS:
-                    used[pin] = ("leds", f"pin (GPIO {pin} belongs to the SPI bus that drives the LEDs)")
-            else:
-                claim(leds.pin, "leds", "pin")
-        if isinstance(sensors, MuxSensors):
-            for pin in sensors.select_pins:
-                claim(pin, "sensors", "select_pins")
-            for pin in sensors.signal_pins:
-                claim(pin, "sensors", "signal_pins")
-            claim(sensors.enable_pin, "sensors", "enable_pin")
-        elif isinstance(sensors, ShiftSensors):
-            for key in ("load_pin", "clock_pin", "data_pin", "enable_pin"):
-                claim(getattr(sensors, key), "sensors", key)
-        for name, pin in buttons.pins.items():
-            claim(pin, "buttons", name)
+    def buttons(self, table: Mapping[str, Any], gpio: GpioConfig) -> ButtonsConfig:
+        """Without a backend: gpio when [gpio.buttons] is there."""
+        wired = gpio.buttons is not None
+        backend = self._choice(table, "buttons", "backend", BUTTON_BACKENDS, "gpio" if wired else "none")
+        if backend == "gpio" and (gpio.buttons is None or not gpio.buttons.pins()):
+            raise self.error(
+                "buttons", "backend", "gpio buttons need their pins in [gpio.buttons] (confirm, undo, menu = GPIO)"
+            )
+        if backend == "none" and wired:
+            raise self.error("gpio.buttons", None, 'is wired, but [buttons] backend = "none": remove one of them')
+        return ButtonsConfig(backend)
 
     def tracker(self, table: Mapping[str, Any]) -> TrackerConfig:
         values: dict[str, Any] = {}

@@ -233,6 +233,8 @@ class Service:
         self._notify_failed = False
         self._closed = False
         self._ready = False
+        self._device_state: str | None = None  # the scanner link's state last logged
+        self._device_details: set[str] = set()  # the reasons logged in that state
 
     # --- control -------------------------------------------------------------------------------
     def request_stop(self, reason: str) -> None:
@@ -378,6 +380,7 @@ class Service:
         if driver is not None:
             driver.after_scan(now, output)
         self._report(output)
+        self._report_device()
         if driver is not None and driver.finished and not self._hands_done:
             self._hands_done = True
             self._report_hands(driver)
@@ -430,6 +433,24 @@ class Service:
         if changed and self._ready:  # before READY, the READY message carries the status
             wait = STATE_CHANGE_WAIT if output.state.is_terminal() else 0.0  # the end is worth a wait
             self._notify(self.notifier.status(self.describe(), wait=wait))
+
+    def _report_device(self) -> None:
+        """Log the scanner link's state when it changes, and each new reason while it is down. An
+        unplugged or restarting RP2040 does not stop the service: its scans count as dropped until
+        the link is back (controller.backends)."""
+        backends = self.backends
+        if backends is None or (state := backends.device_status()) is None:
+            return
+        detail = backends.device_detail()
+        if state != self._device_state:
+            self._device_state, self._device_details = state, set()
+        elif detail in self._device_details:
+            return
+        self._device_details.add(detail)
+        level = logging.INFO
+        if backends.device_trouble():
+            level = logging.ERROR if state == "error" else logging.WARNING
+        self.log.log(level, "scanner link %s: %s", state, detail)
 
     def _log_mode(self, output: TrackerOutput) -> None:
         mode = output.mode

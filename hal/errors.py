@@ -9,7 +9,21 @@ from __future__ import annotations
 
 
 class WiringError(ValueError):
-    """A wiring configuration that cannot work; the message names the configuration key."""
+    """A wiring configuration that cannot work; the message names the configuration key.
+
+    `where` is the table (e.g. `[gpio.mux]`, possibly after a file name) and `key` the key in it, when
+    known: a configuration loader uses them to point at the line of the file."""
+
+    def __init__(self, message: str, where: str | None = None, key: str | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+        self.key = key
+
+
+def wiring_error(where: str, key: str | None, message: str) -> WiringError:
+    """`where: key: message` (or `where: message` without a key), remembering `where` and `key`."""
+    text = f"{where}: {key}: {message}" if key is not None else f"{where}: {message}"
+    return WiringError(text, where, key)
 
 
 class HardwareError(RuntimeError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hal.errors import WiringError
+from hal.errors import WiringError, wiring_error
 from hal.pins import check_gpio
 
 _REQUIRED: Any = object()
@@ -30,13 +30,13 @@ class Table:
         if data is None:
             data = {}
         if not isinstance(data, Mapping):
-            raise WiringError(f"{where}: expected a table of settings, not {data!r}")
+            raise wiring_error(where, None, f"expected a table of settings, not {data!r}")
         self.data = data
         self.where = where
         self._known: set[str] = set()
 
     def error(self, key: str, message: str) -> WiringError:
-        return WiringError(f"{self.where}: {key}: {message}")
+        return wiring_error(self.where, key, message)
 
     def has(self, key: str) -> bool:
         self._known.add(key)
@@ -47,7 +47,7 @@ class Table:
         if key in self.data:
             return self.data[key]
         if default is _REQUIRED:
-            raise WiringError(f"{self.where}: missing the key {key!r}")
+            raise wiring_error(self.where, None, f"missing the key {key!r}")
         return default
 
     def text(self, key: str, default: Any = _REQUIRED, choices: Iterable[str] = ()) -> str:
@@ -98,7 +98,7 @@ class Table:
         value = self.raw(key, default)
         if value is None and default is None:
             return None
-        return check_gpio(value, f"{self.where}: {key}")
+        return check_gpio(value, self.where, key)
 
     def gpios(self, key: str, length: int | None = None) -> tuple[int, ...]:
         value = self.raw(key)
@@ -106,7 +106,7 @@ class Table:
             raise self.error(key, f"must be a non-empty list of GPIO numbers, not {value!r}")
         if length is not None and len(value) != length:
             raise self.error(key, f"must list exactly {length} GPIO numbers, not {len(value)}")
-        return tuple(check_gpio(item, f"{self.where}: {key}") for item in value)
+        return tuple(check_gpio(item, self.where, key) for item in value)
 
     def table(self, key: str) -> Table | None:
         """A nested table (e.g. `[gpio.mux]` inside `[gpio]`), or None if absent."""
@@ -119,4 +119,5 @@ class Table:
         unknown = sorted(set(self.data) - self._known)
         if unknown:
             known = ", ".join(sorted(self._known))
-            raise WiringError(f"{self.where}: unknown key(s) {', '.join(unknown)} (known keys: {known})")
+            message = f"unknown key(s) {', '.join(unknown)} (known keys: {known})"
+            raise WiringError(f"{self.where}: {message}", self.where, unknown[0])

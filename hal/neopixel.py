@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hal.errors import HardwareError, WiringError
+from hal.errors import HardwareError, wiring_error
 from hal.mapping import Table
 from hal.pins import SPI0, SPI1, Claim, describe
 from hal.profile import BoardProfile
@@ -58,17 +58,17 @@ class NeoPixelWiring:
 
     def __post_init__(self) -> None:
         if self.driver not in DRIVERS:
-            raise WiringError(
-                f"{self.where}: driver: must be one of {', '.join(map(repr, DRIVERS))}, not {self.driver!r}"
+            raise wiring_error(
+                self.where, "driver", f"must be one of {', '.join(map(repr, DRIVERS))}, not {self.driver!r}"
             )
         if self.spi_port not in (0, 1):
-            raise WiringError(f"{self.where}: spi_port: must be 0 (GPIO 10) or 1 (GPIO 20), not {self.spi_port!r}")
+            raise wiring_error(self.where, "spi_port", f"must be 0 (GPIO 10) or 1 (GPIO 20), not {self.spi_port!r}")
         if self.pin not in PWM_PINS:
-            raise WiringError(
-                f"{self.where}: pin: the pwm driver can drive GPIO {', '.join(map(str, PWM_PINS))}, not {self.pin!r}"
+            raise wiring_error(
+                self.where, "pin", f"the pwm driver can drive GPIO {', '.join(map(str, PWM_PINS))}, not {self.pin!r}"
             )
         if self.max_milliamps is not None and (isinstance(self.max_milliamps, bool) or self.max_milliamps <= 0):
-            raise WiringError(f"{self.where}: max_milliamps: must be a positive number, not {self.max_milliamps!r}")
+            raise wiring_error(self.where, "max_milliamps", f"must be a positive number, not {self.max_milliamps!r}")
 
     @property
     def data_gpio(self) -> int:
@@ -200,6 +200,8 @@ class NeoPixelSink:
             raise HardwareError(
                 f"{doing}: the NeoPixel library is not installed ({error}): {INSTALL_PI} (it includes {package})"
             ) from error
+        except HardwareError:  # already says what to do (a frame too long for one SPI transfer)
+            raise
         except Exception as error:
             raise _neopixel_error(error, doing, wiring) from error
 

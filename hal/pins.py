@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hal.errors import WiringError
+from hal.errors import wiring_error
 
 # Physical pin -> what is on it. Odd pins are the inner row (pin 1 is the square pad), even pins the
 # outer row at the board edge.
@@ -48,15 +48,16 @@ SPI0 = {"MOSI": 10, "SCLK": 11, "MISO": 9, "CE0": 8, "CE1": 7}
 SPI1 = {"MOSI": 20, "SCLK": 21, "MISO": 19, "CE0": 18}
 
 
-def check_gpio(value: object, what: str) -> int:
-    """`value` as a usable GPIO number, or a WiringError that says which numbers are usable."""
+def check_gpio(value: object, where: str, key: str | None = None) -> int:
+    """`value` as a usable GPIO number, or a WiringError (naming `where` and `key`) that says which
+    numbers are usable."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise WiringError(f"{what}: {value!r} is not a GPIO number (BCM numbering, {FIRST_GPIO}..{LAST_GPIO})")
+        raise wiring_error(where, key, f"{value!r} is not a GPIO number (BCM numbering, {FIRST_GPIO}..{LAST_GPIO})")
     if value in RESERVED:
-        raise WiringError(f"{what}: GPIO {value} is {RESERVED[value]}; use GPIO {FIRST_GPIO}..{LAST_GPIO}")
+        raise wiring_error(where, key, f"GPIO {value} is {RESERVED[value]}; use GPIO {FIRST_GPIO}..{LAST_GPIO}")
     if not FIRST_GPIO <= value <= LAST_GPIO:
-        raise WiringError(
-            f"{what}: GPIO {value} is not on the 40-pin header (BCM numbering: GPIO {FIRST_GPIO}..{LAST_GPIO})"
+        raise wiring_error(
+            where, key, f"GPIO {value} is not on the 40-pin header (BCM numbering: GPIO {FIRST_GPIO}..{LAST_GPIO})"
         )
     return value
 
@@ -75,6 +76,6 @@ def check_claims(claims: Iterable[Claim], where: str) -> dict[int, str]:
     owner: dict[int, str] = {}
     for gpio, purpose in claims:
         if gpio in owner:
-            raise WiringError(f"{where}: {describe(gpio)} is used twice: for {owner[gpio]} and for {purpose}")
+            raise wiring_error(where, None, f"{describe(gpio)} is used twice: for {owner[gpio]} and for {purpose}")
         owner[gpio] = purpose
     return owner

@@ -193,6 +193,11 @@ class SerialLink:
     def connected(self) -> bool:
         return self._status.ok
 
+    @property
+    def failures(self) -> int:
+        """Attempts that failed since the link was last connected (0 while it comes up normally)."""
+        return self._failures
+
     def expect_leds(self, count: int | None, colour_order: str | None = None) -> None:
         """The strip the board must drive: its length and byte order, checked against HELLO.
         None leaves a value unchecked (a link used only for sensors)."""
@@ -420,7 +425,11 @@ class SerialLink:
         if self.colour_order is not None and info.led_order != self.colour_order:
             return f"scanner sends LED colours as {info.led_order}; the board profile says {self.colour_order}"
         if self.sensor_model is not None and info.sensor_model != self.sensor_model:
-            return f"scanner reads {info.sensor_model} sensors; the board is configured for {self.sensor_model}"
+            return (
+                f"scanner reads {info.sensor_model} sensors; the board is configured for {self.sensor_model} "
+                f'(with these sensors set sensor_model = "{info.sensor_model}" in [board] of the service '
+                "configuration)"
+            )
         return None
 
     def _on_full(self, payload: bytes) -> None:

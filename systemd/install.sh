@@ -17,7 +17,7 @@ readonly RULES=/etc/udev/rules.d/99-tafel.rules
 readonly SERVICE_USER=tafel
 # The system's Python: the one Raspberry Pi OS's python3-lgpio, -gpiozero and -serial belong to.
 readonly PYTHON=/usr/bin/python3
-readonly VARIANTS="sim gpio-mux gpio-shift rp2040"
+readonly VARIANTS="sim gpio-mux gpio-shift gpio-analog rp2040"
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly SRC
@@ -140,9 +140,26 @@ say "checking $CONFIG as $SERVICE_USER"
 runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" run --config "$CONFIG" --check ||
     die "fix $CONFIG (docs: $PREFIX/docs/service.md), then run me again"
 
-if grep -qs '^backend *= *"neopixel"' "$CONFIG" && command -v raspi-config >/dev/null; then
-    say "enabling SPI for the LED strip (takes effect after a reboot if it was off)"
-    raspi-config nonint do_spi 0
+# The SPI buses the wiring uses: SPI0 for an analog scanner's ADCs or a strip on spi_port 0, SPI1 for
+# a strip on spi_port 1 (the configuration knows; see Config.spi_buses).
+buses=" $("$VENV/bin/python" -c 'import sys
+from controller.config import load_config
+print(*load_config(sys.argv[1]).spi_buses())' "$CONFIG") "
+if [[ "$buses" == *" 0 "* ]]; then
+    if command -v raspi-config >/dev/null; then
+        say "enabling SPI0 (takes effect after a reboot if it was off)"
+        raspi-config nonint do_spi 0
+    else
+        say "switch SPI0 on yourself: dtparam=spi=on in /boot/firmware/config.txt, then reboot"
+    fi
+fi
+if [[ "$buses" == *" 1 "* ]]; then
+    boot_config=/boot/firmware/config.txt
+    [[ -f "$boot_config" ]] || boot_config=/boot/config.txt
+    if ! grep -qs '^dtoverlay=spi1-1cs' "$boot_config"; then
+        say "enabling SPI1 for the LED strip in $boot_config (takes effect after a reboot)"
+        printf '\n# tafel: the LED strip on SPI1 (data on GPIO20)\ndtoverlay=spi1-1cs\n' >>"$boot_config"
+    fi
 fi
 
 # --- udev rule and systemd unit --------------------------------------------------------------------

@@ -54,12 +54,14 @@ __all__ = [
 def open_scanner(
     wiring: ScannerWiring, profile: BoardProfile, factory: Any, sensor_model: str | None = None
 ) -> Scanner:
-    """The scanner for `wiring`, reading the profile's channels (analog: with its sensor model)."""
+    """The scanner for `wiring`, reading the profile's channels with its sensor model (`sensor_model`
+    overrides the profile's): digital scanners need the binary model, analog ones a threshold per level."""
+    model = sensor_model or profile.sensor_model
+    wiring.check_model(model, profile.count_cap, profile.name)
     if isinstance(wiring, MuxWiring):
         return MuxScanner(wiring, profile.channels, factory, profile.name)
     if isinstance(wiring, ShiftRegisterWiring):
         return ShiftRegisterScanner(wiring, profile.channels, factory, profile.name)
-    model = sensor_model or profile.sensor_model
     return AnalogMuxScanner(wiring, profile.channels, model, profile.count_cap, factory, profile.name)
 
 

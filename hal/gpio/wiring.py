@@ -16,12 +16,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hal.errors import WiringError
+from hal.errors import wiring_error
 from hal.mapping import Table
 from hal.pins import SPI0, Claim, check_claims, check_gpio
 from hal.sensors import MODEL_NAMES
+
+if TYPE_CHECKING:
+    from hal.profile import BoardProfile
 
 PIN_FACTORIES: tuple[str, ...] = ("lgpio", "rpigpio")
 SCANNERS: tuple[str, ...] = ("mux", "shift", "analog")
@@ -35,9 +38,21 @@ def _check_unique(claims: list[Claim], where: str) -> None:
     check_claims(claims, where)
 
 
-def _check_capacity(capacity: int, channels: int, board: str, where: str, what: str) -> None:
+def _check_capacity(capacity: int, channels: int, board: str, where: str, key: str, what: str) -> None:
     if channels > capacity:
-        raise WiringError(f"{where}: {what} give {capacity} channels, but the board profile {board} has {channels}")
+        raise wiring_error(where, key, f"{what} give {capacity} channels, but the board profile {board} has {channels}")
+
+
+def _check_digital(model: str, where: str, board: str) -> None:
+    """Digital sensors read 0 or 1: only the binary model describes them."""
+    if model != "binary":
+        raise wiring_error(
+            where,
+            None,
+            f"a digital scanner reads 0 or 1 per field, but the sensor model of board {board} is {model}: "
+            'reed or digital hall switches need sensor_model = "binary" in [board] of the service '
+            "configuration; analog hall sensors are read through [gpio.analog]",
+        )
 
 
 @dataclass(frozen=True)
@@ -54,17 +69,17 @@ class MuxWiring:
 
     def __post_init__(self) -> None:
         if len(self.select_pins) != 4:
-            raise WiringError(f"{self.where}: select_pins: must list 4 GPIOs (S0..S3), not {len(self.select_pins)}")
+            raise wiring_error(self.where, "select_pins", f"must list 4 GPIOs (S0..S3), not {len(self.select_pins)}")
         for pin in self.select_pins:
-            check_gpio(pin, f"{self.where}: select_pins")
+            check_gpio(pin, self.where, "select_pins")
         for pin in self.signal_pins:
-            check_gpio(pin, f"{self.where}: signal_pins")
+            check_gpio(pin, self.where, "signal_pins")
         if not self.signal_pins:
-            raise WiringError(f"{self.where}: signal_pins: needs at least one multiplexer")
+            raise wiring_error(self.where, "signal_pins", "needs at least one multiplexer")
         if self.enable_pin is not None:
-            check_gpio(self.enable_pin, f"{self.where}: enable_pin")
+            check_gpio(self.enable_pin, self.where, "enable_pin")
         if self.settle_us < 0:
-            raise WiringError(f"{self.where}: settle_us: must be >= 0, not {self.settle_us}")
+            raise wiring_error(self.where, "settle_us", f"must be >= 0, not {self.settle_us}")
         _check_unique(self.claims(), self.where)
 
     @property
@@ -80,8 +95,12 @@ class MuxWiring:
 
     def check_channels(self, channels: int, board: str) -> None:
         _check_capacity(
-            self.capacity, channels, board, self.where, f"signal_pins: {len(self.signal_pins)} multiplexers"
+            self.capacity, channels, board, self.where, "signal_pins", f"{len(self.signal_pins)} multiplexers"
         )
+
+    def check_model(self, model: str, count_cap: int, board: str) -> None:
+        """Digital sensors: the binary model only."""
+        _check_digital(model, self.where, board)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[gpio.mux]") -> MuxWiring:
@@ -114,11 +133,11 @@ class ShiftRegisterWiring:
 
     def __post_init__(self) -> None:
         for name in ("load_pin", "clock_pin", "data_pin"):
-            check_gpio(getattr(self, name), f"{self.where}: {name}")
+            check_gpio(getattr(self, name), self.where, name)
         if self.clock_enable_pin is not None:
-            check_gpio(self.clock_enable_pin, f"{self.where}: clock_enable_pin")
+            check_gpio(self.clock_enable_pin, self.where, "clock_enable_pin")
         if isinstance(self.chips, bool) or not isinstance(self.chips, int) or self.chips < 1:
-            raise WiringError(f"{self.where}: chips: must be a whole number >= 1, not {self.chips!r}")
+            raise wiring_error(self.where, "chips", f"must be a whole number >= 1, not {self.chips!r}")
         _check_unique(self.claims(), self.where)
 
     @property
@@ -136,7 +155,11 @@ class ShiftRegisterWiring:
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:
-        _check_capacity(self.capacity, channels, board, self.where, f"chips: {self.chips} shift registers")
+        _check_capacity(self.capacity, channels, board, self.where, "chips", f"{self.chips} shift registers")
+
+    def check_model(self, model: str, count_cap: int, board: str) -> None:
+        """Digital sensors: the binary model only."""
+        _check_digital(model, self.where, board)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[gpio.shift]") -> ShiftRegisterWiring:
@@ -176,13 +199,13 @@ class AnalogMuxWiring:
 
     def __post_init__(self) -> None:
         if len(self.select_pins) != 4:
-            raise WiringError(f"{self.where}: select_pins: must list 4 GPIOs (S0..S3), not {len(self.select_pins)}")
+            raise wiring_error(self.where, "select_pins", f"must list 4 GPIOs (S0..S3), not {len(self.select_pins)}")
         for pin in self.select_pins:
-            check_gpio(pin, f"{self.where}: select_pins")
+            check_gpio(pin, self.where, "select_pins")
         if self.enable_pin is not None:
-            check_gpio(self.enable_pin, f"{self.where}: enable_pin")
+            check_gpio(self.enable_pin, self.where, "enable_pin")
         if not self.adc_inputs:
-            raise WiringError(f"{self.where}: adc_inputs: needs at least one multiplexer")
+            raise wiring_error(self.where, "adc_inputs", "needs at least one multiplexer")
         seen: dict[tuple[int, int], int] = {}
         for index, entry in enumerate(self.adc_inputs):
             if (
@@ -193,36 +216,40 @@ class AnalogMuxWiring:
                 or not isinstance(entry[1], int)
                 or not 0 <= entry[1] < ADC_CHANNELS
             ):
-                raise WiringError(
-                    f"{self.where}: adc_inputs: entry {index} must be [chip select 0 or 1, ADC channel 0..7], "
-                    f"not {list(entry) if isinstance(entry, tuple) else entry!r}"
+                raise wiring_error(
+                    self.where,
+                    "adc_inputs",
+                    f"entry {index} must be [chip select 0 or 1, ADC channel 0..7], "
+                    f"not {list(entry) if isinstance(entry, tuple) else entry!r}",
                 )
             if entry in seen:
-                raise WiringError(
-                    f"{self.where}: adc_inputs: multiplexers {seen[entry]} and {index} both use chip select "
-                    f"{entry[0]} channel {entry[1]}"
+                raise wiring_error(
+                    self.where,
+                    "adc_inputs",
+                    f"multiplexers {seen[entry]} and {index} both use chip select {entry[0]} channel {entry[1]}",
                 )
             seen[entry] = index
         self._check_thresholds()
         if not 0 < self.zero < 1:
-            raise WiringError(f"{self.where}: zero: must lie between 0 and 1, not {self.zero}")
+            raise wiring_error(self.where, "zero", f"must lie between 0 and 1, not {self.zero}")
         if self.settle_us < 0:
-            raise WiringError(f"{self.where}: settle_us: must be >= 0, not {self.settle_us}")
+            raise wiring_error(self.where, "settle_us", f"must be >= 0, not {self.settle_us}")
         _check_unique(self.claims(), self.where)
 
     def _check_thresholds(self) -> None:
         levels = self.thresholds
         if not levels:
-            raise WiringError(f"{self.where}: thresholds: needs at least one value")
+            raise wiring_error(self.where, "thresholds", "needs at least one value")
         if any(not 0 < level <= 0.5 for level in levels):
-            raise WiringError(f"{self.where}: thresholds: values must lie in (0, 0.5], not {list(levels)}")
+            raise wiring_error(self.where, "thresholds", f"values must lie in (0, 0.5], not {list(levels)}")
         if any(b <= a for a, b in itertools.pairwise(levels)):
-            raise WiringError(f"{self.where}: thresholds: values must increase, not {list(levels)}")
+            raise wiring_error(self.where, "thresholds", f"values must increase, not {list(levels)}")
         gaps = [levels[0], *(b - a for a, b in itertools.pairwise(levels))]
         if not 0 <= self.hysteresis < min(gaps) / 2:
-            raise WiringError(
-                f"{self.where}: hysteresis: must be >= 0 and below half the smallest threshold gap "
-                f"({min(gaps) / 2:.4f}), not {self.hysteresis}"
+            raise wiring_error(
+                self.where,
+                "hysteresis",
+                f"must be >= 0 and below half the smallest threshold gap ({min(gaps) / 2:.4f}), not {self.hysteresis}",
             )
 
     @property
@@ -238,12 +265,14 @@ class AnalogMuxWiring:
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:
-        _check_capacity(self.capacity, channels, board, self.where, f"adc_inputs: {len(self.adc_inputs)} multiplexers")
+        _check_capacity(
+            self.capacity, channels, board, self.where, "adc_inputs", f"{len(self.adc_inputs)} multiplexers"
+        )
 
     def check_model(self, model: str, count_cap: int, board: str) -> None:
         """The number of thresholds the sensor model needs: 1, or `count_cap` for the count models."""
         if model not in MODEL_NAMES:
-            raise WiringError(f"{self.where}: unknown sensor model {model!r} (models: {', '.join(MODEL_NAMES)})")
+            raise wiring_error(self.where, None, f"unknown sensor model {model!r} (models: {', '.join(MODEL_NAMES)})")
         needed = count_cap if model in ("count", "signed_count") else 1
         if len(self.thresholds) != needed:
             reason = (
@@ -251,8 +280,8 @@ class AnalogMuxWiring:
                 if needed > 1
                 else f"the {model} model only tells magnet from no magnet"
             )
-            raise WiringError(
-                f"{self.where}: thresholds: {reason}, so it needs {needed} value(s), not {len(self.thresholds)}"
+            raise wiring_error(
+                self.where, "thresholds", f"{reason}, so it needs {needed} value(s), not {len(self.thresholds)}"
             )
 
     @classmethod
@@ -291,9 +320,9 @@ class ButtonWiring:
 
     def __post_init__(self) -> None:
         for name, pin in self.pins().items():
-            check_gpio(pin, f"{self.where}: {name}")
+            check_gpio(pin, self.where, name)
         if isinstance(self.debounce_ms, bool) or not isinstance(self.debounce_ms, int) or self.debounce_ms < 0:
-            raise WiringError(f"{self.where}: debounce_ms: must be a whole number >= 0, not {self.debounce_ms!r}")
+            raise wiring_error(self.where, "debounce_ms", f"must be a whole number >= 0, not {self.debounce_ms!r}")
         _check_unique(self.claims(), self.where)
 
     def pins(self) -> dict[str, int]:
@@ -334,9 +363,10 @@ class GpioConfig:
 
     def __post_init__(self) -> None:
         if self.pin_factory not in PIN_FACTORIES:
-            raise WiringError(
-                f"{self.where}: pin_factory: must be one of {', '.join(repr(p) for p in PIN_FACTORIES)}, "
-                f"not {self.pin_factory!r}"
+            raise wiring_error(
+                self.where,
+                "pin_factory",
+                f"must be one of {', '.join(repr(p) for p in PIN_FACTORIES)}, not {self.pin_factory!r}",
             )
         self.check_pins()
 
@@ -349,6 +379,13 @@ class GpioConfig:
     def check_pins(self, others: list[Claim] | tuple[Claim, ...] = ()) -> dict[int, str]:
         """Every GPIO used once across scanner, buttons and `others` (e.g. the NeoPixel data line)."""
         return check_claims([*self.claims(), *others], self.where)
+
+    def check_board(self, profile: BoardProfile, sensor_model: str | None = None) -> None:
+        """The scanner fits `profile`: enough channels, and sensors that give the readings of its
+        sensor model (`sensor_model` overrides the profile's). `open_gpio` checks the same."""
+        if self.scanner is not None:
+            self.scanner.check_channels(profile.channels, profile.name)
+            self.scanner.check_model(sensor_model or profile.sensor_model, profile.count_cap, profile.name)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[gpio]") -> GpioConfig:

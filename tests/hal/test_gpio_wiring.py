@@ -18,7 +18,7 @@ from hal.gpio import (
     open_gpio,
 )
 from hal.pins import HEADER, PHYSICAL, check_claims, check_gpio, describe
-from hal.profile import BoardProfile
+from hal.profile import BoardProfile, load_profile
 from hal.protocols import InputSource
 from tests.hal.virtual import VirtualShiftChain
 
@@ -208,7 +208,7 @@ def test_open_gpio_builds_the_scanner_and_buttons(factory: MockFactory, hex61: B
     )
     chain = VirtualShiftChain(factory, 22, 27, 17, 8)
     chain.magnets = {hex61.channel_of("e5")}
-    board = open_gpio(config, hex61, factory=factory, clock=lambda: 0)
+    board = open_gpio(config, hex61, "binary", factory=factory, clock=lambda: 0)  # reed switches on hex61
     assert isinstance(board.sensors, ShiftRegisterScanner)
     assert isinstance(board.inputs, InputSource)
     assert board.sensors.scan()[hex61.channel_of("e5")] == 1
@@ -222,3 +222,29 @@ def test_open_gpio_without_buttons_or_scanner(factory: MockFactory, hex61: Board
     board = open_gpio(parse({"buttons": {}}), hex61, factory=factory)
     assert board.sensors is None and board.inputs is None
     board.close()
+
+
+def test_digital_scanners_need_the_binary_model(factory: MockFactory, hex61: BoardProfile) -> None:
+    config = parse({"scanner": "mux", "mux": {"select_pins": [5, 6, 13, 26], "signal_pins": [23, 24, 25, 12]}})
+    message = r"\[gpio.mux\]: a digital scanner reads 0 or 1 per field, but the sensor model of board hex61 is signed"
+    with pytest.raises(WiringError, match=message) as raised:
+        config.check_board(hex61)
+    assert raised.value.where == "/etc/tafel/config.toml [gpio.mux]" and raised.value.key is None
+    with pytest.raises(WiringError, match=message):
+        open_gpio(config, hex61, factory=factory)
+    config.check_board(hex61, "binary")
+    open_gpio(config, hex61, "binary", factory=factory).close()
+
+
+def test_errors_remember_the_table_and_key() -> None:
+    with pytest.raises(WiringError) as raised:
+        parse({"scanner": "mux", "mux": {"select_pins": [5, 6, 13, 19], "signal_pins": [17, 40]}})
+    assert (raised.value.where, raised.value.key) == ("/etc/tafel/config.toml [gpio.mux]", "signal_pins")
+    with pytest.raises(WiringError) as raised:
+        parse({"buttons": {"confirm": 5, "undo": 6, "menue": 7}})
+    assert (raised.value.where, raised.value.key) == ("/etc/tafel/config.toml [gpio.buttons]", "menue")
+    with pytest.raises(WiringError) as raised:
+        parse({"scanner": "shift", "shift": {"load_pin": 22, "clock_pin": 27, "data_pin": 17, "chips": 2}}).check_board(
+            load_profile("hex61"), "binary"
+        )
+    assert raised.value.key == "chips" and "2 shift registers give 16 channels" in str(raised.value)

@@ -9,11 +9,14 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
+import hal.gpio
 from hal.gpio import AnalogMuxWiring, GpioConfig
 from hal.neopixel import NeoPixelWiring
 from hal.pins import HEADER
 from hal.profile import load_profile
+from tests.hal.virtual import VirtualAnalogBoard
 
 WIRING = Path(__file__).resolve().parents[2] / "wiring"
 BOARDS = ("square14", "hex61")
@@ -87,3 +90,20 @@ def test_field_tables_follow_the_profile(board: str, size: int) -> None:
     lines = [line for line in text.splitlines() if line.startswith("| ")]
     for group, ending in enumerate(field_rows(board, size)):
         assert any(line.startswith(f"| {group} |") and line.endswith(ending) for line in lines), ending
+
+
+def test_the_calibration_snippet_runs(
+    factory: MockFactory, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (WIRING / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Calibrating analog sensors") :]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    example = WIRING / "examples" / "gpio-analog.toml"  # the hex board of wiring/hex61.md, option A
+    assert '"/etc/tafel/config.toml"' in snippet
+    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((0, 0), (0, 1), (0, 2), (0, 3)))
+    profile = load_profile("hex61")
+    board.volts = {profile.channel_of("e4"): 0.62, profile.channel_of("i5"): 0.41}
+    monkeypatch.setattr(hal.gpio, "make_pin_factory", lambda name: factory)  # the Pi's pins, mocked
+    exec(snippet.replace('"/etc/tafel/config.toml"', repr(str(example))), {})
+    # 10-bit ADC values: an empty field's 0.5 is 512 / 1023.
+    assert capsys.readouterr().out.splitlines() == ["a1 0.001", "e4 0.12", "i5 -0.09"]

@@ -310,7 +310,11 @@ def test_no_firmware_means_no_hello(rig: LinkRig) -> None:
     [
         ({"channels": 21}, "scanner reports 20 channels; the board profile has 21"),
         ({"led_count": 9}, "scanner drives 8 LEDs; the board profile has 9"),
-        ({"sensor_model": "signed"}, "scanner reads binary sensors; the board is configured for signed"),
+        (
+            {"sensor_model": "signed"},
+            "scanner reads binary sensors; the board is configured for signed (with these sensors set "
+            'sensor_model = "binary" in [board] of the service configuration)',
+        ),
         ({"colour_order": "RGB"}, "scanner sends LED colours as GRB; the board profile says RGB"),
     ],
 )

@@ -1,114 +1,174 @@
-"""The backend factory: what it builds for each configuration, with the documented constructor
-arguments, and how it cleans up when a device fails. Hardware modules are replaced by recorders."""
+"""The backend factory builds the real hardware backends from the configuration: the GPIO scanners and
+buttons on gpiozero's MockFactory with virtual chips on its pins, the NeoPixel strip on fake Adafruit
+modules, the RP2040 scanner's firmware on an in-memory cable; it closes what it opened when a later
+device fails, and it names a missing library."""
 
 from __future__ import annotations
 
-import os
 import sys
-import types
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 
-from controller.backends import BackendError, MergedInputs, NullPixels, from_config
-from controller.config import load_config
+import hal.neopixel
+from controller.backends import BackendError, Backends, Devices, MergedInputs, NullPixels, from_config
+from controller.config import Config, load_config
+from hal.gpio import AnalogMuxScanner, GpioButtons, MuxScanner, MuxWiring, ShiftRegisterScanner
+from hal.neopixel import NeoPixelSink
 from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
+from hal.serial import SerialPixels, SerialScanner
+from tests.firmware.harness import FakeClock
+from tests.hal.adafruit import FakePixels, FakeSPI, install_adafruit
+from tests.hal.virtual import VirtualAnalogBoard, VirtualMuxes, VirtualShiftChain
 from tests.service.configs import EXAMPLES, sim_config, write
+from tests.service.scanner import ScannerCable
 
-BUILT: list[tuple[str, dict]] = []
-INSTANCES: list = []
-
-
-def recorder(name: str, fail: bool = False) -> type:
-    class Backend:
-        def __init__(self, **kwargs) -> None:
-            if fail:
-                raise OSError(f"{name} is not connected")
-            BUILT.append((name, kwargs))
-            INSTANCES.append(self)
-            self.kwargs = kwargs
-            self.closed = 0
-            self.channels = kwargs.get("channels", 0)
-            self.size = kwargs.get("size", 0)
-
-        def scan(self):
-            return (0,) * self.channels
-
-        def show(self, colours) -> None:
-            return None
-
-        def poll(self) -> list[InputEvent]:
-            return []
-
-        def close(self) -> None:
-            self.closed += 1
-
-    Backend.__name__ = name
-    return Backend
+RED, OFF = (255, 0, 0), (0, 0, 0)
 
 
 @pytest.fixture
-def hardware(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
-    BUILT.clear()
-    INSTANCES.clear()
-    modules = {}
-    for module, names in {
-        "hal.gpio": ("MuxScanner", "ShiftRegisterScanner", "GpioButtons"),
-        "hal.neopixel": ("NeoPixelSink",),
-        "hal.serial": ("SerialScanner", "SerialPixels"),
-    }.items():
-        fake = types.ModuleType(module)
-        for name in names:
-            setattr(fake, name, recorder(name))
-        monkeypatch.setitem(sys.modules, module, fake)
-        modules[module] = fake
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "unset")
-    return types.SimpleNamespace(**{key.split(".")[1]: value for key, value in modules.items()})
+def factory(monkeypatch: pytest.MonkeyPatch) -> Iterator[MockFactory]:
+    """A fresh MockFactory, also gpiozero's default (its software SPI bus opens pins through it)."""
+    mock = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", mock)
+    yield mock
+    mock.reset()
 
 
-def test_gpio_mux_board_with_spi_leds_and_buttons(hardware) -> None:
-    backends = from_config(load_config(EXAMPLES / "gpio-mux.toml"))
-    assert [name for name, _ in BUILT] == ["MuxScanner", "NeoPixelSink", "GpioButtons"]
-    assert BUILT[0][1] == {
-        "channels": 196,
-        "select_pins": (5, 6, 12, 13),
-        "signal_pins": (2, 3, 4, 14, 15, 17, 18, 19, 22, 23, 24, 25, 26),
-        "enable_pin": None,
-        "active_low": True,
-        "pull_up": True,
-        "settle_us": 5,
-    }
-    assert BUILT[1][1] == {"size": 201, "pin": 10, "colour_order": "GRB", "brightness": 0.4}
-    assert BUILT[2][1] == {"pins": {"confirm": 16, "undo": 20, "menu": 21}, "pull_up": True, "bounce_ms": 30}
-    assert os.environ["GPIOZERO_PIN_FACTORY"] == "lgpio"
-    assert backends.sim is None and isinstance(backends.sensors, SensorSource)
-    assert isinstance(backends.pixels, PixelSink) and isinstance(backends.inputs, InputSource)
-    assert backends.close() == [] and all(backend.closed == 1 for backend in backends.opened)
+@pytest.fixture
+def adafruit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Fake Adafruit modules, on a Pi whose kernel allows the 201 LEDs' frame in one SPI transfer
+    (spidev.bufsiz=32768, as wiring/square14.md says)."""
+    install_adafruit(monkeypatch, tmp_path)
+    hal.neopixel.SPIDEV_BUFSIZ.write_text("32768\n")
 
 
-def test_gpio_shift_register_chain(hardware) -> None:
-    from_config(load_config(EXAMPLES / "gpio-shift.toml"))
-    assert BUILT[0] == (
-        "ShiftRegisterScanner",
-        {"channels": 196, "load_pin": 22, "clock_pin": 27, "data_pin": 17, "enable_pin": None, "active_low": True},
+def strip() -> FakePixels:
+    assert len(FakePixels.instances) == 1
+    return FakePixels.instances[0]
+
+
+def lit(readings: tuple[int, ...] | None) -> dict[int, int]:
+    assert readings is not None
+    return {channel: value for channel, value in enumerate(readings) if value}
+
+
+def press(factory: MockFactory, inputs: InputSource, gpio: int, name: str) -> None:
+    """A press of the button on `gpio`, held past its 30 ms debounce."""
+    assert inputs.poll(0) == []  # type: ignore[call-arg]
+    factory.pin(gpio).drive_low()
+    assert inputs.poll(10) == []  # type: ignore[call-arg]
+    assert inputs.poll(40) == [InputEvent("button", name)]  # type: ignore[call-arg]
+
+
+# --- the Pi's own pins ----------------------------------------------------------------------------------
+
+
+def test_the_shift_register_example(factory: MockFactory, adafruit: None) -> None:
+    config = load_config(EXAMPLES / "gpio-shift.toml")
+    chain = VirtualShiftChain(factory, 22, 27, 17, 25, clock_enable_pin=4)
+    chain.magnets = {config.profile.channel_of("e4"), config.profile.channel_of("n14")}
+    backends = from_config(config, Devices(pin_factory=factory))
+    assert isinstance(backends.sensors, ShiftRegisterScanner) and isinstance(backends.sensors, SensorSource)
+    assert lit(backends.sensors.scan()) == dict.fromkeys(chain.magnets, 1)
+    assert isinstance(backends.pixels, NeoPixelSink) and FakeSPI.opened == [("SCK", "MOSI")]  # SPI0
+    backends.pixels.show([RED] * 201)
+    assert strip().shown[-1][0] == (0, 102, 0)  # GRB at the profile's brightness 0.4
+    assert isinstance(backends.inputs, GpioButtons)
+    press(factory, backends.inputs, 13, "menu")
+    assert backends.device_status() is None and backends.sim is None
+    assert backends.close() == []
+    assert strip().deinited
+    factory.pin(22).close()  # released: a new device may take it
+    MuxScanner(MuxWiring((22, 27, 17, 4), (5, 6, 13)), 48, factory).close()
+
+
+def test_the_multiplexer_example(factory: MockFactory, adafruit: None) -> None:
+    config = load_config(EXAMPLES / "gpio-mux.toml")
+    chips = VirtualMuxes(factory, (2, 3, 4, 7), (5, 6, 8, 9, 10, 11, 12, 13, 16, 17, 22, 23, 24))
+    chips.magnets = {config.profile.channel_of(name) for name in ("a1", "g7", "n14")}
+    backends = from_config(config, Devices(pin_factory=factory))
+    assert isinstance(backends.sensors, MuxScanner)
+    assert lit(backends.sensors.scan()) == dict.fromkeys(chips.magnets, 1)
+    assert FakeSPI.opened == [("SCK_1", "MOSI_1")]  # the strip on SPI1
+    press(factory, backends.inputs, 25, "confirm")
+    assert backends.close() == []
+    MuxScanner(MuxWiring((2, 3, 4, 7), (5, 6)), 32, factory).close()
+
+
+def test_the_analog_example_reads_signed_sensors(factory: MockFactory, adafruit: None) -> None:
+    config = load_config(EXAMPLES / "gpio-analog.toml")
+    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((0, 0), (0, 1), (0, 2), (0, 3)))
+    profile = config.profile
+    board.volts = {profile.channel_of("a3"): 0.65, profile.channel_of("b2"): 0.35, profile.channel_of("e5"): 0.55}
+    backends = from_config(config, Devices(pin_factory=factory))
+    assert isinstance(backends.sensors, AnalogMuxScanner)
+    # A pawn (+1) raises the voltage, a stone (-1) lowers it; a weak stray field reads nothing.
+    assert lit(backends.sensors.scan()) == {profile.channel_of("a3"): 1, profile.channel_of("b2"): -1}
+    assert FakeSPI.opened == [("SCK_1", "MOSI_1")] and backends.pixels.size == 66
+    assert backends.close() == []
+
+
+def test_an_analog_board_counts_with_a_count_model(factory: MockFactory, tmp_path: Path) -> None:
+    inputs = ", ".join(
+        f"[{chip}, {channel}]" for chip, channel in [*((0, c) for c in range(8)), *((1, c) for c in range(5))]
     )
+    text = f"""
+[game]
+name = "zillo"
+
+[board]
+sensor_model = "count"
+
+[sensors]
+backend = "gpio"
+
+[leds]
+backend = "none"
+
+[gpio]
+scanner = "analog"
+
+[gpio.analog]
+select_pins = [5, 6, 13, 26]
+adc_inputs = [{inputs}]
+thresholds = [0.06, 0.14, 0.2]
+"""
+    config = load_config(write(tmp_path, text))
+    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), tuple((c // 8, c % 8) for c in range(13)))
+    stacks = {"c12": 0.5 + 0.25, "f9": 0.5 - 0.1, "n14": 0.5 + 0.17}  # three, one and two Catchers
+    board.volts = {config.profile.channel_of(name): volts for name, volts in stacks.items()}
+    backends = from_config(config, Devices(pin_factory=factory))
+    channel = config.profile.channel_of
+    assert lit(backends.sensors.scan()) == {channel("c12"): 3, channel("f9"): 1, channel("n14"): 2}
+    assert isinstance(backends.pixels, NullPixels) and backends.inputs is None
+    backends.close()
 
 
-def test_rp2040_drives_the_leds_over_its_own_link(hardware) -> None:
-    backends = from_config(load_config(EXAMPLES / "rp2040.toml"))
-    assert BUILT[0] == ("SerialScanner", {"port": "/dev/tafel-scanner", "baud": 115200, "channels": 196})
-    assert BUILT[1][0] == "SerialPixels" and BUILT[1][1]["link"] is backends.sensors
-    assert backends.close() == [] and backends.sensors.closed == 1
-
-
-def test_the_simulated_board_with_gpio_buttons_merges_both_inputs(hardware, tmp_path: Path) -> None:
-    text = sim_config() + '\n[buttons]\nbackend = "gpio"\nconfirm = 23\n\n[gpio]\npin_factory = "mock"\n'
-    backends = from_config(load_config(write(tmp_path, text)))
+def test_buttons_beside_the_simulated_board_merge_both_inputs(factory: MockFactory, tmp_path: Path) -> None:
+    text = sim_config() + "\n[gpio.buttons]\nconfirm = 23\nundo = 24\n"
+    backends = from_config(load_config(write(tmp_path, text)), Devices(pin_factory=factory))
     assert isinstance(backends.inputs, MergedInputs)
+    buttons = backends.inputs.sources[1]
+    assert isinstance(buttons, GpioButtons) and buttons.wiring.pins() == {"confirm": 23, "undo": 24}
     backends.sim.inputs.push("button", "confirm")
     assert backends.inputs.poll() == [InputEvent("button", "confirm")]
-    assert os.environ["GPIOZERO_PIN_FACTORY"] == "mock"
     assert backends.sim.pixels is backends.pixels  # the hands measure acknowledgements on it
+    assert backends.close() == []
+
+
+def test_the_configured_brightness_reaches_the_strip(adafruit: None, tmp_path: Path) -> None:
+    text = sim_config().replace('[leds]\nbackend = "sim"', '[leds]\nbackend = "neopixel"\nbrightness = 0.2')
+    backends = from_config(load_config(write(tmp_path, text + '\n[neopixel]\ndriver = "pwm"\n')))
+    assert isinstance(backends.pixels, PixelSink) and FakeSPI.opened == []
+    assert strip().target == "D18"  # the pwm driver's default data pin
+    backends.pixels.show([RED] * 201)
+    assert strip().shown[-1][0] == (0, 51, 0)
+    backends.close()
 
 
 def test_no_leds(tmp_path: Path) -> None:
@@ -118,15 +178,123 @@ def test_no_leds(tmp_path: Path) -> None:
     assert isinstance(backends.pixels, NullPixels) and backends.pixels.size == 201
 
 
-def test_a_failing_device_closes_what_was_already_opened(hardware, monkeypatch) -> None:
-    monkeypatch.setattr(hardware.neopixel, "NeoPixelSink", recorder("NeoPixelSink", fail=True))
-    with pytest.raises(BackendError, match=r"^\[leds\] neopixel on GPIO 10: NeoPixelSink is not connected$"):
+def test_a_failing_strip_closes_the_pins_already_opened(factory: MockFactory, adafruit: None) -> None:
+    FakeSPI.fail = FileNotFoundError(2, "No such file or directory", "/dev/spidev1.0")
+    with pytest.raises(BackendError) as raised:
+        from_config(load_config(EXAMPLES / "gpio-mux.toml"), Devices(pin_factory=factory))
+    message = str(raised.value)
+    assert message.startswith("[leds] neopixel: opening the NeoPixel strip (spi driver, data on GPIO20 (pin 38))")
+    assert message.endswith("add dtoverlay=spi1-1cs to /boot/firmware/config.txt and reboot")
+    # The scanner's and the buttons' pins were released again.
+    MuxScanner(MuxWiring((2, 3, 4, 7), (5, 6, 8, 9, 25, 26, 27)), 112, factory).close()
+
+
+def test_a_missing_pin_library_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+    monkeypatch.setitem(sys.modules, "lgpio", None)  # as if lgpio were not installed
+    with pytest.raises(BackendError, match=r"^\[gpio\] shift scanner and buttons: the lgpio library is not installed"):
+        from_config(load_config(EXAMPLES / "gpio-shift.toml"))
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+
+
+def test_a_backend_module_that_cannot_load_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "hal.gpio", None)
+    with pytest.raises(BackendError, match=r"\[gpio\] mux scanner and buttons needs hal.gpio.open_gpio.*\[pi\] extra"):
         from_config(load_config(EXAMPLES / "gpio-mux.toml"))
-    assert [name for name, _ in BUILT] == ["MuxScanner"]
-    assert INSTANCES[0].closed == 1
 
 
-def test_a_backend_missing_from_its_module_is_named(hardware, monkeypatch) -> None:
-    monkeypatch.delattr(hardware.serial, "SerialPixels")
-    with pytest.raises(BackendError, match=r"needs hal\.serial\.SerialPixels, which this version of tafel lacks"):
-        from_config(load_config(EXAMPLES / "rp2040.toml"))
+# --- the RP2040 scanner ---------------------------------------------------------------------------------
+
+
+def serial_backends(main: ModuleType, config: Config, factory: MockFactory | None = None, **board):
+    clock = FakeClock(1000)
+    cable = ScannerCable(main, clock, **board)
+    backends = from_config(config, Devices(factory, cable.opener, clock))
+    return backends, cable, clock
+
+
+def run(backends: Backends, clock: FakeClock, ms: int) -> tuple[int, ...] | None:
+    readings = None
+    for _ in range(ms):
+        clock.advance(1)
+        readings = backends.sensors.scan()
+    return readings
+
+
+def test_the_rp2040_example_scans_and_lights_over_one_link(firmware_main: ModuleType, factory: MockFactory) -> None:
+    config = load_config(EXAMPLES / "rp2040.toml")
+    backends, cable, clock = serial_backends(firmware_main, config, factory)
+    assert isinstance(backends.sensors, SerialScanner) and isinstance(backends.pixels, SerialPixels)
+    assert backends.pixels.link is backends.sensors.link is backends.link  # LED frames share the USB link
+    assert backends.device_status() == "connecting" and not backends.device_trouble()
+    cable.magnet(config.profile.channel_of("e4"))
+    readings = run(backends, clock, 60)
+    assert backends.device_status() == "connected", backends.device_detail()
+    assert not backends.device_trouble()
+    assert lit(readings) == {config.profile.channel_of("e4"): 1}
+    backends.pixels.show([RED] * 201)
+    run(backends, clock, 5)
+    assert cable.shown() == ((102, 0, 0),) * 201  # the profile's brightness; the board orders the bytes
+    press(factory, backends.inputs, 23, "confirm")  # the buttons are on the Pi's pins
+    assert backends.close() == []
+
+
+def test_an_unplugged_scanner_reconnects_and_gets_the_frame_again(firmware_main: ModuleType, factory) -> None:
+    config = load_config(EXAMPLES / "rp2040.toml")
+    backends, cable, clock = serial_backends(firmware_main, config, factory)
+    run(backends, clock, 60)
+    backends.pixels.show([RED] * 201)
+    run(backends, clock, 5)
+    cable.unplug()
+    assert run(backends, clock, 1) is None  # a dropped scan, not an exception
+    assert backends.device_status() == "reconnecting" and backends.device_trouble()
+    assert backends.device_detail().startswith("read from /dev/tafel-scanner failed")
+    cable.app.strip.frames.clear()
+    assert run(backends, clock, 1000) is None and backends.device_status() == "reconnecting"
+    cable.plug()
+    readings = run(backends, clock, 2000)
+    assert backends.device_status() == "connected" and lit(readings) == {} and not backends.device_trouble()
+    assert cable.shown() == ((102, 0, 0),) * 201  # the latest frame, sent again
+    backends.close()
+
+
+def test_a_scanner_that_reads_another_sensor_model_is_an_error(
+    firmware_main: ModuleType, factory: MockFactory, tmp_path: Path
+) -> None:
+    text = (EXAMPLES / "rp2040.toml").read_text().replace("# sensor_model = ", "sensor_model = ")
+    config = load_config(write(tmp_path, text.replace('"binary"', '"signed"')))
+    backends, _, clock = serial_backends(firmware_main, config, factory)
+    assert run(backends, clock, 100) is None
+    assert backends.device_status() == "error" and backends.device_trouble()
+    assert backends.device_detail() == (
+        "scanner reads binary sensors; the board is configured for signed (with these sensors set "
+        'sensor_model = "binary" in [board] of the service configuration)'
+    )
+    backends.close()
+
+
+HEX_ON_RP2040 = """
+[board]
+profile = "hex61"
+sensor_model = "binary"
+
+[game]
+name = "fillit"
+
+[sensors]
+backend = "serial"
+
+[leds]
+backend = "serial"
+"""
+
+
+def test_the_hex_board_runs_binary_on_the_rp2040(firmware_main: ModuleType, tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, HEX_ON_RP2040))
+    assert config.profile.name == "hex61" and config.sensor_model == "binary"
+    hex_board = {"channels": 64, "signal_pins": [6, 7, 8, 9], "led_count": 66}
+    backends, cable, clock = serial_backends(firmware_main, config, None, **hex_board)
+    cable.magnet(config.profile.channel_of("e5"))
+    assert lit(run(backends, clock, 60)) == {config.profile.channel_of("e5"): 1}
+    assert backends.device_status() == "connected"
+    backends.close()

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import io
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from controller.config import (
     ConfigError,
-    MuxSensors,
+    GpioSensors,
     SerialSensors,
-    ShiftSensors,
     SimSensors,
     load_config,
     parse_config,
 )
+from controller.service import run_service
+from hal.gpio import AnalogMuxWiring, ButtonWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
+from hal.neopixel import NeoPixelWiring
 from tests.service.configs import EXAMPLES, ROOT, opening_moves, sim_config, write
 
 MINIMAL = """\
@@ -46,34 +51,75 @@ def line_of(text: str, fragment: str) -> int:
 # --- the examples ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["sim", "gpio-mux", "gpio-shift", "rp2040"])
+EXPECTED = {
+    "sim": ("square14", SimSensors, "sim", ()),
+    "gpio-mux": ("square14", GpioSensors, "neopixel", (1,)),
+    "gpio-shift": ("square14", GpioSensors, "neopixel", (0,)),
+    "gpio-analog": ("hex61", GpioSensors, "neopixel", (0, 1)),
+    "rp2040": ("square14", SerialSensors, "serial", ()),
+}
+
+
+def test_every_example_is_listed() -> None:
+    assert sorted(path.stem for path in EXAMPLES.glob("*.toml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_wiring_example_is_valid(name: str) -> None:
+    out = io.StringIO()
+    assert run_service(EXAMPLES / f"{name}.toml", check=True, stream=out) == 0, out.getvalue()
     config = load_config(EXAMPLES / f"{name}.toml")
-    assert config.profile.name == "square14"
-    expected = {"sim": SimSensors, "gpio-mux": MuxSensors, "gpio-shift": ShiftSensors, "rp2040": SerialSensors}
-    assert isinstance(config.sensors, expected[name])
+    board, sensors, leds, buses = EXPECTED[name]
+    assert config.profile.name == board
+    assert isinstance(config.sensors, sensors)
+    assert config.leds.backend == leds
+    assert config.spi_buses() == buses  # what install.sh switches on
+
+
+def guide_blocks() -> list[dict]:
+    blocks = []
+    for guide in ("square14", "hex61"):
+        text = (ROOT / "wiring" / f"{guide}.md").read_text(encoding="utf-8")
+        blocks += [tomllib.loads(block) for block in re.findall(r"```toml\n(.*?)```", text, re.S)]
+    return blocks
+
+
+@pytest.mark.parametrize("name", ["gpio-mux", "gpio-shift", "gpio-analog"])
+def test_gpio_examples_are_wired_as_a_building_guide_says(name: str) -> None:
+    data = tomllib.loads((EXAMPLES / f"{name}.toml").read_text())
+    wiring = {"gpio": data["gpio"], "neopixel": data["neopixel"]}
+    assert wiring in guide_blocks()
 
 
 def test_the_mux_example_reads_every_channel_of_its_board() -> None:
     config = load_config(EXAMPLES / "gpio-mux.toml")
-    assert isinstance(config.sensors, MuxSensors)
-    assert len(config.sensors.select_pins) == 4
-    assert len(config.sensors.signal_pins) * 16 >= config.profile.channels
-    assert config.leds.backend == "neopixel" and config.leds.pin == 10
-    assert dict(config.buttons.pins) == {"confirm": 16, "undo": 20, "menu": 21}
+    assert config.sensors == GpioSensors("mux")
+    scanner = config.gpio.scanner
+    assert isinstance(scanner, MuxWiring) and scanner.select_pins == (2, 3, 4, 7)
+    assert scanner.capacity >= config.profile.channels
+    assert config.neopixel == NeoPixelWiring("spi", 1, max_milliamps=5000)
+    assert config.gpio.buttons == ButtonWiring(confirm=25, undo=26, menu=27)
+    assert config.buttons.backend == "gpio"
+
+
+def test_the_analog_example_reads_signed_sensors_on_gpio() -> None:
+    config = load_config(EXAMPLES / "gpio-analog.toml")
+    assert config.sensors == GpioSensors("analog") and config.sensor_model == "signed"
+    assert isinstance(config.gpio.scanner, AnalogMuxWiring) and config.gpio.scanner.thresholds == (0.08,)
 
 
 def test_the_rp2040_example_drives_leds_over_the_scanner_link() -> None:
     config = load_config(EXAMPLES / "rp2040.toml")
     assert isinstance(config.sensors, SerialSensors) and config.sensors.port == "/dev/tafel-scanner"
-    assert config.leds.backend == "serial"
+    assert config.leds.backend == "serial" and config.neopixel is None
+    assert config.gpio == GpioConfig("lgpio", None, ButtonWiring(confirm=23, undo=24, menu=25))
 
 
 def test_a_minimal_config_fills_in_documented_defaults(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, MINIMAL))
     assert config.game.players == 2 and config.game.options == {}
     assert config.profile.name == "square14"  # the game's own board
-    assert config.buttons.backend == "none" and config.gpio.pin_factory == "lgpio"
+    assert config.buttons.backend == "none" and config.gpio == GpioConfig() and config.neopixel is None
     assert config.service.scan_hz == 100 and config.service.watchdog and config.service.log_level == "info"
     assert config.service.state_dir == Path("/var/lib/tafel")
     assert config.tracker.debounce_ms == 40 and config.tracker.takeback == "auto"
@@ -144,10 +190,10 @@ def test_a_missing_profile_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("section", "key", "value", "expected"),
     [
-        ("sensors", "backend", '"usb"', "must be one of sim, gpio-mux, gpio-shift, serial, not 'usb'"),
+        ("sensors", "backend", '"usb"', "must be one of sim, gpio, serial, not 'usb'"),
         ("leds", "backend", '"laser"', "must be one of sim, neopixel, serial, none, not 'laser'"),
+        ("leds", "brightness", "0", 'must be above 0 (use backend = "none" for no LEDs)'),
         ("buttons", "backend", '"keyboard"', "must be one of none, gpio"),
-        ("gpio", "pin_factory", '"wiringpi"', "must be one of lgpio, rpigpio, pigpio, native, mock"),
         ("service", "scan_hz", '"fast"', "must be a number from 1 to 1000, not 'fast'"),
         ("service", "scan_hz", "0", "must be a number from 1 to 1000, not 0"),
         ("service", "watchdog", "1", "must be true or false, not 1"),
@@ -228,64 +274,162 @@ def test_scripted_moves_cannot_go_past_the_end_of_the_game(tmp_path: Path) -> No
     assert "move 3" in error_of(tmp_path, text) and "after the game is over" in error_of(tmp_path, text)
 
 
-# --- pins --------------------------------------------------------------------------------------------
+# --- the wiring tables ------------------------------------------------------------------------------
 
 MUX = """\
 [game]
 name = "klotz"
 
 [sensors]
-backend = "gpio-mux"
-select_pins = [5, 6, 12, 13]
-signal_pins = [2, 3, 4, 14, 15, 17, 18, 19, 22, 23, 24, 25, 26]
+backend = "gpio"
 
 [leds]
 backend = "neopixel"
 
 [buttons]
 backend = "gpio"
-confirm = 16
+
+[gpio]
+scanner = "mux"
+
+[gpio.mux]
+select_pins = [2, 3, 4, 7]
+signal_pins = [5, 6, 8, 9, 10, 11, 12, 13, 16, 17, 22, 23, 24]
+
+[gpio.buttons]
+confirm = 25
+
+[neopixel]
+spi_port = 1
+"""
+
+ANALOG = """\
+[game]
+name = "zillo"
+
+[board]
+sensor_model = "count"
+
+[sensors]
+backend = "gpio"
+
+[leds]
+backend = "none"
+
+[gpio]
+scanner = "analog"
+
+[gpio.analog]
+select_pins = [5, 6, 13, 26]
+adc_inputs = [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 7], [1, 0], [1, 1], [1, 2], [1, 3], [1, 4]]
+thresholds = [0.06, 0.12, 0.16]
 """
 
 
-def test_a_pin_outside_the_header_is_named(tmp_path: Path) -> None:
-    text = MUX.replace("confirm = 16", "confirm = 40")
-    assert f":{line_of(text, 'confirm')}: [buttons] confirm: must be a BCM GPIO number 0..27, not 40" in error_of(
-        tmp_path, text
+def test_a_wiring_mistake_names_file_line_table_and_key(tmp_path: Path) -> None:
+    text = MUX.replace("confirm = 25", "confirm = 40")
+    message = error_of(tmp_path, text)
+    assert message.endswith(
+        f":{line_of(text, 'confirm')}: [gpio.buttons]: confirm: GPIO 40 is not on the 40-pin header "
+        "(BCM numbering: GPIO 2..27)"
     )
-    text = MUX.replace("[5, 6, 12, 13]", "[5, 6, 12, true]")
-    assert "[sensors] select_pins: True is not a BCM GPIO number 0..27" in error_of(tmp_path, text)
+    text = MUX.replace("[2, 3, 4, 7]", "[2, 3, 4, true]")
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, 'select_pins')}: [gpio.mux]: select_pins: True is not a GPIO number" in message
+
+
+def test_unknown_and_missing_wiring_keys_are_named(tmp_path: Path) -> None:
+    text = MUX.replace("signal_pins", "signal_pin")
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, '[gpio.mux]')}: [gpio.mux]: missing the key 'signal_pins'" in message
+    text = MUX.replace("confirm = 25", "confirm = 25\nbounce_ms = 30")
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, 'bounce_ms')}: [gpio.buttons]: unknown key(s) bounce_ms (known keys: " in message
+    text = MUX.replace("spi_port = 1", "spi_port = 1\npin = 10")
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, 'pin = 10')}: [neopixel]: pin: the pwm driver can drive GPIO 12, 13, 18" in message
+
+
+def test_the_old_flat_pin_keys_are_unknown(tmp_path: Path) -> None:
+    text = MUX.replace('backend = "gpio"\n\n[leds]', 'backend = "gpio"\nselect_pins = [2, 3, 4, 7]\n\n[leds]')
+    message = error_of(tmp_path, text)
+    assert (
+        f":{line_of(text, 'select_pins')}: [sensors] select_pins: unknown key (known keys: backend, port, baud)"
+        in message
+    )
+
+
+def test_an_error_in_an_inline_wiring_table_points_at_its_table(tmp_path: Path) -> None:
+    text = MUX.replace("[gpio.mux]\n", "").replace(
+        'scanner = "mux"\n\nselect_pins = [2, 3, 4, 7]\nsignal_pins = [5, 6, 8, 9, 10, 11, 12, 13, 16, 17, 22, 23, 24]',
+        'scanner = "mux"\nmux = { select_pins = [2, 3, 4], signal_pins = [5] }',
+    )
+    assert "mux = {" in text
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, '[gpio]')}: [gpio.mux]: select_pins: must list exactly 4 GPIO numbers, not 3" in message
 
 
 def test_a_pin_used_twice_names_both_uses(tmp_path: Path) -> None:
-    text = MUX.replace("confirm = 16", "confirm = 26")
+    text = MUX.replace("confirm = 25", "confirm = 24")
     message = error_of(tmp_path, text)
-    expected = f":{line_of(text, 'confirm')}: [buttons] confirm: GPIO 26 is already used by [sensors] signal_pins"
-    assert expected in message
+    expected = "[gpio]: GPIO24 (pin 18) is used twice: for multiplexer 12 signal and for confirm button"
+    assert f":{line_of(text, '[gpio]')}: {expected}" in message
 
 
-def test_the_spi_bus_of_the_leds_is_not_free_for_buttons(tmp_path: Path) -> None:
-    message = error_of(tmp_path, MUX.replace("confirm = 16", "confirm = 11"))
-    assert "[buttons] confirm: GPIO 11 is already used by [leds] pin (GPIO 11 belongs to the SPI bus" in message
+def test_the_spi_bus_of_the_leds_is_not_free_for_other_uses(tmp_path: Path) -> None:
+    message = error_of(tmp_path, MUX.replace("confirm = 25", "confirm = 19"))
+    assert "GPIO19 (pin 35) is used twice: for confirm button and for SPI1 MISO (NeoPixel SPI driver)" in message
+    text = ANALOG.replace('[leds]\nbackend = "none"', '[leds]\nbackend = "neopixel"')  # SPI0: the ADCs' bus
+    message = error_of(tmp_path, text)
+    assert "GPIO10 (pin 19) is used twice: for SPI0 MOSI (MCP3008) and for NeoPixel data (SPI0 MOSI)" in message
+    config = load_config(write(tmp_path, text + "\n[neopixel]\nspi_port = 1\n"))
+    assert config.spi_buses() == (0, 1)
 
 
-def test_a_mux_needs_four_select_lines_and_enough_signal_pins(tmp_path: Path) -> None:
-    assert "[sensors] select_pins: a 74HC4067 has 4 select lines (S0..S3), not 3" in error_of(
-        tmp_path, MUX.replace("[5, 6, 12, 13]", "[5, 6, 12]")
+def test_the_scanner_must_read_every_channel_of_the_board(tmp_path: Path) -> None:
+    text = MUX.replace("8, 9, 10, 11, 12, 13, 16, 17, 22, 23, 24", "8")
+    message = error_of(tmp_path, text)
+    expected = "[gpio.mux]: signal_pins: 3 multiplexers give 48 channels, but the board profile square14 has 196"
+    assert f":{line_of(text, 'signal_pins')}: {expected}" in message
+
+
+def test_a_digital_scanner_needs_binary_sensors(tmp_path: Path) -> None:
+    text = MUX + '\n[board]\nsensor_model = "count"\n'
+    message = error_of(tmp_path, text)
+    expected = "[gpio.mux]: a digital scanner reads 0 or 1 per field, but the sensor model of board square14 is count"
+    assert f":{line_of(text, '[gpio.mux]')}: {expected}" in message
+
+
+def test_an_analog_scanner_reads_count_and_signed_models(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, ANALOG))
+    assert config.sensors == GpioSensors("analog")
+    assert config.sensor_model == config.profile.sensor_model == "count" and config.board.sensor_model == "count"
+    text = ANALOG.replace("[0.06, 0.12, 0.16]", "[0.06]")
+    message = error_of(tmp_path, text)
+    expected = "[gpio.analog]: thresholds: the count model of board square14 counts up to 3 magnets (count_cap)"
+    assert f":{line_of(text, 'thresholds')}: {expected}, so it needs 3 value(s), not 1" in message
+    signed = load_config(write(tmp_path, text.replace('"count"', '"signed"')))
+    assert signed.sensor_model == "signed"
+
+
+def test_the_gpio_backend_needs_a_scanner_and_only_it_has_one(tmp_path: Path) -> None:
+    text = MUX.replace('scanner = "mux"\n', "")
+    message = error_of(tmp_path, text)
+    line = line_of(text, 'backend = "gpio"')  # the first: [sensors]
+    assert f":{line}: [sensors] backend: the gpio backend needs the scanner" in message
+    text = MUX.replace('[sensors]\nbackend = "gpio"', '[sensors]\nbackend = "sim"')
+    message = error_of(tmp_path, text)
+    assert f":{line_of(text, 'scanner =')}: [gpio] scanner: applies when the Pi scans the sensors" in message
+
+
+def test_the_neopixel_table_belongs_to_neopixel_leds(tmp_path: Path) -> None:
+    text = MUX.replace('[leds]\nbackend = "neopixel"', '[leds]\nbackend = "none"')
+    message = error_of(tmp_path, text)
+    assert (
+        f":{line_of(text, '[neopixel]')}: [neopixel]: applies to [leds] backend = \"neopixel\", not 'none'" in message
     )
-    message = error_of(tmp_path, MUX.replace("14, 15, 17, 18, 19, 22, 23, 24, 25, 26", "14"))
-    assert "[sensors] signal_pins: 4 multiplexer(s) read 64 channels; board square14 has 196" in message
-    assert "needs 13 signal pins" in message
-
-
-def test_a_gpio_scanner_needs_binary_sensors(tmp_path: Path) -> None:
-    message = error_of(tmp_path, MUX + '\n[board]\nsensor_model = "count"\n')
-    assert "[sensors] backend: a gpio-mux scanner reads digital 0/1 sensors" in message
-
-
-def test_neopixels_need_a_pin_that_can_drive_them(tmp_path: Path) -> None:
-    text = MUX.replace('backend = "neopixel"', 'backend = "neopixel"\npin = 4')
-    assert f":{line_of(text, 'pin = 4')}: [leds] pin: GPIO 4 cannot drive NeoPixels" in error_of(tmp_path, text)
+    config = load_config(write(tmp_path, MINIMAL.replace('backend = "none"', 'backend = "neopixel"')))
+    assert config.neopixel == NeoPixelWiring() and config.spi_buses() == (0,)  # the defaults: SPI0, data on GPIO 10
 
 
 def test_serial_leds_need_the_serial_scanner(tmp_path: Path) -> None:
@@ -294,13 +438,33 @@ def test_serial_leds_need_the_serial_scanner(tmp_path: Path) -> None:
     assert f":{line_of(text, 'serial')}: [leds] backend:" in message and 'must be "serial" too' in message
 
 
-def test_gpio_buttons_need_a_pin(tmp_path: Path) -> None:
-    assert "gpio buttons need at least one pin" in error_of(tmp_path, MINIMAL + '\n[buttons]\nbackend = "gpio"\n')
+def test_gpio_buttons_and_their_wiring_go_together(tmp_path: Path) -> None:
+    text = MINIMAL + '\n[buttons]\nbackend = "gpio"\n'
+    assert f":{line_of(text, 'gpio')}: [buttons] backend: gpio buttons need their pins in [gpio.buttons]" in error_of(
+        tmp_path, text
+    )
+    wired = MINIMAL + "\n[gpio.buttons]\nconfirm = 23\n"
+    assert load_config(write(tmp_path, wired)).buttons.backend == "gpio"  # the default when they are wired
+    text = wired + '\n[buttons]\nbackend = "none"\n'
+    message = error_of(tmp_path, text)
+    assert f':{line_of(text, "[gpio.buttons]")}: [gpio.buttons]: is wired, but [buttons] backend = "none"' in message
 
 
-def test_shift_register_pins_are_required(tmp_path: Path) -> None:
-    text = MINIMAL.replace('backend = "sim"', 'backend = "gpio-shift"\nload_pin = 22\nclock_pin = 27')
-    assert "[sensors]: lacks the key 'data_pin'" in error_of(tmp_path, text)
+def test_shift_register_keys_are_required(tmp_path: Path) -> None:
+    text = MUX.replace(
+        'scanner = "mux"', 'scanner = "shift"\n\n[gpio.shift]\nload_pin = 22\nclock_pin = 27\nchips = 25'
+    )
+    assert f":{line_of(text, '[gpio.shift]')}: [gpio.shift]: missing the key 'data_pin'" in error_of(tmp_path, text)
+
+
+def test_the_board_overrides_reach_the_profile(tmp_path: Path) -> None:
+    text = (
+        MINIMAL.replace('backend = "none"', 'backend = "none"\nbrightness = 0.25')
+        + '\n[board]\nsensor_model = "signed"\n'
+    )
+    config = load_config(write(tmp_path, text))
+    assert config.profile.brightness == 0.25 and config.leds.brightness == 0.25
+    assert config.profile.sensor_model == "signed" and config.profile.name == "square14"
 
 
 def test_parse_config_names_its_source() -> None:
@@ -309,10 +473,26 @@ def test_parse_config_names_its_source() -> None:
 
 
 def test_docs_describe_every_section_and_key() -> None:
-    from controller.config import SECTION_KEYS
+    from controller.config import SECTION_KEYS, WIRING_SECTIONS
 
     text = (ROOT / "docs" / "service.md").read_text()
     for section, keys in SECTION_KEYS.items():
         assert f"### `[{section}]`" in text, section
         for key in keys:
             assert f"`{key}`" in text, f"[{section}] {key}"
+    # The wiring tables are the backends' own, documented once, for builders, in wiring/README.md.
+    readme = (ROOT / "wiring" / "README.md").read_text()
+    assert "wiring/README.md" in text
+    tables = {
+        "gpio": GpioConfig,
+        "gpio.mux": MuxWiring,
+        "gpio.shift": ShiftRegisterWiring,
+        "gpio.analog": AnalogMuxWiring,
+        "gpio.buttons": ButtonWiring,
+        "neopixel": NeoPixelWiring,
+    }
+    assert {name.partition(".")[0] for name in tables} == set(WIRING_SECTIONS)
+    for name, wiring in tables.items():
+        assert f"`[{name}]`" in text and f"`[{name}]`" in readme, name
+        for key in (f.name for f in dataclasses.fields(wiring) if f.name not in ("where", "buttons")):
+            assert f"`{key}`" in readme, f"[{name}] {key}"

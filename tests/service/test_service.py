@@ -9,10 +9,12 @@ import sys
 import types
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from controller.backends import BackendError, from_config
+import controller.service
+from controller.backends import Devices, from_config
 from controller.config import load_config
 from controller.games import Action, Game, State, load_game
 from controller.palette import OFF
@@ -28,6 +30,7 @@ from controller.service import (
 )
 from tests.service.configs import EXAMPLES, opening_moves, sim_config, write
 from tests.service.notify import NotifyListener
+from tests.service.scanner import ScannerCable
 
 
 class FakeTime:
@@ -244,7 +247,8 @@ def fake_module(monkeypatch: pytest.MonkeyPatch, name: str, **classes: type) -> 
 
 
 class BrokenStrip:
-    def __init__(self, **kwargs) -> None:
+    @classmethod
+    def from_profile(cls, profile, wiring) -> BrokenStrip:
         raise OSError("no /dev/spidev0.0")
 
 
@@ -256,55 +260,88 @@ def test_a_device_that_fails_at_start_means_no_ready_and_status_1(tmp_path: Path
     assert service.run() == 1
     lines = [line for m in datagrams(sock) for line in m]
     assert "READY=1" not in lines
-    assert lines[-2:] == ["STOPPING=1", "STATUS=failed: [leds] neopixel on GPIO 10: no /dev/spidev0.0"]
+    assert lines[-2:] == ["STOPPING=1", "STATUS=failed: [leds] neopixel: no /dev/spidev0.0"]
 
 
-class UnpluggedScanner:
-    """A serial scanner that answers three scans and then loses its USB link."""
+class Unplugging(FakeTime):
+    """The service's time, during which the scanner's USB cable is pulled at 1 s and put back at 2 s."""
 
-    def __init__(self, port: str, baud: int, channels: int) -> None:
-        self.channels = channels
-        self.scans = 0
-        self.closed = False
+    def __init__(self, cable: ScannerCable) -> None:
+        super().__init__()
+        self.start = self.now
+        self.cable = cable
+        self.frames_seen: list[tuple] = []
 
-    def scan(self):
-        self.scans += 1
-        if self.scans > 3:
-            raise OSError("device reports readiness to read but returned no data")
-        return (0,) * self.channels
+    def ms(self) -> int:
+        return round(self.now * 1000)
 
-    def close(self) -> None:
-        self.closed = True
-
-
-class RecordingPixels:
-    def __init__(self, link, size: int, colour_order: str, brightness: float) -> None:
-        self.link = link
-        self.size = size
-        self.frames: list[tuple] = []
-
-    def show(self, colours) -> None:
-        self.frames.append(tuple(colours))
+    def sleep(self, seconds: float) -> None:
+        super().sleep(seconds)
+        elapsed = self.now - self.start
+        if self.cable.plugged and 1.0 <= elapsed < 2.0:
+            self.cable.unplug()
+        elif not self.cable.plugged and elapsed >= 2.0:
+            self.cable.plug()
+        elif elapsed >= 3.5 and not self.frames_seen:
+            self.frames_seen.append(self.cable.shown())
 
 
-def test_a_device_lost_while_running_ends_with_status_1_and_leds_off(tmp_path: Path, listener, monkeypatch) -> None:
+def test_an_unplugged_scanner_does_not_stop_the_service(
+    tmp_path: Path, listener, monkeypatch, firmware_main: ModuleType
+) -> None:
     sock, notifier = listener
-    fake_module(monkeypatch, "hal.serial", SerialScanner=UnpluggedScanner, SerialPixels=RecordingPixels)
-    text = sim_config().replace('backend = "sim"', 'backend = "serial"')
-    clock = FakeTime()
-    service = Service(load_config(write(tmp_path, text)), notifier, monotonic=clock.monotonic, sleep=clock.sleep)
-    assert service.run() == 1
-    pixels = service.backends.pixels
-    assert pixels.link is service.backends.sensors  # LED frames travel over the scanner's link
-    assert pixels.frames[-1] == (OFF,) * pixels.size
-    assert service.backends.sensors.closed
+    clock = Unplugging(None)  # type: ignore[arg-type]
+    cable = clock.cable = ScannerCable(firmware_main, clock.ms)
+    devices = Devices(serial_opener=cable.opener, serial_clock=clock.ms)
+    monkeypatch.setattr(controller.service, "from_config", lambda config: from_config(config, devices))
+    log = logging.getLogger("tests.service.unplug")
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    log.addHandler(handler)
+    text = sim_config().replace('backend = "sim"', 'backend = "serial"')  # sensors and LEDs on the RP2040
+    service = Service(
+        load_config(write(tmp_path, text)), notifier, monotonic=clock.monotonic, sleep=clock.sleep, log=log
+    )
+    try:
+        assert service.run(Limits(max_seconds=4)) == 0
+    finally:
+        log.removeHandler(handler)
+    assert service.failure is None and service.stop_reason == "ran for 4 s"
+    link = [(record.levelname, record.getMessage()) for record in records if "scanner link" in record.getMessage()]
+    states = [message.split(":")[0] for _, message in link]
+    assert link[0][0] == "INFO" and states[:2] == ["scanner link connected", "scanner link reconnecting"]
+    assert states[-1] == "scanner link connected" and states.count("scanner link connected") == 2
+    assert link[1] == ("WARNING", "scanner link reconnecting: read from /dev/tafel-scanner failed: Input/output error")
+    assert ("WARNING", "scanner link reconnecting: cannot open /dev/tafel-scanner: No such file or directory") in link
+    assert len(link) == 4  # a reason is logged once, however often the port is tried
+    assert service.session.tracker.history == ()  # nothing committed on a board it could not see
+    assert any(colour != OFF for colour in clock.frames_seen[0])  # the set-up guidance reached the board again
     messages = datagrams(sock)
-    assert messages[0][0] == "READY=1"
-    assert messages[-1] == ["STOPPING=1", "STATUS=failed: device reports readiness to read but returned no data"]
+    assert messages[0][0] == "READY=1" and messages[-1][0] == "STOPPING=1"
+    cable.run_board()  # the board takes the last frame the service sent: every LED off
+    assert cable.shown() == (OFF,) * 201
 
 
-def test_the_factory_names_a_missing_hardware_library(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "hal.gpio", None)  # as if gpiozero were not installed
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    with pytest.raises(BackendError, match=r"\[sensors\] backend gpio-mux needs hal.gpio.MuxScanner.*\[pi\] extra"):
-        from_config(load_config(EXAMPLES / "gpio-mux.toml"))
+def test_a_scanner_missing_at_start_is_a_warning_not_a_failure(tmp_path: Path, firmware_main: ModuleType) -> None:
+    clock = FakeTime()
+    cable = ScannerCable(firmware_main, lambda: round(clock.now * 1000))
+    cable.unplug()
+    out = io.StringIO()
+    log = logging.getLogger("tests.service.missing")
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JournalFormatter("%(message)s"))
+    log.addHandler(handler)
+    config = load_config(write(tmp_path, sim_config().replace('backend = "sim"', 'backend = "serial"')))
+    service = Service(config, Notifier(environ={}), monotonic=clock.monotonic, sleep=clock.sleep, log=log)
+    devices = Devices(serial_opener=cable.opener, serial_clock=lambda: round(clock.now * 1000))
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(controller.service, "from_config", lambda config: from_config(config, devices))
+            assert service.run(Limits(max_seconds=1)) == 0
+    finally:
+        log.removeHandler(handler)
+    lines = out.getvalue().splitlines()
+    assert "<4>scanner link connecting: cannot open /dev/tafel-scanner: No such file or directory" in lines
+    assert [line for line in lines if "scanner link" in line] == [lines[1]]  # once, however often it is tried
+    assert service.backends.device_status() == "connecting"

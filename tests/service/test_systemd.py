@@ -119,7 +119,15 @@ def test_the_install_script_refuses_to_touch_a_machine_that_is_not_a_pi() -> Non
     assert reason in result.stderr and result.stdout == ""
 
 
-@pytest.mark.parametrize("variant", ["sim", "gpio-mux", "gpio-shift", "rp2040"])
+def install_variants() -> list[str]:
+    return re.search(r'^readonly VARIANTS="([^"]+)"$', INSTALL.read_text(), re.M).group(1).split()
+
+
+def test_the_install_script_offers_every_example() -> None:
+    assert sorted(install_variants()) == sorted(path.stem for path in EXAMPLES.glob("*.toml"))
+
+
+@pytest.mark.parametrize("variant", install_variants())
 def test_the_installed_config_finds_the_installed_profiles(tmp_path: Path, variant: str) -> None:
     # install.sh writes the example with its commented profile_dir line switched on (the same sed).
     installed = tmp_path / "wiring"
@@ -128,4 +136,5 @@ def test_the_installed_config_finds_the_installed_profiles(tmp_path: Path, varia
     assert len(re.findall(r"(?m)^# *profile_dir = ", text)) == 1
     config = tmp_path / "config.toml"
     config.write_text(re.sub(r"(?m)^# *profile_dir = .*$", f'profile_dir = "{installed}"', text))
-    assert load_config(config).board.profile == installed / "square14.toml"
+    loaded = load_config(config)
+    assert loaded.board.profile == installed / f"{loaded.profile.name}.toml"
