@@ -228,6 +228,7 @@ class Service:
         self._last_output: TrackerOutput | None = None
         self._last_mode = ""
         self._last_faults: tuple = ()
+        self._fault_changes: dict[str, int] = {}
         self._announced_over = False
         self._hands_done = False
         self._notify_failed = False
@@ -311,6 +312,8 @@ class Service:
         session.on_record.append(self._log_commit)
         session.on_takeback.append(self.persistence.on_takeback)
         session.on_abandon.append(self._abandon)
+        if backends.device_status() is not None:
+            session.device_trouble = backends.device_trouble
         period_ms = 1000 / config.service.scan_hz
         if sim is not None:
             self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
@@ -434,10 +437,27 @@ class Service:
             wait = STATE_CHANGE_WAIT if output.state.is_terminal() else 0.0  # the end is worth a wait
             self._notify(self.notifier.status(self.describe(), wait=wait))
 
+    def _report_faults(self) -> None:
+        """Log each change of a backend's health once: a failing sensor backend or LED strip does not
+        stop the service; the session retries it with back-off and the status light blinks red."""
+        session = self.session
+        if session is None:
+            return
+        for fault in (session.sensor_fault, session.led_fault):
+            seen = self._fault_changes.get(fault.name, 0)
+            if fault.changes == seen:
+                continue
+            self._fault_changes[fault.name] = fault.changes
+            if fault.error is not None:
+                self.log.warning("%s failing: %s; retrying, the game waits", fault.name, fault.error)
+            else:
+                self.log.info("%s working again", fault.name)
+
     def _report_device(self) -> None:
         """Log the scanner link's state when it changes, and each new reason while it is down. An
         unplugged or restarting RP2040 does not stop the service: its scans count as dropped until
         the link is back (controller.backends)."""
+        self._report_faults()
         backends = self.backends
         if backends is None or (state := backends.device_status()) is None:
             return

@@ -74,6 +74,8 @@ class Session:
         self.last_step_ms = 0.0
         self.sensor_fault = DeviceFault("sensors")
         self.led_fault = DeviceFault("LEDs")
+        # Whether a backend reports trouble of its own (a scanner link reconnecting): the status light.
+        self.device_trouble: Callable[[], bool] | None = None
         self.last_scan_changed = False
         self._last_scan = None
         self.last_output: TrackerOutput | None = None
@@ -117,7 +119,11 @@ class Session:
         self.last_step_ms = (time.perf_counter() - started) * 1000.0
         if output.committed or output.took_back:
             self._report(before, output)
-        faulty = bool(output.faults) or self.sensor_fault.error is not None
+        faulty = (
+            bool(output.faults)
+            or self.sensor_fault.error is not None
+            or (self.device_trouble is not None and self.device_trouble())
+        )
         frame = self.composer.compose(output, now, faults=faulty)
         self._show(frame, now)
         self.last_output = output
