@@ -571,7 +571,7 @@ class Tracker:
         due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
-            if self.config.takeback == "auto" and now >= due and not self._pending:
+            if self.config.takeback == "auto" and now >= due and not self._moving():
                 self._take_back(now)
                 return self._match(now, committed, took_back + 1)
             if self.config.takeback == "auto":
@@ -579,7 +579,7 @@ class Tracker:
             hints = {cell: "confirm" for cell in self._changed_cells()}
             return TrackerOutput(mode="takeback", hints=hints, **{**base, "shown": self._history[-1]})
         # A reading that changed but has not settled yet means the position is not stable: wait.
-        if not self._pending and (now >= due or not self._could_still_change(choice, cands)):
+        if not self._moving() and (now >= due or not self._could_still_change(choice, cands)):
             self._commit(now, choice)
             committed.append(choice)
             return self._match(now, committed, took_back)
@@ -590,6 +590,10 @@ class Tracker:
         return TrackerOutput(
             mode="acknowledged", hints=hints, acknowledged=choice, **{**base, "shown": cands.successor[choice]}
         )
+
+    def _moving(self) -> bool:
+        """Whether a field of the move is still changing (a flicker elsewhere does not count)."""
+        return any(channel in self._mismatch for channel in self._pending)
 
     def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: _Candidates) -> bool:
         """Whether the action puts a piece where no sensor notices it, so the board cannot tell a
