@@ -220,6 +220,8 @@ class Tracker:
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
         self._confirm: tuple[Action | str, ...] = ()
+        self._offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
+        self._offer_since = 0
         self._confirm_offset = 0
         self._output: TrackerOutput | None = None
         self._deadline: int | None = None
@@ -412,6 +414,14 @@ class Tracker:
             if self._confirm:
                 self._confirm_offset += 1
                 return 0
+            invisible = () if self._mismatch else tuple(self._candidates(self._state).invisible)
+            if invisible:
+                # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
+                # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
+                self._offer = invisible
+                self._offer_since = now
+                self._confirm_offset = 0
+                return 0
             messages.append("menu: nothing to choose")
             return 0
         if name == "undo":
@@ -471,6 +481,7 @@ class Tracker:
         self._reset_mismatch(now)
         self._provisional = None
         self._confirm = ()
+        self._offer = ()
         self._confirm_offset = 0
         self._setup = False
 
@@ -483,7 +494,8 @@ class Tracker:
         self._output = None
 
     def _previewed(self, now: int) -> Action | str:
-        index = (now - self._mismatch_since) // self.config.preview_ms + self._confirm_offset
+        since = self._offer_since if self._offer else self._mismatch_since
+        index = (now - since) // self.config.preview_ms + self._confirm_offset
         return self._confirm[index % len(self._confirm)]
 
     # --- evaluation ----------------------------------------------------------------------------
@@ -521,6 +533,19 @@ class Tracker:
         base = {"state": state, "shown": state, "committed": tuple(committed), "took_back": took_back}
         if not self._started:
             return TrackerOutput(mode="idle", **base)
+        if not mismatch and self._offer and not self._setup:
+            if self._confirm != self._offer:
+                self._confirm = self._offer
+            previewed = self._previewed(now)
+            elapsed = now - self._offer_since
+            self._set_deadline(now + self.config.preview_ms - elapsed % self.config.preview_ms)
+            return TrackerOutput(
+                mode="confirm",
+                candidates=self._offer,
+                previewed=previewed,
+                **{**base, "shown": self._candidates(state).successor[previewed]},
+            )
+        self._offer = ()
         if not mismatch:
             self._provisional = None
             self._confirm = ()
