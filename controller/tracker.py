@@ -539,11 +539,13 @@ class Tracker:
             previewed = self._previewed(now)
             elapsed = now - self._offer_since
             self._set_deadline(now + self.config.preview_ms - elapsed % self.config.preview_ms)
+            cands = self._candidates(state)
             return TrackerOutput(
                 mode="confirm",
+                hints=self._offer_hints(previewed, cands),
                 candidates=self._offer,
                 previewed=previewed,
-                **{**base, "shown": self._candidates(state).successor[previewed]},
+                **{**base, "shown": cands.successor[previewed]},
             )
         self._offer = ()
         if not mismatch:
@@ -737,6 +739,14 @@ class Tracker:
             hints[cell] = "place" if abs(have) < abs(want) and have * want >= 0 else "remove"
         return hints
 
+    def _offer_hints(self, offered: Action, cands: _Candidates) -> dict[Cell, HintKind]:
+        """Where an offered move (one no sensor sees) happens, so that a player with buttons only can
+        tell which one is shown: amber where the piece leaves, green where it goes."""
+        origins, targets = _action_fields(self._state, offered, cands.footprint(offered))
+        hints: dict[Cell, HintKind] = dict.fromkeys(origins, "confirm")
+        hints.update(dict.fromkeys(targets, "destination"))
+        return hints
+
     def _preview_hints(self, previewed: Action | str, cands: _Candidates) -> dict[Cell, HintKind]:
         hints: dict[Cell, HintKind] = {cell: "confirm" for cell in self._changed_cells()}
         if previewed != TAKEBACK:
@@ -752,6 +762,16 @@ def _distance(current: dict[int, int], option: Mismatch, expected: tuple[int, ..
         for channel in set(current) | set(wanted)
         if current.get(channel, expected[channel]) != wanted.get(channel, expected[channel])
     )
+
+
+def _action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:
+    """Where an action's pieces leave and where they go: as the game names them (`action_fields`),
+    since a swap of two like pieces (a Fillit stone-stone swap) changes no occupancy and so has no
+    footprint; otherwise the footprint's origins and targets."""
+    fields = getattr(state, "action_fields", None)
+    if callable(fields):
+        return fields(action)
+    return print_.origins, print_.targets
 
 
 def _chance_count(state: State) -> int:

@@ -775,6 +775,13 @@ class FillitState(State):
             return f"a pawn cannot stop part-way: sliding {name} from {origin} it goes on to {end} (F-6)"
         return f"sliding {name} from {origin} the pawn stops on {end}, before the edge or an obstacle (F-6)"
 
+    def action_fields(self, action: Action) -> tuple[tuple[Cell], tuple[Cell]]:
+        """Where the moving stone or pawn leaves and where it goes: the board lights them when it
+        offers a move no sensor sees (a stone-stone swap changes no reading, nor the occupancy)."""
+        if isinstance(action, StoneStep | Slide):
+            return (action.origin,), (action.target,)
+        raise NotationError(f"{action!r} is not a Fillit action")
+
     # --- notation ----------------------------------------------------------------------------
     def action_to_str(self, action: Action) -> str:
         if isinstance(action, StoneStep | Slide):

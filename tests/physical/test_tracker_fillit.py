@@ -312,12 +312,20 @@ def test_F7_a_stone_stone_swap_is_chosen_with_the_buttons(model: str) -> None:
     assert out.mode == "confirm" and out.candidates == STONE_SWAPS and out.previewed == STONE_SWAPS[0]
     assert out.committed == () and table.state is STONES_TOGETHER
     table.run(1600)
-    previews = {at: out.previewed for at, out in table.since(pressed)}
-    assert previews[pressed + 490] == STONE_SWAPS[0]
-    assert previews[pressed + 500] == STONE_SWAPS[1]
-    assert previews[pressed + 1000] == STONE_SWAPS[2]
-    assert previews[pressed + 1500] == STONE_SWAPS[0]  # round again
-    assert all(out.mode == "confirm" and not out.committed for _, out in table.since(pressed))
+    outputs = dict(table.since(pressed))
+    assert outputs[pressed + 490].previewed == STONE_SWAPS[0]
+    assert outputs[pressed + 500].previewed == STONE_SWAPS[1]
+    assert outputs[pressed + 1000].previewed == STONE_SWAPS[2]
+    assert outputs[pressed + 1500].previewed == STONE_SWAPS[0]  # round again
+    assert all(out.mode == "confirm" and not out.committed for out in outputs.values())
+    # With buttons only, the lights tell which swap is shown: amber where the stone leaves, green where
+    # it goes (the two swaps of Red's own stones differ only in that).
+    amber, green = HINT_PALETTE["confirm"], HINT_PALETTE["destination"]
+    for at, lit in ((pressed, ("a3", "a4")), (pressed + 500, ("a3", "b3")), (pressed + 1000, ("b3", "a3"))):
+        assert fields(outputs[at].hints) == {lit[0]: "confirm", lit[1]: "destination"}
+        frame = table.frame_at(at)
+        assert [frame[led(f)] for f in lit] == [amber, green]
+        assert [frame[led(f)] for f in ("a3", "a4", "b3") if f not in lit] == [OFF]
     assert table.output.previewed == STONE_SWAPS[0]
     out = table.press("menu")  # steps on to the next one
     assert out.previewed == STONE_SWAPS[1]
@@ -325,6 +333,7 @@ def test_F7_a_stone_stone_swap_is_chosen_with_the_buttons(model: str) -> None:
     assert out.committed == (STONE_SWAPS[1],) and table.vias() == ["confirm"]
     assert table.state == STONES_TOGETHER.apply(STONE_SWAPS[1])
     assert table.run(100).mode == "idle"
+    assert [table.frame_at(table.now)[led(f)] for f in ("a3", "a4", "b3")] == [OFF] * 3
 
 
 # --- a stone step the rules refuse ----------------------------------------------------------------
