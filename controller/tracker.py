@@ -11,7 +11,7 @@ table), so matching a stable board is one dictionary look-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -690,6 +690,9 @@ class Tracker:
         expected = self._expected
         lifted = [ch for ch, v in self._mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
         cells = self.board.cell_of_channel
+        named = getattr(self._state, "action_fields", None)  # where an action's piece leaves and goes
+        if not callable(named):
+            named = None
         for channel in lifted:
             cell = cells.get(channel)
             if cell is None:
@@ -697,6 +700,10 @@ class Tracker:
             reading = self._mismatch[channel]
             for action, mismatch in cands.mismatch_of.items():
                 if (channel, reading) not in mismatch:
+                    swapped = _swap_target(named, cell, action, cands) if named is not None else None
+                    if swapped is not None:  # the lifted piece changes places with what stands there
+                        hints[cell] = "origin"
+                        hints.setdefault(swapped, "destination")
                     continue  # this action does not empty the lifted field
                 print_ = cands.footprint(action)
                 if cell in print_.origins:
@@ -762,6 +769,27 @@ def _distance(current: dict[int, int], option: Mismatch, expected: tuple[int, ..
         for channel in set(current) | set(wanted)
         if current.get(channel, expected[channel]) != wanted.get(channel, expected[channel])
     )
+
+
+def _swap_target(
+    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]], cell: Cell, action: Action, cands: _Candidates
+) -> Cell | None:
+    """The field the piece lifted from `cell` swaps with in `action`, if it does (a Fillit stone
+    stepping onto a pawn or a stone): the game names `cell` as where the action's piece leaves, and
+    what stood on the target comes to `cell`, so the lifted field does not end empty.
+
+    The game must name the mover (`named`: its `action_fields`): a swap's footprint cannot tell which
+    of the two pieces moves.
+    """
+    origins, targets = named(action)
+    if cell not in origins:
+        return None
+    before = cands.occupancy
+    after = cands.successor[action].occupancy()
+    for target in targets:
+        if target != cell and before.get(target) and after.get(cell) == before[target]:
+            return target
+    return None
 
 
 def _action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:

@@ -172,7 +172,7 @@ def chip_colour(state: State, field: str) -> RGB:
     return mark_colour(mark.colour) if mark is not None else OFF
 
 
-# --- a pawn slide ----------------------------------------------------------------------------------
+# --- a pawn slide ---------------------------------------------------------------------------------
 # Red's pawn on a1 slides south-east over b2 (a Yellow chip) and c3 (empty) and stops on d4 before
 # the blocked centre.
 CHIPPED = position(("d1", "c2", "b3", "a4"), yellow_chips=("i5", "b2"))
@@ -207,7 +207,7 @@ def test_F6_a_slide_commits_and_its_chips_light_the_moment_it_is_acknowledged(mo
     assert [frame[led(f)] for f in ("a1", "b2", "c3", "d4")] == [mark_colour("red")] * 4
 
 
-# --- the two decisions of a turn -------------------------------------------------------------------
+# --- the two decisions of a turn ------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize(
     "turn", [("s:a4-a5", "p:a1-a4"), ("p:a1-a3", "s:a4-a5")], ids=["stone-then-slide", "slide-then-stone"]
@@ -408,7 +408,7 @@ def test_F2_the_game_ends_mid_slide_when_the_supply_runs_out(model: str) -> None
     assert table.press("menu").messages == ("menu: nothing to choose",)
 
 
-# --- a lifted pawn --------------------------------------------------------------------------------
+# --- lifted pieces --------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 def test_F6_a_lifted_pawn_lights_its_origin_and_its_slide_ends(model: str) -> None:
     table = Table(START, model)
@@ -421,6 +421,27 @@ def test_F6_a_lifted_pawn_lights_its_origin_and_its_slide_ends(model: str) -> No
     assert frame[led("b2")] == OFF  # a hex passed on the way is not a place to stop
     table.place("a1", pawn)
     assert table.run(3000).mode == "idle" and table.commits() == []
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(
+    ("state", "field", "lit"),
+    [
+        (NEXT_TO_PAWN, "b2", ("a1", "a2", "b1", "b3", "c2", "c3")),  # a1: the swap with Red's pawn
+        (STONES_TOGETHER, "a3", ("a2", "a4", "b3", "b4")),  # a4, b3: swaps with Yellow's and Red's stone
+        (NEXT_TO_PAWN, "a1", ("a3", "c1")),  # the pawn: its slides only, not the stone's swap onto it
+    ],
+    ids=["stone-next-to-pawn", "stone-next-to-stones", "pawn-next-to-stone"],
+)
+def test_F7_a_lifted_piece_lights_every_legal_destination_swaps_included(
+    model: str, state: FillitState, field: str, lit: tuple[str, ...]
+) -> None:
+    legal = {FILLIT.format_cell(a.target) for a in state.legal_actions() if a.origin == CELL(field)}
+    assert set(lit) == legal
+    table = Table(state, model)
+    table.lift(field)
+    out = table.run(100)
+    assert out.mode == "moving" and fields(out.hints) == {field: "origin", **dict.fromkeys(lit, "destination")}
 
 
 @pytest.mark.parametrize("model", MODELS)
