@@ -67,9 +67,12 @@ def run_selfplay(game: Game, players: int, games: int, seed: int, bot: str, **op
     elapsed = time.perf_counter() - started
     wins = [0] * players
     draws = 0
+    losses = 0  # nobody won and nobody shared a result: a lost solo game
     for record in records:
-        if not record.winners:
+        if not record.winners and any(record.returns):
             draws += 1
+        elif not record.winners:
+            losses += 1
         for seat in record.winners:
             wins[seat] += 1
     total = sum(record.plies for record in records)
@@ -81,6 +84,7 @@ def run_selfplay(game: Game, players: int, games: int, seed: int, bot: str, **op
         "bot": bot,
         "wins": wins,
         "draws": draws,
+        "losses": losses,
         "avg_plies": round(total / games, 2),
         "actions_per_s": round(total / elapsed, 1) if elapsed > 0 else None,
     }
