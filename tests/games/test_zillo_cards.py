@@ -80,6 +80,25 @@ def test_rule_in_top_card_play_only_the_top_card_may_be_played() -> None:
         top.apply(Discard(other))
 
 
+def test_ZE12_the_chance_count_changes_exactly_when_hidden_cards_come_to_light() -> None:
+    states = [GAME.new_game(players=2, seed=3)]
+    while states[-1].phase == "hands":
+        states.append(states[-1].apply(quiet_action(states[-1])))
+    counts = [state.chance_count() for state in states]
+    # Cards from the hands show nothing new; the last one shuffles the pile and turns up its top card.
+    assert len(set(counts[:-1])) == 1 and counts[-1] != counts[-2]
+    top = states[-1]
+    assert top.apply(quiet_action(top)).chance_count() != top.chance_count()  # the next top card
+
+
+def test_ZE12_a_catch_in_top_card_play_turns_up_nothing_and_the_next_deal_does() -> None:
+    pile = [card for card in CARDS if card != "C-S"] + ["C-S"]
+    state = position(hand=(), others=(), phase="top", pile=pile, pile_count=24, zillo="c9", match=True)
+    caught = state.apply(state.parse_action("C-S:c12-c9/1"))
+    assert caught.caught is not None and caught.chance_count() == state.chance_count()
+    assert caught.apply(NEW_GAME).chance_count() != caught.chance_count()
+
+
 # --- Z-4 discards -------------------------------------------------------------------------------------
 
 

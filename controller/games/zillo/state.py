@@ -339,6 +339,21 @@ class ZilloState(State):
             return None
         return t.pile[-1]
 
+    def chance_count(self) -> int:
+        """Changes exactly when hidden cards come to light, so that no action is taken back across
+        that (ZE-12): the ply of the last deal, shuffle or top card turned up.
+
+        Every action of top-card play turns up the next top card (the one that ends the pile also
+        shuffles a new one, ZE-3); the action that empties the hands shuffles the pile and turns up
+        its top card; `new-game` deals. A catch or a draw ends the game before a card is turned.
+        """
+        t = self._t
+        if t.phase != TOP:
+            return t.ply - t.turn  # this game's deal: `turn` counts the cards played since
+        if t.caught is not None or self.is_draw():
+            return t.ply - 1  # the game stopped: the last action turned up nothing
+        return t.ply
+
     def unseen_by(self, player: int) -> tuple[Card, ...]:
         """The cards `player` cannot place: in other hands or in the pile (or discarded face down by
         someone else) since the last shuffle, in card order."""
