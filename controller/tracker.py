@@ -220,6 +220,7 @@ class Tracker:
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
         self._confirm: tuple[Action | str, ...] = ()
+        self._card: str | None = None  # the card shown before its move (Zillo), if any
         self._offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
         self._offer_since = 0
         self._confirm_offset = 0
@@ -395,6 +396,8 @@ class Tracker:
     def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:
         if event.kind == "button":
             return self._button(now, event.value, committed, messages)
+        if event.kind == "card" and self._select_card(event.value, messages):
+            return 0
         if event.kind in ("declare", "card", "menu"):
             self._declare(now, event.value, committed, messages)
             return 0
@@ -414,7 +417,7 @@ class Tracker:
             if self._confirm:
                 self._confirm_offset += 1
                 return 0
-            invisible = () if self._mismatch else tuple(self._candidates(self._state).invisible)
+            invisible = () if self._mismatch else tuple(self._with_card(self._candidates(self._state).invisible))
             if invisible:
                 # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
                 # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
@@ -436,6 +439,28 @@ class Tracker:
             return 1
         messages.append(f"unknown button {name!r}")
         return 0
+
+    def _select_card(self, card: str, messages: list[str]) -> bool:
+        """A card shown to the reader (or chosen on the screen) before its move: from now on only the
+        moves of that card count, and they light up (Zillo's Z-6). Actions that play a card carry it
+        as their `card` attribute; False when this game has no such actions (the text is then
+        taken as a declared action)."""
+        if self._state.is_terminal():
+            return False
+        legal = self._candidates(self._state).mismatch_of
+        if not any(getattr(action, "card", None) is not None for action in legal):
+            return False
+        if not any(getattr(action, "card", None) == card for action in legal):
+            messages.append(f"{card}: no legal move with this card now (not in the hand, already played, or no room)")
+            return True
+        self._card = card
+        return True
+
+    def _with_card(self, actions):
+        """Only the moves of the selected card, when a card was shown."""
+        if self._card is None:
+            return list(actions)
+        return [action for action in actions if getattr(action, "card", None) == self._card]
 
     def _declare(self, now: int, text: str, committed: list[Action], messages: list[str]) -> None:
         """A decision no sensor sees, or the choice among candidates: validated by the rules."""
@@ -482,6 +507,7 @@ class Tracker:
         self._provisional = None
         self._confirm = ()
         self._offer = ()
+        self._card = None
         self._confirm_offset = 0
         self._setup = False
 
@@ -554,7 +580,7 @@ class Tracker:
             self._setup = False
             self._restore = False
             self._faults = ()
-            return TrackerOutput(mode="idle", **base)
+            return TrackerOutput(mode="idle", hints=self._card_hints(), **base)
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
             # A sensor that fails at power-up would otherwise hold set-up forever without a word.
@@ -562,7 +588,7 @@ class Tracker:
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
-        actions: list[Action | str] = list(self._index(cands).get(mismatch, ()))
+        actions: list[Action | str] = self._with_card(self._index(cands).get(mismatch, ()))
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
@@ -699,6 +725,8 @@ class Tracker:
                 continue
             reading = self._mismatch[channel]
             for action, mismatch in cands.mismatch_of.items():
+                if self._card is not None and getattr(action, "card", None) != self._card:
+                    continue  # another card than the one shown
                 if (channel, reading) not in mismatch:
                     swapped = _swap_target(named, cell, action, cands) if named is not None else None
                     if swapped is not None:  # the lifted piece changes places with what stands there
@@ -715,6 +743,20 @@ class Tracker:
                     hints.setdefault(cell, "capture")
                     for back in print_.returns:
                         hints.setdefault(back, "return")
+        return hints
+
+    def _card_hints(self) -> dict[Cell, HintKind]:
+        """The moves of the card shown: where pieces may be lifted, and where they may go."""
+        if self._card is None:
+            return {}
+        cands = self._candidates(self._state)
+        hints: dict[Cell, HintKind] = {}
+        for action in self._with_card(cands.mismatch_of):
+            print_ = cands.footprint(action)
+            for cell in print_.targets:
+                hints.setdefault(cell, "capture" if cell in print_.captures else "destination")
+            for cell in print_.origins:
+                hints[cell] = "origin"
         return hints
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:

@@ -660,3 +660,27 @@ def test_a_catch_in_top_card_play_can_still_be_taken_back() -> None:
     assert table.commits() == ["C-S:c12-c9/1"] and table.state.is_terminal()
     out = table.press("undo")
     assert out.took_back == 1 and table.state is state
+
+
+# --- a card shown before its move (Z-6) ------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+def test_a_card_shown_first_lights_its_moves_and_settles_which_card_was_played(model: str) -> None:
+    table = Table(start("C-E", "C-ES"), model)
+    table.physical.backends.inputs.push("card", "C-E")
+    out = table.run(20)
+    assert out.mode == "idle" and fields(out.hints) == {"c12": "origin", "f12": "destination"}
+    table.move("c12", "f12")  # both cards allow it, but C-E was shown
+    table.run(1000)
+    assert table.commits() == ["C-E:c12-f12/3"] and table.vias() == ["sensors"]
+    assert table.state.hand(0) == ("C-ES",)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
+    table = Table(start("C-E", "C-ES"), model)
+    start_at = table.now
+    table.physical.backends.inputs.push("card", "S-1")
+    out = table.run(20)
+    messages = [message for at, output in table.log if at >= start_at for message in output.messages]
+    assert messages == ["S-1: no legal move with this card now (not in the hand, already played, or no room)"]
+    assert out.hints == {} and table.commits() == []
