@@ -20,8 +20,9 @@ from controller.games.fillit import FillitState, Slide, StoneStep
 from controller.leds import HINT_PALETTE
 from controller.palette import OFF, RGB, mark_colour
 from controller.physical import SCAN_MS, PhysicalTable
-from controller.tracker import Tracker, TrackerConfig, TrackerOutput
+from controller.tracker import TrackerConfig
 from hal.profile import load_profile
+from tests.physical.scripted import ScriptedTable
 
 FILLIT = load_game("fillit")
 HEX61 = load_profile("hex61")
@@ -77,40 +78,14 @@ def position(
     return state
 
 
-class Table:
-    """A simulated hex61 board with hands driven by the test: lift, place, press, declare, run."""
+class Table(ScriptedTable):
+    """The hex61 board with Fillit on it, driven by the test."""
 
     def __init__(self, state: State = START, model: str = "signed", config: TrackerConfig | None = None) -> None:
-        self.physical = PhysicalTable(FILLIT, state, HEX61, model, config=config)
-        self.sim = self.physical.sim
-        self.log: list[tuple[int, TrackerOutput]] = []
-        self.output = self.run(10)
-
-    @property
-    def now(self) -> int:
-        return self.physical.now
-
-    @property
-    def state(self) -> State:
-        return self.physical.state
-
-    @property
-    def tracker(self) -> Tracker:
-        return self.physical.session.tracker
-
-    def run(self, ms: int) -> TrackerOutput:
-        """Scan for `ms` milliseconds of virtual time; the last output."""
-        for _ in range(max(1, ms // SCAN_MS)):
-            at = self.physical.now
-            self.output = self.physical.tick()
-            self.log.append((at, self.output))
-        return self.output
+        super().__init__(FILLIT, state, HEX61, model, config)
 
     def lift(self, field: str) -> list[Piece]:
         return self.sim.lift(CELL(field))
-
-    def place(self, field: str, pieces: list[Piece]) -> None:
-        self.sim.place(CELL(field), pieces)
 
     def carry(self, origin: str, target: str, dwell: int = 100) -> None:
         """Lift the piece on `origin`, hold it `dwell` ms, and put it on `target`."""
@@ -133,33 +108,8 @@ class Table:
         self.run(dwell)
         self.place(first, other)
 
-    def press(self, button: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("button", button)
-        return self.run(10)
-
-    def declare(self, text: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("declare", text)
-        return self.run(10)
-
-    def since(self, start: int) -> list[tuple[int, TrackerOutput]]:
-        return [(at, out) for at, out in self.log if at >= start]
-
     def commits(self, start: int = 0) -> list[tuple[int, str]]:
-        return [
-            (at, before.action_to_str(action)) for at, out in self.since(start) for before, action, _ in out.transitions
-        ]
-
-    def texts(self, start: int = 0) -> list[str]:
-        return [text for _, text in self.commits(start)]
-
-    def vias(self, start: int = 0) -> list[str]:
-        return [via for _, out in self.since(start) for via in out.commit_via]
-
-    def frame_at(self, at: int) -> tuple[RGB, ...]:
-        """The LED frame showing at scan time `at` (frames are pushed only when they change)."""
-        frames = [frame for shown, frame in self.physical.backends.pixels.frames if shown <= at]
-        assert frames, f"no LED frame shown by {at} ms"
-        return frames[-1]
+        return self.timed_commits(start)
 
 
 def led(field: str) -> int:

@@ -13,11 +13,12 @@ import pytest
 from controller.board import BoardMap, board_map
 from controller.games import Action, Piece, State
 from controller.games.klotz import PASS, KlotzState, Move
-from controller.physical import SCAN_MS, PhysicalTable
+from controller.physical import SCAN_MS
 from controller.tracker import SensorFault, Tracker, TrackerConfig, TrackerOutput
 from hal.profile import load_profile
 from hal.protocols import InputEvent
 from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, blocked_position, position
+from tests.physical.scripted import ScriptedTable
 
 SQUARE14 = load_profile("square14")
 CELL = KLOTZ.parse_cell
@@ -35,8 +36,8 @@ def fields(hints: dict) -> dict[str, str]:
     return {KLOTZ.format_cell(cell): kind for cell, kind in hints.items()}
 
 
-class Table:
-    """A simulated board with hands driven by the test: lift, place, press, declare, run."""
+class Table(ScriptedTable):
+    """The square14 board with Klotz on it, driven by the test."""
 
     def __init__(
         self,
@@ -46,32 +47,10 @@ class Table:
         set_up: bool = True,
         noise: str = "none",
     ) -> None:
-        self.physical = PhysicalTable(KLOTZ, state, SQUARE14, model, noise, 0, config, set_up=set_up)
-        self.sim = self.physical.sim
-        self.log: list[tuple[int, TrackerOutput]] = []
-        self.output = self.run(10)
-
-    @property
-    def now(self) -> int:
-        return self.physical.now
-
-    @property
-    def state(self) -> State:
-        return self.physical.state
-
-    def run(self, ms: int) -> TrackerOutput:
-        """Scan for `ms` milliseconds of virtual time; the last output."""
-        for _ in range(max(1, ms // SCAN_MS)):
-            at = self.physical.now
-            self.output = self.physical.tick()
-            self.log.append((at, self.output))
-        return self.output
+        super().__init__(KLOTZ, state, SQUARE14, model, config, set_up, noise)
 
     def lift(self, field: str) -> list[Piece]:
         return self.sim.lift(CELL(field))
-
-    def place(self, field: str, pieces: list[Piece]) -> None:
-        self.sim.place(CELL(field), pieces)
 
     def carry(self, origin: str, *targets: str, dwell: int = 100) -> None:
         """Lift the piece on `origin` and put it on each target in turn, `dwell` ms on each but the last."""
@@ -84,32 +63,8 @@ class Table:
                 pieces = self.lift(target)
                 self.run(dwell)
 
-    def press(self, button: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("button", button)
-        return self.run(10)
-
-    def declare(self, text: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("declare", text)
-        return self.run(10)
-
-    def since(self, start: int) -> list[tuple[int, TrackerOutput]]:
-        return [(at, out) for at, out in self.log if at >= start]
-
     def commits(self, start: int = 0) -> list[tuple[int, str]]:
-        return [
-            (at, before.action_to_str(action)) for at, out in self.since(start) for before, action, _ in out.transitions
-        ]
-
-    def took_back(self, start: int = 0) -> int:
-        return sum(out.took_back for _, out in self.since(start))
-
-    def modes(self, start: int = 0) -> list[str]:
-        """The modes seen since `start`, without repeats."""
-        seen: list[str] = []
-        for _, out in self.since(start):
-            if not seen or seen[-1] != out.mode:
-                seen.append(out.mode)
-        return seen
+        return self.timed_commits(start)
 
 
 def capture_table(model: str) -> Table:

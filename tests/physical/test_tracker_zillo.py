@@ -15,11 +15,12 @@ from controller.games.zillo import Shift, ZilloState
 from controller.games.zillo.deck import CARDS
 from controller.leds import HINT_PALETTE
 from controller.palette import OFF, mark_colour
-from controller.physical import SCAN_MS, PhysicalTable
+from controller.physical import PhysicalTable
 from controller.selfplay import bot_seed
-from controller.tracker import Tracker, TrackerConfig, TrackerOutput
+from controller.tracker import TrackerConfig, TrackerOutput
 from hal.profile import load_profile
 from tests.games.zillo_helpers import GAME, catchers_of, position
+from tests.physical.scripted import ScriptedTable
 
 SQUARE14 = load_profile("square14")
 CELL = GAME.parse_cell
@@ -29,42 +30,20 @@ PRESENCE = ["binary", "signed"]  # sensors that see only that something stands t
 SLOW_PREVIEW = TrackerConfig(preview_ms=60_000)  # candidates change only with the menu button
 
 
-class Table:
-    """A simulated Zillo board with hands driven by the test: lift, place, press, declare, run."""
+class Table(ScriptedTable):
+    """The square14 board with Zillo on it, driven by the test."""
 
     def __init__(self, state: State, model: str = "binary", config: TrackerConfig | None = None) -> None:
-        self.physical = PhysicalTable(GAME, state, SQUARE14, model, "none", 0, config)
-        self.sim = self.physical.sim
-        self.log: list[tuple[int, TrackerOutput]] = []
-        self.output = self.run(10)
-
-    @property
-    def now(self) -> int:
-        return self.physical.now
+        super().__init__(GAME, state, SQUARE14, model, config)
 
     @property
     def state(self) -> ZilloState:
         return self.physical.state  # type: ignore[return-value]
 
-    @property
-    def tracker(self) -> Tracker:
-        return self.physical.session.tracker
-
-    def run(self, ms: int) -> TrackerOutput:
-        """Scan for `ms` milliseconds of virtual time; the last output."""
-        for _ in range(max(1, ms // SCAN_MS)):
-            at = self.physical.now
-            self.output = self.physical.tick()
-            self.log.append((at, self.output))
-        return self.output
-
     def lift(self, field: str, count: int | None = None) -> list[Piece]:
         """Take the top `count` pieces off `field` (all of them by default)."""
         cell = CELL(field)
         return self.sim.lift(cell, len(self.sim.pieces.get(cell, ())) if count is None else count)
-
-    def place(self, field: str, pieces: list[Piece]) -> None:
-        self.sim.place(CELL(field), pieces)
 
     def move(self, origin: str, target: str, count: int | None = None) -> None:
         """Lift `count` pieces (all by default) off `origin` and put them on `target` 200 ms later."""
@@ -72,39 +51,8 @@ class Table:
         self.run(200)
         self.place(target, pieces)
 
-    def press(self, button: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("button", button)
-        return self.run(10)
-
-    def declare(self, text: str) -> TrackerOutput:
-        self.physical.backends.inputs.push("declare", text)
-        return self.run(10)
-
-    def since(self, start: int) -> list[tuple[int, TrackerOutput]]:
-        return [(at, out) for at, out in self.log if at >= start]
-
     def commits(self, start: int = 0) -> list[str]:
-        return [before.action_to_str(action) for _, out in self.since(start) for before, action, _ in out.transitions]
-
-    def vias(self, start: int = 0) -> list[str]:
-        return [via for _, out in self.since(start) for via in out.commit_via]
-
-    def took_back(self, start: int = 0) -> int:
-        return sum(out.took_back for _, out in self.since(start))
-
-    def modes(self, start: int = 0) -> list[str]:
-        """The modes seen since `start`, without repeats."""
-        seen: list[str] = []
-        for _, out in self.since(start):
-            if not seen or seen[-1] != out.mode:
-                seen.append(out.mode)
-        return seen
-
-    def frame(self) -> tuple:
-        """The LED frame the board shows now."""
-        frame = self.physical.backends.pixels.last
-        assert frame is not None
-        return frame
+        return self.texts(start)
 
 
 def texts(state: State, actions) -> list[str]:
