@@ -20,10 +20,11 @@ in reverse order of creation.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from controller.games import Cell
 from hal.profile import BoardProfile
 from hal.protocols import RGB, InputEvent, InputSource, PixelSink, SensorSource
 
@@ -41,6 +42,16 @@ class SimBackends:
     hands: Any  # sim.hands.VirtualHands
 
 
+def board_neighbours(profile: BoardProfile) -> Callable[[Cell], Iterable[Cell]] | None:
+    """The fields beside a field on this board (six on a hex board), for the virtual hands' slips;
+    None: a square board's four."""
+    if profile.geometry != "hex":
+        return None
+    from controller.games.hexgrid import HexGrid
+
+    return HexGrid(*profile.size).neighbours
+
+
 def simulated(
     profile: BoardProfile, sensor_model: str | None = None, noise: str = "none", seed: int = 0, calm_hands: bool = False
 ) -> SimBackends:
@@ -50,7 +61,7 @@ def simulated(
 
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board)
-    hands = VirtualHands(seed + 1, CALM if calm_hands else None)
+    hands = VirtualHands(seed + 1, CALM if calm_hands else None, board_neighbours(profile))
     return SimBackends(board, pixels, SimInputs(), hands)
 
 
@@ -266,7 +277,9 @@ def _simulated_board(config: Config) -> SimBackends:
 
     settings = config.sim
     board = SimBoard(config.profile, config.board.sensor_model, settings.noise, settings.seed)
-    hands = VirtualHands(settings.seed + 1, CALM if settings.hands == "calm" else None)
+    hands = VirtualHands(
+        settings.seed + 1, CALM if settings.hands == "calm" else None, board_neighbours(config.profile)
+    )
     return SimBackends(board, None, SimInputs(), hands)
 
 

@@ -9,7 +9,7 @@ correcting it, and sending a captured piece home before or after the capturing p
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -49,8 +49,20 @@ class _Group:
     target: Cell | None
 
 
+def square_neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The four fields beside `cell` on a square board (a slip of the hand lands on one of them)."""
+    x, y = cell
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
 class VirtualHands:
-    def __init__(self, seed: int = 0, style: HandStyle | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        style: HandStyle | None = None,
+        neighbours: Callable[[Cell], Iterable[Cell]] | None = None,
+    ) -> None:
+        self._neighbours = neighbours or square_neighbours
         self._rng = random.Random(seed)
         self.style = style or HandStyle()
 
@@ -175,6 +187,5 @@ class VirtualHands:
     def _wrong_field(self, target: Cell, occupied: set[Cell], is_field: Callable[[Cell], bool]) -> Cell | None:
         if self._rng.random() >= self.style.wrong_field:
             return None
-        x, y = target
-        options = [c for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if c not in occupied and is_field(c)]
+        options = [c for c in self._neighbours(target) if c not in occupied and is_field(c)]
         return self._rng.choice(options) if options else None

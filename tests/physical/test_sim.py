@@ -339,3 +339,23 @@ def test_hands_turn_any_rearrangement_into_the_after_position(case: tuple[dict, 
     steps = VirtualHands(hand_seed).plan(before, after, lambda cell: cell in FIELDS)
     result = replay(before, steps, arriving, leaving)
     assert {c: Counter(p) for c, p in result.items()} == {c: Counter(p) for c, p in after.items()}
+
+
+def test_on_a_hex_board_a_slip_of_the_hand_lands_on_one_of_the_six_neighbours() -> None:
+    from controller.backends import board_neighbours
+    from controller.games.hexgrid import HexGrid
+    from sim.hands import HandStyle
+
+    grid = HexGrid(4)
+    neighbours = board_neighbours(load_profile("hex61"))
+    assert neighbours is not None and board_neighbours(load_profile("square14")) is None
+    pawn = Piece("pawn", 0, 1)
+    before = {(0, -4): (pawn,)}
+    after = {(0, -1): (pawn,)}
+    always_slip = HandStyle(hesitate=0.0, slide=0.0, wrong_field=1.0)
+    wrong = set()
+    for seed in range(40):
+        steps = VirtualHands(seed, always_slip, neighbours).plan(before, after, grid.contains)
+        wrong |= {step.cell for step in steps if step.op == "place" and step.cell != (0, -1)}
+    assert wrong <= set(grid.neighbours((0, -1)))
+    assert len(wrong) > 4  # more than a square board's four directions are used
