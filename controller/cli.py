@@ -51,7 +51,16 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         from controller.physical import run_physical_selfplay
 
         summary = run_physical_selfplay(
-            game, players, args.games, args.seed, args.bot, args.sensor, args.noise, args.profile, **options
+            game,
+            players,
+            args.games,
+            args.seed,
+            args.bot,
+            args.sensor,
+            args.noise,
+            args.profile,
+            args.show_cards,
+            **options,
         )
     else:
         summary = run_selfplay(game, players, args.games, args.seed, args.bot, **options)
@@ -249,6 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--json", action="store_true", help="print one JSON object")
     selfplay.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     selfplay.add_argument("--physical", action="store_true", help="through the simulated board and the tracker")
+    selfplay.add_argument(
+        "--show-cards", action="store_true", help="physical: players show each card to the reader before its move"
+    )
     add_board_arguments(selfplay)
     selfplay.set_defaults(run=cmd_selfplay)
 

@@ -84,8 +84,10 @@ class PhysicalTable:
         config: TrackerConfig | None = None,
         calm_hands: bool = False,
         set_up: bool = True,
+        show_cards: bool = False,
     ) -> None:
         self.game = game
+        self.show_cards = show_cards  # the virtual players show each card to the reader before its move
         self.backends = simulated(profile, sensor, noise, seed, calm_hands)
         self.sim = self.backends.board
         if set_up:
@@ -136,7 +138,7 @@ class PhysicalTable:
 
     def perform(self, action: Action) -> bool:
         """Carry out `action` with the virtual hands until the tracker commits it; False if it never did."""
-        move = Performance(self.backends, self.session.tracker, action, self.now, self.stats)
+        move = Performance(self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards)
         while True:
             move.before_scan(self.now)
             scanned_at = self.now
@@ -166,6 +168,7 @@ class Performance:
         action: Action,
         start: int,
         stats: PhysicalStats,
+        show_card: bool = False,
     ) -> None:
         self.action = action
         self.before = tracker.state
@@ -177,6 +180,10 @@ class Performance:
         after = self.before.apply(action)
         is_field = backends.board.channel_of.__contains__
         self._steps: list[HandStep] = backends.hands.plan(self.before.occupancy(), after.occupancy(), is_field)
+        card = getattr(action, "card", None)
+        if show_card and card is not None:
+            # The player shows the card to the reader before moving (Zillo's Z-6): only its moves count.
+            backends.inputs.push("card", card)
         # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it, then
         # the player declares it once the board has settled.
         self._declare = tracker.is_invisible(action)
@@ -360,10 +367,11 @@ def play_physical_game(
     sensor: str | None,
     noise: str,
     config: TrackerConfig | None = None,
+    show_cards: bool = False,
     **options: Any,
 ) -> tuple[PhysicalStats, State]:
     state = game.new_game(players=players, seed=seed, **options)
-    table = PhysicalTable(game, state, profile, sensor, noise, seed, config)
+    table = PhysicalTable(game, state, profile, sensor, noise, seed, config, show_cards=show_cards)
     table.settle()
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
     while not table.state.is_terminal():
@@ -396,6 +404,7 @@ def collect_physical(
     sensor: str | None,
     noise: str,
     profile: str | None = None,
+    show_cards: bool = False,
     **options: Any,
 ) -> PhysicalRun:
     """Play `games` physical games and gather their statistics."""
@@ -406,7 +415,9 @@ def collect_physical(
     run = PhysicalRun(PhysicalStats(), [0] * players, 0, 0, 0.0)
     started = time.perf_counter()
     for index in range(games):
-        stats, final = play_physical_game(game, players, game_seed(seed, index), bot, board, sensor, noise, **options)
+        stats, final = play_physical_game(
+            game, players, game_seed(seed, index), bot, board, sensor, noise, show_cards=show_cards, **options
+        )
         run.stats.merge(stats)
         if not final.is_terminal():
             run.unfinished += 1
@@ -429,14 +440,15 @@ def run_physical_selfplay(
     sensor: str | None,
     noise: str,
     profile: str | None = None,
+    show_cards: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """The `tafel selfplay --physical` summary; all but the timing keys depend only on the seed."""
     players = game.check_players(players)
     board = load_profile(profile or default_profile(game))
-    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, **options)
+    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, show_cards, **options)
     total = run.stats
-    return {
+    summary = {
         "game": game.name,
         "players": players,
         "games": games,
@@ -464,3 +476,6 @@ def run_physical_selfplay(
         "changed_step_ms_p99": round(percentile(total.changed_step_ms, 99), 4),
         "actions_per_s": round(total.committed / run.elapsed, 1) if run.elapsed > 0 else None,
     }
+    if show_cards:
+        summary["show_cards"] = True
+    return summary

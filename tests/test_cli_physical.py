@@ -90,3 +90,15 @@ def test_bench_measures_every_sensor_model_and_the_playouts() -> None:
     assert set(result["playout_actions_per_s"]) >= {"klotz"}
     text = format_bench(result)
     assert "place-to-LED" in text and "python-chess" in text
+
+
+def test_selfplay_physical_with_cards_shown_first_needs_fewer_confirmations(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["selfplay", "zillo", "--physical", "--players", "2", "--games", "3", "--seed", "1", "--sensor", "count",
+            "--json"]  # fmt: skip
+    assert main(argv) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--show-cards"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["show_cards"] is True and "show_cards" not in plain
+    assert shown["wrong_commits"] == plain["wrong_commits"] == 0
+    assert shown["confirmations"] < plain["confirmations"]
