@@ -143,7 +143,7 @@ runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" run --config "$CONFIG" --check |
 # The SPI buses the wiring uses: SPI0 for an analog scanner's ADCs or a strip on spi_port 0, SPI1 for
 # a strip on spi_port 1 (the configuration knows; see Config.spi_buses).
 buses=" $("$VENV/bin/python" -c 'import sys
-from controller.config import load_config
+from controller.service.config import load_config
 print(*load_config(sys.argv[1]).spi_buses())' "$CONFIG") "
 if [[ "$buses" == *" 0 "* ]]; then
     if command -v raspi-config >/dev/null; then

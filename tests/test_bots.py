@@ -6,7 +6,7 @@ import pytest
 
 from controller.bots import BOTS, GreedyBot, RandomBot, make_bot
 from controller.games.klotz import PASS, Klotz, KlotzState, Move
-from controller.selfplay import play_game
+from controller.terminal.selfplay import play_game
 from tests.games.klotz_positions import cell, full_board, position
 
 KLOTZ = Klotz()

@@ -5,11 +5,11 @@ import random
 import pytest
 
 from controller.bots import GreedyBot
+from controller.bots.heuristics import EVALUATORS
+from controller.bots.heuristics.zodiac import expected_draw
 from controller.games import load_game
 from controller.games.zodiac import DRAW
-from controller.heuristics import EVALUATORS
-from controller.heuristics.zodiac import expected_draw
-from controller.selfplay import play_game
+from controller.terminal.selfplay import play_game
 from tests.games import zillertal_helpers, zodiac_helpers
 
 

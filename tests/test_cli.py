@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from controller.cli import main
+from controller.terminal.cli import main
 
 
 def test_games_lists_each_game_with_its_player_counts(capsys: pytest.CaptureFixture[str]) -> None:

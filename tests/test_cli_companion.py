@@ -7,12 +7,12 @@ import os
 
 import pytest
 
-from controller.backends import led_strip
-from controller.cli import main
-from controller.companion import Companion
-from controller.companion_cli import CompanionTerminal, event_for, run_companion
 from controller.games import load_game
-from controller.palette import HINT_COLOURS
+from controller.service.backends import led_strip
+from controller.table.companion import Companion
+from controller.table.palette import HINT_COLOURS
+from controller.terminal.cli import main
+from controller.terminal.companion import CompanionTerminal, event_for, run_companion
 from hal.profile import load_profile
 from sim.board import SimPixels
 from tests.hal.test_neopixel import adafruit  # noqa: F401 (the fake Adafruit libraries)

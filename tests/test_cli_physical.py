@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from controller.bench import format_bench, run_bench
-from controller.cli import main
 from controller.games import load_game
-from controller.play import play_terminal
+from controller.terminal.bench import format_bench, run_bench
+from controller.terminal.cli import main
+from controller.terminal.play import play_terminal
 
 
 def test_demo_plays_a_whole_game_through_the_simulated_board(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,14 +1,14 @@
-"""The card table's companion (controller/companion.py): cards entered, actions validated, LEDs composed."""
+"""The card table's companion (controller/table/companion.py): cards entered, actions validated, LEDs composed."""
 
 from __future__ import annotations
 
 import pytest
 
-from controller.companion import Companion, CompanionSession
 from controller.games import load_game
 from controller.games.zillertal import Place, SetAside
 from controller.games.zodiac import PlaySun
-from controller.palette import HINT_COLOURS, OFF, mark_colour, scale
+from controller.table.companion import Companion, CompanionSession
+from controller.table.palette import HINT_COLOURS, OFF, mark_colour, scale
 from hal.profile import load_profile, parse_profile
 from hal.protocols import InputEvent
 from sim.board import SimInputs, SimPixels

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from controller.bots import GreedyBot, RandomBot
-from controller.cli import main
+from controller.bots.heuristics import EVALUATORS
+from controller.bots.heuristics.fillit import FillitEvaluator
 from controller.games import load_game
-from controller.heuristics import EVALUATORS
-from controller.heuristics.fillit import FillitEvaluator
+from controller.terminal.cli import main
 
 
 def selfplay(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

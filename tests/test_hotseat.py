@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from controller.cardview import render_view
-from controller.cli import main
 from controller.games import load_game
 from controller.games.zodiac import SIGNS
-from controller.hotseat import HotSeat, run_hotseat, seats_from
+from controller.terminal.cardview import render_view
+from controller.terminal.cli import main
+from controller.terminal.hotseat import HotSeat, run_hotseat, seats_from
 from tests.games import zillertal_helpers, zodiac_helpers
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from controller.games import load_game
-from controller.journal import Journal, JournalError, decode_line, encode_record
+from controller.service.journal import Journal, JournalError, decode_line, encode_record
 
 
 def play(journal: Journal, moves: list[str]) -> None:

@@ -1,10 +1,10 @@
-"""The hex-board text drawing (controller/render_hex.py)."""
+"""The hex-board text drawing (controller/terminal/render_hex.py)."""
 
 from controller.games import load_game
 from controller.games.fillit import FillitState
 from controller.games.hexgrid import CENTRE
-from controller.palette import mark_colour
-from controller.render_hex import render_hex_board
+from controller.table.palette import mark_colour
+from controller.terminal.render_hex import render_hex_board
 
 GAME = load_game("fillit")
 

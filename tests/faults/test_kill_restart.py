@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from controller.games import load_game
-from controller.journal import Journal
+from controller.service.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIRMED = re.compile(r"confirmed move (\d+): (\S+)")
@@ -83,7 +83,7 @@ def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str]]:
     """Start `tafel run`, read its log until `lines_before_kill` lines came, SIGKILL it; the moves
     it logged as confirmed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        [sys.executable, "-m", "controller.terminal.cli", "run", "--config", str(config)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

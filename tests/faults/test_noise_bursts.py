@@ -7,7 +7,7 @@ import pytest
 
 from controller.bots import make_bot
 from controller.games import load_game
-from controller.physical import PhysicalTable
+from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from sim.noise import NoiseProfile
 

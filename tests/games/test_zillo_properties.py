@@ -10,11 +10,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.bots.heuristics.zillo import ZilloEvaluator
 from controller.games import IllegalAction
 from controller.games.zillo import NEW_GAME, Discard, Move, Shift, ZilloState
 from controller.games.zillo.deck import CARDS
 from controller.games.zillo.layout import AREA
-from controller.heuristics.zillo import ZilloEvaluator
 from tests.games.zillo_helpers import GAME
 
 games = st.fixed_dictionaries(

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from controller.bots import GreedyBot
-from controller.cli import main
+from controller.bots.heuristics import EVALUATORS
+from controller.bots.heuristics.zillo import ZilloEvaluator, chance_to_hold
 from controller.games.zillo import NEW_GAME, Move, ZilloState
 from controller.games.zillo.deck import CARDS
-from controller.heuristics import EVALUATORS
-from controller.heuristics.zillo import ZilloEvaluator, chance_to_hold
+from controller.terminal.cli import main
 from tests.games.zillo_helpers import GAME, position
 
 

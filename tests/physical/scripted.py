@@ -4,8 +4,8 @@ time run, and read back what the tracker made of it. Shared by the scripted scen
 from __future__ import annotations
 
 from controller.games import Cell, Game, Piece, State
-from controller.physical import SCAN_MS, PhysicalTable
-from controller.tracker import Tracker, TrackerConfig, TrackerOutput
+from controller.table.tracker import Tracker, TrackerConfig, TrackerOutput
+from controller.terminal.physical import SCAN_MS, PhysicalTable
 from hal.profile import BoardProfile
 from hal.protocols import RGB
 

@@ -10,12 +10,12 @@ from collections import Counter
 import pytest
 
 from controller.bots import make_bot
-from controller.companion import Companion, CompanionOutput
+from controller.bots.seeds import bot_seed
 from controller.games import Action, State, load_game
 from controller.games import zillertal as zt
 from controller.games import zodiac as zo
-from controller.palette import HINT_COLOURS, OFF, scale
-from controller.selfplay import bot_seed
+from controller.table.companion import Companion, CompanionOutput
+from controller.table.palette import HINT_COLOURS, OFF, scale
 from hal.profile import load_profile
 from hal.protocols import InputEvent
 

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.bots import make_bot
+from controller.bots.seeds import bot_seed
 from controller.games import Action, State
 from controller.games.klotz import PASS, Move
-from controller.physical import SCAN_MS, PhysicalTable, play_physical_game, run_physical_selfplay
-from controller.selfplay import bot_seed
-from controller.tracker import TrackerConfig
+from controller.table.tracker import TrackerConfig
+from controller.terminal.physical import SCAN_MS, PhysicalTable, play_physical_game, run_physical_selfplay
 from hal.profile import FieldWiring, load_profile
 from tests.physical.klotz_positions import KLOTZ, blocked_position
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from controller.board import board_map
 from controller.games.klotz import Move
-from controller.leds import HINT_PALETTE, FrameComposer
-from controller.palette import HINT_COLOURS, MARK_LEVEL, OFF, PLAYER_COLOURS, mark_colour, scale
-from controller.physical import PhysicalTable
-from controller.tracker import TrackerOutput
+from controller.table.board import board_map
+from controller.table.leds import HINT_PALETTE, FrameComposer
+from controller.table.palette import HINT_COLOURS, MARK_LEVEL, OFF, PLAYER_COLOURS, mark_colour, scale
+from controller.table.tracker import TrackerOutput
+from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from sim.board import SimPixels
 from tests.physical.klotz_positions import KLOTZ

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.board import board_map, field_cells
 from controller.games import load_game
+from controller.table.board import board_map, field_cells
 from hal.profile import PROFILE_DIR, ProfileError, load_profile, parse_profile, profile_path
 
 KLOTZ = load_game("klotz")

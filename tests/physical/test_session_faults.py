@@ -4,8 +4,8 @@ skipped, both are retried with back-off, and the status light blinks red meanwhi
 from __future__ import annotations
 
 from controller.games import load_game
-from controller.physical import PhysicalTable
-from controller.session import DeviceFault
+from controller.table.session import DeviceFault
+from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from tests.physical.test_tracker_klotz import CELL, move
 

@@ -342,8 +342,8 @@ def test_hands_turn_any_rearrangement_into_the_after_position(case: tuple[dict, 
 
 
 def test_on_a_hex_board_a_slip_of_the_hand_lands_on_one_of_the_six_neighbours() -> None:
-    from controller.backends import board_neighbours
     from controller.games.hexgrid import HexGrid
+    from sim.backends import board_neighbours
     from sim.hands import HandStyle
 
     grid = HexGrid(4)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from controller.tracker import SensorFault
+from controller.table.tracker import SensorFault
 from tests.physical.test_tracker_klotz import CELL, MODELS, SQUARE14, Table, move
 
 
@@ -55,7 +55,7 @@ def test_a_stuck_channel_comes_back_when_it_changes(model: str) -> None:
 
 
 def test_masking_can_be_switched_off() -> None:
-    from controller.tracker import TrackerConfig
+    from controller.table.tracker import TrackerConfig
 
     table = Table(config=TrackerConfig(mask_stuck=False))
     table.sim.stick(CELL("e5"), 1)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from controller.board import board_map
 from controller.bots import make_bot
 from controller.games import Action, Piece, State, load_game
 from controller.games.fillit import FillitState, Slide, StoneStep
-from controller.leds import HINT_PALETTE
-from controller.palette import OFF, RGB, mark_colour
-from controller.physical import SCAN_MS, PhysicalTable
-from controller.tracker import TrackerConfig
+from controller.table.board import board_map
+from controller.table.leds import HINT_PALETTE
+from controller.table.palette import OFF, RGB, mark_colour
+from controller.table.tracker import TrackerConfig
+from controller.terminal.physical import SCAN_MS, PhysicalTable
 from hal.profile import load_profile
 from tests.physical.scripted import ScriptedTable
 

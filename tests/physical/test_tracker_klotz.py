@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from controller.board import BoardMap, board_map
 from controller.games import Action, Piece, State
 from controller.games.klotz import PASS, KlotzState, Move
-from controller.physical import SCAN_MS
-from controller.tracker import SensorFault, Tracker, TrackerConfig, TrackerOutput
+from controller.table.board import BoardMap, board_map
+from controller.table.tracker import SensorFault, Tracker, TrackerConfig, TrackerOutput
+from controller.terminal.physical import SCAN_MS
 from hal.profile import load_profile
 from hal.protocols import InputEvent
 from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, blocked_position, position

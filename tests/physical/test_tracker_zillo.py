@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 
 from controller.bots import make_bot
+from controller.bots.seeds import bot_seed
 from controller.games import Action, Piece, State
 from controller.games.zillo import Shift, ZilloState
 from controller.games.zillo.deck import CARDS
-from controller.leds import HINT_PALETTE
-from controller.palette import OFF, mark_colour
-from controller.physical import PhysicalTable
-from controller.selfplay import bot_seed
-from controller.tracker import TrackerConfig, TrackerOutput
+from controller.table.leds import HINT_PALETTE
+from controller.table.palette import OFF, mark_colour
+from controller.table.tracker import TrackerConfig, TrackerOutput
+from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from tests.games.zillo_helpers import GAME, catchers_of, position
 from tests.physical.scripted import ScriptedTable

@@ -15,8 +15,8 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 import hal.neopixel
-from controller.backends import BackendError, Backends, Devices, MergedInputs, NullPixels, from_config
-from controller.config import Config, load_config
+from controller.service.backends import BackendError, Backends, Devices, MergedInputs, NullPixels, from_config
+from controller.service.config import Config, load_config
 from hal.gpio import AnalogMuxScanner, GpioButtons, MuxScanner, MuxWiring, ShiftRegisterScanner
 from hal.neopixel import NeoPixelSink
 from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource

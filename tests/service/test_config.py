@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import (
+from controller.service.config import (
     ConfigError,
     GpioSensors,
     SerialSensors,
@@ -18,7 +18,7 @@ from controller.config import (
     load_config,
     parse_config,
 )
-from controller.service import run_service
+from controller.service.loop import run_service
 from hal.gpio import AnalogMuxWiring, ButtonWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
 from hal.neopixel import NeoPixelWiring
 from tests.service.configs import EXAMPLES, ROOT, opening_moves, sim_config, write
@@ -473,7 +473,7 @@ def test_parse_config_names_its_source() -> None:
 
 
 def test_docs_describe_every_section_and_key() -> None:
-    from controller.config import SECTION_KEYS, WIRING_SECTIONS
+    from controller.service.config import SECTION_KEYS, WIRING_SECTIONS
 
     text = (ROOT / "docs" / "service.md").read_text()
     for section, keys in SECTION_KEYS.items():

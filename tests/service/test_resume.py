@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
-from controller.journal import Journal
-from controller.persistence import JournalPersistence
-from controller.sdnotify import Notifier
-from controller.service import Limits, Service
+from controller.service.config import load_config
+from controller.service.journal import Journal
+from controller.service.loop import Limits, Service
+from controller.service.persistence import JournalPersistence
+from controller.service.sdnotify import Notifier
 from tests.service.configs import opening_moves, sim_config, write
 
 
@@ -99,7 +99,7 @@ def test_a_journal_of_another_game_is_closed_and_a_new_game_starts(tmp_path: Pat
 
 def test_abandoning_starts_a_new_game_in_the_journal_and_on_the_board(tmp_path: Path) -> None:
     from controller.games import load_game
-    from controller.physical import PhysicalTable
+    from controller.terminal.physical import PhysicalTable
     from hal.profile import load_profile
 
     klotz = load_game("klotz")

@@ -43,7 +43,7 @@ def test_tafel_run_under_a_stand_in_for_systemd(tmp_path: Path) -> None:
     env = {**os.environ, "NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "200000", "PYTHONUNBUFFERED": "1"}
     env.pop("WATCHDOG_PID", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        [sys.executable, "-m", "controller.terminal.cli", "run", "--config", str(config)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

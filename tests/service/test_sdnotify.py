@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.sdnotify import Notifier, notify_address, watchdog_interval
+from controller.service.sdnotify import Notifier, notify_address, watchdog_interval
 
 
 @pytest.fixture

@@ -13,13 +13,11 @@ from types import ModuleType
 
 import pytest
 
-import controller.service
-from controller.backends import Devices, from_config
-from controller.config import load_config
+import controller.service.loop
 from controller.games import Action, Game, State, load_game
-from controller.palette import OFF
-from controller.sdnotify import Notifier
-from controller.service import (
+from controller.service.backends import Devices, from_config
+from controller.service.config import load_config
+from controller.service.loop import (
     JournalFormatter,
     Limits,
     RealClock,
@@ -28,6 +26,8 @@ from controller.service import (
     run_service,
     sd_level,
 )
+from controller.service.sdnotify import Notifier
+from controller.table.palette import OFF
 from tests.service.configs import EXAMPLES, opening_moves, sim_config, write
 from tests.service.notify import NotifyListener
 from tests.service.scanner import ScannerCable
@@ -293,7 +293,7 @@ def test_an_unplugged_scanner_does_not_stop_the_service(
     clock = Unplugging(None)  # type: ignore[arg-type]
     cable = clock.cable = ScannerCable(firmware_main, clock.ms)
     devices = Devices(serial_opener=cable.opener, serial_clock=clock.ms)
-    monkeypatch.setattr(controller.service, "from_config", lambda config: from_config(config, devices))
+    monkeypatch.setattr(controller.service.loop, "from_config", lambda config: from_config(config, devices))
     log = logging.getLogger("tests.service.unplug")
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
@@ -337,7 +337,7 @@ def test_a_scanner_missing_at_start_is_a_warning_not_a_failure(tmp_path: Path, f
     devices = Devices(serial_opener=cable.opener, serial_clock=lambda: round(clock.now * 1000))
     try:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(controller.service, "from_config", lambda config: from_config(config, devices))
+            patch.setattr(controller.service.loop, "from_config", lambda config: from_config(config, devices))
             assert service.run(Limits(max_seconds=1)) == 0
     finally:
         log.removeHandler(handler)

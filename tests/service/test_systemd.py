@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import build_parser
-from controller.config import load_config
+from controller.service.config import load_config
+from controller.terminal.cli import build_parser
 from tests.service.configs import EXAMPLES, ROOT
 
 SYSTEMD = ROOT / "systemd"

@@ -1,31 +1,24 @@
-"""Games played through the whole physical stack on the simulated board.
+"""Virtual hands that carry out actions on the simulated board, scan by scan, and the judge of what
+the tracker made of them.
 
-Bots choose actions, virtual hands carry them out as lift/place steps on the simulated board, the
-tracker infers them from noisy sensor scans, and the LEDs answer. Every commit is checked against
-what the bot intended: a different action, or a commit before the hands finished, is a wrong commit.
+Whoever owns the scan loop — the physical self-play harness, or the `tafel run` service on a
+simulated board — calls `before_scan(now)` and `after_scan(now, output)` around every scan. Every
+commit is checked against what was intended: a different action, or a commit before the hands
+finished, is a wrong commit.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from controller.backends import SimBackends, simulated
-from controller.bots import Bot, make_bot
-from controller.games import Action, Cell, Game, Piece, State
-from controller.selfplay import bot_seed, game_seed
-from controller.session import Session
-from controller.tracker import Tracker, TrackerConfig, TrackerOutput
-from hal.profile import BoardProfile, load_profile
+from controller.bots import Bot
+from controller.games import Action, Cell, Piece, State
+from controller.table.tracker import Tracker, TrackerOutput
+from sim.backends import SimBackends
+from sim.board import SimBoard
+from sim.hands import HandStep
 
-if TYPE_CHECKING:  # the simulated board is reached through controller.backends at run time
-    from sim.board import SimBoard
-    from sim.hands import HandStep
-
-SCAN_MS = 10  # 100 scans per second
 REACTION_MS = 400  # how long a player takes to answer a confirmation request
 GIVE_UP_MS = 20_000  # a move the tracker has not committed this long after the hands finished
 
@@ -68,86 +61,6 @@ def percentile(values: list[float] | list[int], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return float(ordered[index])
-
-
-class PhysicalTable:
-    """A simulated board with a session on it, driven in virtual time."""
-
-    def __init__(
-        self,
-        game: Game,
-        state: State,
-        profile: BoardProfile,
-        sensor: str | None = None,
-        noise: str = "none",
-        seed: int = 0,
-        config: TrackerConfig | None = None,
-        calm_hands: bool = False,
-        set_up: bool = True,
-        show_cards: bool = False,
-    ) -> None:
-        self.game = game
-        self.show_cards = show_cards  # the virtual players show each card to the reader before its move
-        self.backends = simulated(profile, sensor, noise, seed, calm_hands)
-        self.sim = self.backends.board
-        if set_up:
-            self.sim.load(state.occupancy())
-        self.session = Session.create(
-            game, state, profile, self.sim, self.backends.pixels, self.backends.inputs, sensor, config
-        )
-        self.now = 0
-        self.stats = PhysicalStats()
-        self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
-        self._last_mode = ""
-
-    @property
-    def state(self) -> State:
-        return self.session.state
-
-    def tick(self) -> TrackerOutput:
-        self.sim.now = self.now
-        output = self.session.step(self.now)
-        self.stats.step_ms.append(self.session.last_step_ms)
-        if self.session.tracker.last_evaluated:
-            self.stats.changed_step_ms.append(self.session.last_step_ms)
-        else:
-            self.stats.unchanged_step_ms.append(self.session.last_step_ms)
-        if output.mode == "guidance" and self._last_mode != "guidance":
-            self.stats.guidance_episodes += 1
-        self._last_mode = output.mode
-        self.stats.takebacks += output.took_back
-        self.now += SCAN_MS
-        return output
-
-    def run(self, ms: int) -> TrackerOutput:
-        """Scan for `ms` milliseconds of virtual time (at least one scan); the last output."""
-        end = self.now + ms
-        output = self.tick()
-        while self.now < end:
-            output = self.tick()
-        return output
-
-    def settle(self) -> TrackerOutput:
-        """Scan until the board is idle (used after set-up)."""
-        output = self.tick()
-        for _ in range(GIVE_UP_MS // SCAN_MS):
-            if output.mode == "idle":
-                break
-            output = self.tick()
-        return output
-
-    def perform(self, action: Action) -> bool:
-        """Carry out `action` with the virtual hands until the tracker commits it; False if it never did."""
-        move = Performance(self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards)
-        while True:
-            move.before_scan(self.now)
-            scanned_at = self.now
-            output = self.tick()
-            result = move.after_scan(scanned_at, output)
-            if result is not None:
-                if move.ack_frame is not None:
-                    self.ack_frame = move.ack_frame
-                return result
 
 
 class Performance:
@@ -356,126 +269,3 @@ class HandsDriver:
         if self._bots:
             return self._bots[state.current_player].choose(state)
         return None
-
-
-def play_physical_game(
-    game: Game,
-    players: int,
-    seed: int,
-    bot: str,
-    profile: BoardProfile,
-    sensor: str | None,
-    noise: str,
-    config: TrackerConfig | None = None,
-    show_cards: bool = False,
-    **options: Any,
-) -> tuple[PhysicalStats, State]:
-    state = game.new_game(players=players, seed=seed, **options)
-    table = PhysicalTable(game, state, profile, sensor, noise, seed, config, show_cards=show_cards)
-    table.settle()
-    bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
-    while not table.state.is_terminal():
-        current = table.state
-        action = bots[current.current_player].choose(current)
-        if not table.perform(action):
-            break
-    return table.stats, table.state
-
-
-def default_profile(game: Game) -> str:
-    return getattr(game, "board_profile", "square14")
-
-
-@dataclass
-class PhysicalRun:
-    stats: PhysicalStats
-    wins: list[int]
-    draws: int
-    unfinished: int
-    elapsed: float
-
-
-def collect_physical(
-    game: Game,
-    players: int,
-    games: int,
-    seed: int,
-    bot: str,
-    sensor: str | None,
-    noise: str,
-    profile: str | None = None,
-    show_cards: bool = False,
-    **options: Any,
-) -> PhysicalRun:
-    """Play `games` physical games and gather their statistics."""
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, not {games}")
-    players = game.check_players(players)
-    board = load_profile(profile or default_profile(game))
-    run = PhysicalRun(PhysicalStats(), [0] * players, 0, 0, 0.0)
-    started = time.perf_counter()
-    for index in range(games):
-        stats, final = play_physical_game(
-            game, players, game_seed(seed, index), bot, board, sensor, noise, show_cards=show_cards, **options
-        )
-        run.stats.merge(stats)
-        if not final.is_terminal():
-            run.unfinished += 1
-            continue
-        winners = [seat for seat, value in enumerate(final.returns()) if value == 1.0]
-        if not winners:
-            run.draws += 1
-        for seat in winners:
-            run.wins[seat] += 1
-    run.elapsed = time.perf_counter() - started
-    return run
-
-
-def run_physical_selfplay(
-    game: Game,
-    players: int,
-    games: int,
-    seed: int,
-    bot: str,
-    sensor: str | None,
-    noise: str,
-    profile: str | None = None,
-    show_cards: bool = False,
-    **options: Any,
-) -> dict[str, Any]:
-    """The `tafel selfplay --physical` summary; all but the timing keys depend only on the seed."""
-    players = game.check_players(players)
-    board = load_profile(profile or default_profile(game))
-    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, show_cards, **options)
-    total = run.stats
-    summary = {
-        "game": game.name,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "bot": bot,
-        "physical": True,
-        "sensor": sensor or board.sensor_model,
-        "noise": noise,
-        "wins": run.wins,
-        "draws": run.draws,
-        "unfinished": run.unfinished,
-        "avg_plies": round(total.committed / games, 2),
-        "intended": total.intended,
-        "committed": total.committed,
-        "wrong_commits": total.wrong_commits,
-        "missed": total.missed,
-        "confirmations": total.confirmations,
-        "declared": total.declared,
-        "takebacks": total.takebacks,
-        "guidance_episodes": total.guidance_episodes,
-        "ack_ms_p99": percentile(total.ack_ms, 99),
-        "commit_ms_p99": percentile(total.commit_ms, 99),
-        "step_ms_mean": round(statistics.fmean(total.step_ms), 4) if total.step_ms else 0.0,
-        "step_ms_p99": round(percentile(total.step_ms, 99), 4),
-        "changed_step_ms_p99": round(percentile(total.changed_step_ms, 99), 4),
-        "actions_per_s": round(total.committed / run.elapsed, 1) if run.elapsed > 0 else None,
-    }
-    if show_cards:
-        summary["show_cards"] = True
-    return summary

@@ -10,8 +10,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from controller.bots.heuristics import EVALUATORS, Evaluator
 from controller.games import Action, State
-from controller.heuristics import EVALUATORS, Evaluator
 
 WIN_SCORE = 1_000_000.0
 

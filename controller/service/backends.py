@@ -20,49 +20,18 @@ in reverse order of creation.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller.games import Cell
 from hal.profile import BoardProfile
 from hal.protocols import RGB, InputEvent, InputSource, PixelSink, SensorSource
 
 if TYPE_CHECKING:
-    from controller.config import Config, SerialSensors
+    from controller.service.config import Config, SerialSensors
+    from sim.backends import SimBackends
 
 SIM_FRAMES_KEPT = 64  # a long-running simulated LED strip keeps only its latest frames
-
-
-@dataclass
-class SimBackends:
-    board: Any  # sim.board.SimBoard: sensor source and the physical truth
-    pixels: Any  # sim.board.SimPixels
-    inputs: Any  # sim.board.SimInputs
-    hands: Any  # sim.hands.VirtualHands
-
-
-def board_neighbours(profile: BoardProfile) -> Callable[[Cell], Iterable[Cell]] | None:
-    """The fields beside a field on this board (six on a hex board), for the virtual hands' slips;
-    None: a square board's four."""
-    if profile.geometry != "hex":
-        return None
-    from controller.games.hexgrid import HexGrid
-
-    return HexGrid(*profile.size).neighbours
-
-
-def simulated(
-    profile: BoardProfile, sensor_model: str | None = None, noise: str = "none", seed: int = 0, calm_hands: bool = False
-) -> SimBackends:
-    """A simulated board with virtual hands; `calm_hands` turns off human habits (slides, wrong fields)."""
-    from sim.board import SimBoard, SimInputs, SimPixels
-    from sim.hands import CALM, VirtualHands
-
-    board = SimBoard(profile, sensor_model, noise, seed)
-    pixels = SimPixels(profile.led_count, board)
-    hands = VirtualHands(seed + 1, CALM if calm_hands else None, board_neighbours(profile))
-    return SimBackends(board, pixels, SimInputs(), hands)
 
 
 def led_strip(profile: BoardProfile, config: str | None = None) -> PixelSink:
@@ -200,7 +169,7 @@ def _build(opened: list[Any], purpose: str, make: Callable[..., Any], /, *args: 
 def from_config(config: Config, devices: Devices | None = None) -> Backends:
     """Build sensors, pixels and inputs as `config` says; BackendError (after closing what was already
     opened) when a device or library is missing."""
-    from controller.config import GpioSensors, SerialSensors
+    from controller.service.config import GpioSensors, SerialSensors
 
     devices = devices or Devices()
     opened: list[Any] = []
@@ -272,15 +241,17 @@ def _gpio(config: Config, devices: Devices, opened: list[Any]) -> Any:
 
 
 def _simulated_board(config: Config) -> SimBackends:
-    from sim.board import SimBoard, SimInputs
-    from sim.hands import CALM, VirtualHands
+    from sim.backends import simulated
 
     settings = config.sim
-    board = SimBoard(config.profile, config.board.sensor_model, settings.noise, settings.seed)
-    hands = VirtualHands(
-        settings.seed + 1, CALM if settings.hands == "calm" else None, board_neighbours(config.profile)
+    return simulated(
+        config.profile,
+        config.board.sensor_model,
+        settings.noise,
+        settings.seed,
+        calm_hands=settings.hands == "calm",
+        with_pixels=False,
     )
-    return SimBackends(board, None, SimInputs(), hands)
 
 
 def _pixels(config: Config, sensors: Any, sim: SimBackends | None, opened: list[Any]) -> PixelSink:

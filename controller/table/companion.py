@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from controller.board import field_cells
 from controller.games import Action, IllegalAction, NotationError, State
 from controller.games import zillertal as zt
 from controller.games import zodiac as zo
-from controller.leds import FrameGate
-from controller.palette import HINT_COLOURS, OFF, RGB, mark_colour, scale
+from controller.table.board import field_cells
+from controller.table.leds import FrameGate
+from controller.table.palette import HINT_COLOURS, OFF, RGB, mark_colour, scale
 from hal.profile import BoardProfile
 from hal.protocols import InputEvent, InputSource, PixelSink
 

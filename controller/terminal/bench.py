@@ -13,8 +13,9 @@ import time
 from typing import Any
 
 from controller.games import GAMES, Game
-from controller.physical import collect_physical, percentile
+from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
+from sim.driver import percentile
 
 
 def playout_speed(game: Game, seconds: float, seed: int = 0) -> float:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from controller.board import BoardMap, board_map
 from controller.games import Action, Game, State
-from controller.leds import FrameComposer
-from controller.tracker import Tracker, TrackerConfig, TrackerOutput
+from controller.table.board import BoardMap, board_map
+from controller.table.leds import FrameComposer
+from controller.table.tracker import Tracker, TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile
 from hal.protocols import InputSource, PixelSink, SensorSource
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from controller.bots import make_bot
+from controller.bots.seeds import bot_seed
 from controller.games import Game, IllegalAction, NotationError, Piece
-from controller.physical import PhysicalTable
-from controller.render import LEGEND, render_board
-from controller.selfplay import bot_seed
+from controller.terminal.physical import PhysicalTable
+from controller.terminal.render import LEGEND, render_board
 from hal.profile import load_profile
 
 HELP = """commands:

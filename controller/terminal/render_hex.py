@@ -1,4 +1,4 @@
-"""Text drawings of a hex-board position (Fillit) for the terminal, the hex twin of render.py.
+"""Text drawings of a hex-board position (Fillit) for the terminal, the hex twin of render_square.py.
 
 Rows run north to south, each shifted half a hex per step from the middle row, labelled with the row
 letter of F-1 (hexes are numbered from 1 at the west end of each row). A hex shows its piece — a pawn
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 
 from controller.games import Cell, Game, Mark, Occupancy, Piece, State
 from controller.games.hexgrid import HexGrid, ring
-from controller.palette import RGB
-from controller.render import ansi_cell, led_background, plain_marker
+from controller.table.palette import RGB
+from controller.terminal.cells import ansi_cell, led_background, plain_marker
 
 EMPTY = "·"
 BLOCKED = "#"

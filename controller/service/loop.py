@@ -8,7 +8,7 @@ SIGINT stop it cleanly: STOPPING=1 to systemd, every LED off, devices closed, ex
 Logs go to stdout, one line per event, each with the sd-daemon(3) level prefix (`<6>` info, `<4>`
 warning, `<3>` error) that journald turns into the entry's priority.
 
-With the simulated board, virtual hands (controller.physical.HandsDriver) play the scripted moves and
+With the simulated board, virtual hands (controller.terminal.physical.HandsDriver) play the scripted moves and
 bots from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
 as the computer can while the hands play), so a whole game can be watched headless on a laptop.
 """
@@ -26,18 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from controller.backends import BackendError, Backends, from_config
 from controller.bots import make_bot
-from controller.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from controller.bots.seeds import bot_seed
 from controller.games import Action, Game, State
-from controller.leds import seat_colours
-from controller.palette import OFF
-from controller.persistence import JournalPersistence
-from controller.physical import HandsDriver
-from controller.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
-from controller.selfplay import bot_seed
-from controller.session import Session
-from controller.tracker import TrackerOutput
+from controller.service.backends import BackendError, Backends, from_config
+from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from controller.service.persistence import JournalPersistence
+from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
+from controller.table.leds import seat_colours
+from controller.table.palette import OFF
+from controller.table.session import Session
+from controller.table.tracker import TrackerOutput
+from sim.driver import HandsDriver
 
 LOGGER = "tafel.service"
 
@@ -456,7 +456,7 @@ class Service:
     def _report_device(self) -> None:
         """Log the scanner link's state when it changes, and each new reason while it is down. An
         unplugged or restarting RP2040 does not stop the service: its scans count as dropped until
-        the link is back (controller.backends)."""
+        the link is back (controller.service.backends)."""
         self._report_faults()
         backends = self.backends
         if backends is None or (state := backends.device_status()) is None:

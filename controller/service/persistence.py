@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.games import Action, Game, State
-from controller.journal import Journal, JournalError
+from controller.service.journal import Journal, JournalError
 
 
 class JournalPersistence:
-    """Keeps the game in a journal (controller/journal.py) in `directory`."""
+    """Keeps the game in a journal (controller/service/journal.py) in `directory`."""
 
     def __init__(self, directory: str | Path, log: logging.Logger | None = None, compact_after: int = 500) -> None:
         self.journal = Journal(directory, compact_after)

@@ -17,12 +17,12 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from controller.cardview import render_view
-from controller.companion import Companion, CompanionOutput, parse_card_id, pending_skips, seat_zone_colours
 from controller.games import Game, NotationError, State
-from controller.leds import FrameGate
-from controller.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour
-from controller.render import HINT_SYMBOLS, ansi_block
+from controller.table.companion import Companion, CompanionOutput, parse_card_id, pending_skips, seat_zone_colours
+from controller.table.leds import FrameGate
+from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour
+from controller.terminal.cardview import render_view
+from controller.terminal.render import HINT_SYMBOLS, ansi_block
 from hal.profile import BoardProfile, load_profile
 from hal.protocols import BUTTONS, InputEvent, PixelSink
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from controller.bots import BOTS
 from controller.games import GAMES, Game, State, load_game
-from controller.render import render_board
-from controller.selfplay import play_game, run_selfplay
+from controller.terminal.render import render_board
+from controller.terminal.selfplay import play_game, run_selfplay
 from hal.sensors import MODEL_NAMES
 
 NOISE_LEVELS = ("none", "low", "high")
@@ -48,7 +48,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     players = args.players or game.default_players
     options = parse_options(args.option)
     if args.physical:
-        from controller.physical import run_physical_selfplay
+        from controller.terminal.physical import run_physical_selfplay
 
         summary = run_physical_selfplay(
             game,
@@ -84,8 +84,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import time
 
     from controller.bots import make_bot
-    from controller.physical import PhysicalTable
-    from controller.selfplay import bot_seed
+    from controller.bots.seeds import bot_seed
+    from controller.terminal.physical import PhysicalTable
     from hal.profile import load_profile
 
     game = load_game(args.game)
@@ -135,7 +135,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _play_cards(game, args)
     if args.humans is not None:
         raise UsageError("--humans is for the card games; board games take --bots")
-    from controller.play import play_terminal
+    from controller.terminal.play import play_terminal
 
     players = args.players or game.default_players
     if args.bots is None:
@@ -161,8 +161,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play_cards(game: Game, args: argparse.Namespace) -> int:
-    """Hot-seat play in the terminal (controller/hotseat.py): people share the screen, bots fill seats."""
-    from controller.hotseat import run_hotseat, seats_from
+    """Hot-seat play in the terminal (controller/terminal/hotseat.py): people share the screen, bots fill seats."""
+    from controller.terminal.hotseat import run_hotseat, seats_from
 
     players = game.check_players(args.players)
     if args.humans is not None:
@@ -185,7 +185,7 @@ def _play_cards(game: Game, args: argparse.Namespace) -> int:
 
 def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
     """A bot game of a card game, shown as the view of the player to act after each action."""
-    from controller.cardview import render_view
+    from controller.terminal.cardview import render_view
 
     def show(state: State, text: str) -> None:
         print(f"\nply {getattr(state, 'ply', '?')}: {text}")
@@ -200,8 +200,8 @@ def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
 
 
 def cmd_companion(args: argparse.Namespace) -> int:
-    """Referee a table of real cards (controller/companion.py): typed card ids and actions, LEDs drawn."""
-    from controller.companion_cli import run_companion
+    """Referee a table of real cards (controller/table/companion.py): typed card ids and actions, LEDs drawn."""
+    from controller.terminal.companion import run_companion
     from hal.errors import HardwareError
 
     game = load_game(args.game)
@@ -210,7 +210,7 @@ def cmd_companion(args: argparse.Namespace) -> int:
     if args.neopixel:
         from functools import partial
 
-        from controller.backends import led_strip
+        from controller.service.backends import led_strip
 
         pixels = partial(led_strip, config=args.config)
     options = parse_options(args.option)
@@ -223,7 +223,7 @@ def cmd_companion(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from controller.bench import format_bench, run_bench
+    from controller.terminal.bench import format_bench, run_bench
 
     result = run_bench(games=args.games, seed=args.seed, noise=args.noise, playout_seconds=args.seconds)
     print(json.dumps(result) if args.json else format_bench(result))
@@ -231,7 +231,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from controller.service import Limits, run_service
+    from controller.service.loop import Limits, run_service
 
     return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check)
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.board import BoardMap
 from controller.games import State
 from controller.games.seats import COLOURS
-from controller.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
-from controller.tracker import TrackerOutput
+from controller.table.board import BoardMap
+from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
+from controller.table.tracker import TrackerOutput
 from hal.protocols import PixelSink
 
 HINT_PALETTE: dict[str, RGB] = {

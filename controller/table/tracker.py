@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from controller.board import BoardMap
 from controller.games import Action, Cell, IllegalAction, Occupancy, State
 from controller.games.footprint import Footprint, footprint
+from controller.table.board import BoardMap
 from hal.protocols import InputEvent, Readings
 
 Mismatch = frozenset[tuple[int, int]]

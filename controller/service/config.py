@@ -23,7 +23,7 @@ from typing import Any
 
 from controller.bots import BOTS
 from controller.games import Game, load_game
-from controller.tracker import TAKEBACK_MODES, TrackerConfig
+from controller.table.tracker import TAKEBACK_MODES, TrackerConfig
 from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
 from hal.neopixel import NeoPixelWiring

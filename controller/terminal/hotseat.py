@@ -12,9 +12,9 @@ from collections.abc import Callable, Collection
 from typing import Any, TextIO
 
 from controller.bots import Bot, make_bot
-from controller.cardview import render_view
+from controller.bots.seeds import bot_seed
 from controller.games import Game, IllegalAction, State
-from controller.selfplay import bot_seed
+from controller.terminal.cardview import render_view
 
 CLEAR = "\x1b[2J\x1b[H"
 HELP = "Type an action in the game's notation, or its number from the list. '?' lists the legal actions, 'quit' stops."

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.bots import make_bot
+from controller.bots.seeds import bot_seed, game_seed
 from controller.games import Game, State
 
 
@@ -25,14 +26,6 @@ class GameRecord:
     def winners(self) -> tuple[int, ...]:
         """Seats that won (a team game has several); empty for a draw."""
         return tuple(seat for seat, value in enumerate(self.returns) if value == 1.0)
-
-
-def game_seed(seed: int, index: int) -> int:
-    return seed * 100_003 + index
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    return seed * 16 + seat
 
 
 def play_game(

@@ -20,11 +20,11 @@ class Evaluator(Protocol):
 
 
 def _registry() -> dict[str, Evaluator]:
-    from controller.heuristics.fillit import FillitEvaluator
-    from controller.heuristics.klotz import KlotzEvaluator
-    from controller.heuristics.zillertal import ZillertalEvaluator
-    from controller.heuristics.zillo import ZilloEvaluator
-    from controller.heuristics.zodiac import ZodiacEvaluator
+    from controller.bots.heuristics.fillit import FillitEvaluator
+    from controller.bots.heuristics.klotz import KlotzEvaluator
+    from controller.bots.heuristics.zillertal import ZillertalEvaluator
+    from controller.bots.heuristics.zillo import ZilloEvaluator
+    from controller.bots.heuristics.zodiac import ZodiacEvaluator
 
     return {
         "klotz": KlotzEvaluator(),
