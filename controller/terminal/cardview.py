@@ -10,7 +10,7 @@ from typing import Any
 from controller.games import State
 from controller.games.cards import UNSEEN
 from controller.games.zillertal import ZillertalState
-from controller.games.zillertal_cards import ICONS, CardSet, column_text
+from controller.games.zillertal.cards import ICONS, CardSet, column_text
 from controller.games.zodiac import CARD_NAMES, SIGNS
 
 CELL = 3  # characters per Valley column in the drawing

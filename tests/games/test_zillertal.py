@@ -8,7 +8,7 @@ import pytest
 
 from controller.games import IllegalAction, NotationError, load_game
 from controller.games.zillertal import BonusGorge, BonusTask, Claim, End, Place, PlaceToken, SetAside
-from controller.games.zillertal_cards import builtin_card_set
+from controller.games.zillertal.cards import builtin_card_set
 from tests.games.zillertal_helpers import GAME, TEST_SET, counts, legal, play, position
 
 FLAT = [("FLAT1", 0)]

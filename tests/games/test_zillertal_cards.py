@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.games.zillertal import Zillertal
-from controller.games.zillertal_cards import builtin_card_set, load_card_set, parse_card_set
+from controller.games.zillertal.cards import builtin_card_set, load_card_set, parse_card_set
 from tests.games.zillertal_helpers import TEST_SET_DATA
 
 BUILTIN = Path(__file__).resolve().parents[2] / "controller" / "games" / "data" / "zillertal.toml"

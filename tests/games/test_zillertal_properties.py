@@ -25,7 +25,7 @@ from controller.games.zillertal import (
     Swap,
     ZillertalState,
 )
-from controller.games.zillertal_cards import ICONS
+from controller.games.zillertal.cards import ICONS
 from tests.games.zillertal_helpers import GAME, scramble
 
 SETTINGS = settings(max_examples=25, deadline=None)

@@ -9,8 +9,8 @@ from typing import Any
 
 from controller.games.rng import SeededRandom
 from controller.games.zillertal import CONTRACT_VALUES, Held, Table, Zillertal, ZillertalState
-from controller.games.zillertal_cards import CardSet, builtin_card_set, parse_card_set
-from controller.games.zillertal_valley import Placed, Token
+from controller.games.zillertal.cards import CardSet, builtin_card_set, parse_card_set
+from controller.games.zillertal.valley import Placed, Token
 
 GAME = Zillertal()
 

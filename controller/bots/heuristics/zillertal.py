@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.games import Action, State
 from controller.games.zillertal import BonusExchange, Done, End, Swap, ZillertalState
-from controller.games.zillertal_cards import ICONS
+from controller.games.zillertal.cards import ICONS
 
 POINT = 100.0  # each point from a completed contract
 TASK = 20.0  # each task claimed on an open contract (also the tie-break)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.games.zillertal_cards import ICONS, Counts, ValleyCard
+from controller.games.zillertal.cards import ICONS, Counts, ValleyCard
 
 ZERO: Counts = (0,) * len(ICONS)
 ICON_INDEX = {icon: index for index, icon in enumerate(ICONS)}

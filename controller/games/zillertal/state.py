@@ -1,0 +1,343 @@
+"""A Zillertal position: whose turn, the Valley, contracts and bonuses, and the legal actions.
+
+Applying actions, the reasons of illegal ones, notation and views live in the mixins of turns.py,
+reasons.py, actions.py and views.py; this class brings them together.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
+
+from controller.games.base import (
+    Action,
+    State,
+)
+from controller.games.cards import UNSEEN
+from controller.games.zillertal.actions import (
+    BONUS_EXCHANGE,
+    BONUS_TOKENS,
+    DONE,
+    BonusCross,
+    BonusGorge,
+    BonusTask,
+    Claim,
+    End,
+    NewContract,
+    Place,
+    PlaceToken,
+    SecondCross,
+    SetAside,
+    Swap,
+    ZillertalNotation,
+)
+from controller.games.zillertal.cards import (
+    BLANK,
+    CONTRACT_VALUES,
+    ICONS,
+    CardSet,
+    Contract,
+)
+from controller.games.zillertal.model import (
+    BONUS_AT,
+    CROSS,
+    DEAL,
+    DRAW,
+    EXCHANGE,
+    GORGE_CARDS,
+    PHYSICAL,
+    REDRAW,
+    SOLO_BONUS_AT,
+    TOKENS,
+    Table,
+    _distinct,
+    token_supply,
+)
+from controller.games.zillertal.reasons import IllegalReasons
+from controller.games.zillertal.turns import ZillertalTurns
+from controller.games.zillertal.valley import ICON_INDEX, Valley
+from controller.games.zillertal.views import ZillertalViews
+
+if TYPE_CHECKING:
+    from controller.games.zillertal.game import Zillertal
+
+
+class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, ZillertalViews, State):
+    __slots__ = ("_custom", "_game", "_legal", "_set", "_t", "_valley")
+
+    def __init__(self, game: Zillertal, card_set: CardSet, custom: bool, table: Table) -> None:
+        self._game = game
+        self._set = card_set
+        self._custom = custom
+        self._t = table
+        self._legal: tuple[Action, ...] | None = None
+        self._valley: Valley | None = None
+
+    # --- description -------------------------------------------------------------------------
+    @property
+    def game(self) -> Zillertal:
+        return self._game
+
+    @property
+    def card_set(self) -> CardSet:
+        return self._set
+
+    @property
+    def table(self) -> Table:
+        """The whole table, hidden cards included: for the engine, tests and saving, never for a player."""
+        return self._t
+
+    @property
+    def players(self) -> int:
+        return self._t.players
+
+    @property
+    def current_player(self) -> int:
+        return self._t.current
+
+    @property
+    def turns(self) -> int:
+        return self._t.turns
+
+    @property
+    def ply(self) -> int:
+        return self._t.turns
+
+    @property
+    def solo(self) -> bool:
+        return self._t.players == 1
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return self._t.events
+
+    @property
+    def valley(self) -> Valley:
+        if self._valley is None:
+            t = self._t
+            self._valley = Valley(self._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
+        return self._valley
+
+    def contract(self, contract_id: str) -> Contract:
+        return self._set.contracts[contract_id]
+
+    def points(self, seat: int) -> int:
+        """Points from completed contracts."""
+        return sum(self._set.contracts[c].points for c in self._t.completed[seat])
+
+    def open_tasks(self, seat: int) -> int:
+        """Tie-break: tasks claimed on contracts not yet completed."""
+        return sum(len(h.claimed) for h in self._t.contracts[seat])
+
+    def solo_won(self) -> bool:
+        t = self._t
+        return self.solo and not t.contracts[0] and bool(t.completed[0])
+
+    def is_terminal(self) -> bool:
+        return self._t.over
+
+    def returns(self) -> tuple[float, ...]:
+        t = self._t
+        if not t.over:
+            return (0.0,) * t.players
+        if self.solo:
+            return (1.0 if self.solo_won() else 0.0,)
+        # Rule text: most points wins; a tie goes to more tasks on uncompleted contracts. ZT-E6: players
+        # still tied share the win as a draw (0.5 each).
+        keys = [(self.points(p), self.open_tasks(p)) for p in range(t.players)]
+        best = max(keys)
+        winners = [p for p, key in enumerate(keys) if key == best]
+        share = 1.0 if len(winners) == 1 else 0.5
+        return tuple(share if p in winners else 0.0 for p in range(t.players))
+
+    def bonus_thresholds(self) -> tuple[int, ...]:
+        return SOLO_BONUS_AT if self.solo else BONUS_AT
+
+    def bonus_entitled(self) -> bool:
+        """Rule text: a bonus after the 2nd and the 4th contract (solo: the 3rd), from the next turn on.
+
+        ZT-E3: a bonus claimed is used at once; a player owed two may use both in one turn.
+        """
+        t = self._t
+        if not t.bonuses or t.pending is not None:
+            return False
+        earned = sum(1 for n in self.bonus_thresholds() if t.start_completed >= n)
+        return t.taken[t.current] < earned
+
+    def placements(self, card: str) -> tuple[int, ...]:
+        """ZT-2: every dotted line where `card`'s left edge may go now."""
+        return self.valley.placements(self._set.valley[card])
+
+    @property
+    def hands_mode(self) -> str:
+        return self._t.hands_mode
+
+    @property
+    def physical(self) -> bool:
+        """ZT-E10: real cards at a table; the controller does not know the hands."""
+        return self._t.hands_mode == PHYSICAL
+
+    @property
+    def pending(self) -> str | None:
+        """The step under way inside a turn (a bonus, or entering a contract drawn), or None."""
+        return self._t.pending
+
+    @property
+    def to_draw(self) -> tuple[int, ...]:
+        """ZT-E11: pile values of contracts drawn but not yet entered."""
+        return self._t.to_draw
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._t.hands[seat])
+
+    def chance_count(self) -> int:
+        """How many draws of hidden cards happened so far: no take-back across one."""
+        return self._t.revealed
+
+    def unaccounted(self, card: str) -> int:
+        """ZT-E10: copies of Valley card `card` not laid or set aside: one may be in a hand."""
+        t = self._t
+        laid = sum(1 for p in t.placed if p.card == card) + t.set_aside.count(card)
+        return self._set.copies[card] - laid
+
+    def playable_cards(self) -> tuple[str, ...]:
+        """The distinct Valley cards the player on turn may lay: their hand, or with physical hands
+        every card of which a copy may still be in a hand (ZT-E10), in card-set order."""
+        t = self._t
+        hand = t.hands[t.current]
+        if UNSEEN not in hand:
+            return tuple(_distinct(hand))
+        return tuple(c for c in self._set.valley if self.unaccounted(c) > 0)
+
+    # --- legality ----------------------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = tuple(self._compute_legal())
+        return self._legal
+
+    def _compute_legal(self) -> list[Action]:
+        t = self._t
+        if t.over:
+            return []
+        me = t.current
+        hand = t.hands[me]
+        valley = self.valley
+        if t.pending == TOKENS:
+            return self._token_actions()
+        if t.pending in (DEAL, DRAW, REDRAW):
+            return self._contract_entries()
+        if t.pending == EXCHANGE:
+            actions: list[Action] = []
+            if t.deck and UNSEEN in hand:
+                # ZT-E12: any card the hand may hold; at most as many swaps as unseen hand cards.
+                if hand.count(UNSEEN) > t.received.count(UNSEEN):
+                    actions.extend(Swap(c) for c in self.playable_cards())
+            elif t.deck:
+                actions.extend(Swap(c) for c in _distinct(hand) if hand.count(c) > t.received.count(c))
+            for held in t.contracts[me]:
+                if held.id not in t.received and t.piles[self._set.contracts[held.id].points - 1]:
+                    actions.append(Swap(held.id))
+            actions.append(DONE)
+            return actions
+        if t.pending == CROSS:
+            return [SecondCross(line) for line in valley.lines() if line not in t.crosses]
+        actions = []
+        if not t.played and UNSEEN in hand:
+            # ZT-E10: any card a hand may hold is laid where it fits; ZT-E1 with physical hands: one
+            # that fits nowhere may be set aside (the controller cannot see the other hand card).
+            for card in self.playable_cards():
+                found = self.placements(card)
+                actions.extend(Place(card, at) for at in found)
+                if not found:
+                    actions.append(SetAside(card))
+        elif not t.played:
+            for card in _distinct(hand):
+                actions.extend(Place(card, at) for at in self.placements(card))
+            if not actions:
+                actions.extend(SetAside(card) for card in _distinct(hand))  # ZT-E1
+        else:
+            actions.extend(self._claims())
+        if self.bonus_entitled():
+            actions.extend(self._bonus_actions())
+        if t.played:
+            actions.extend(self._ends())
+        return actions
+
+    def _contract_entries(self) -> list[Action]:
+        """ZT-E11: the contracts that may have been drawn: any left in a pile of a value still owed.
+        ZT-E12: in a redraw the contract just slid under its pile is not the one drawn."""
+        t = self._t
+        entries: list[Action] = []
+        for value in sorted(set(t.to_draw)):
+            pile = t.piles[value - 1]
+            candidates = pile[1:] if t.pending == REDRAW else pile
+            entries.extend(NewContract(c) for c in dict.fromkeys(candidates))
+        return entries
+
+    def _claims(self) -> list[Action]:
+        t = self._t
+        zone_counts = self.valley.zone_counts()
+        actions: list[Action] = []
+        for held in t.contracts[t.current]:
+            if t.claim_on not in (None, held.id):
+                continue  # ZT-7: tasks on one contract per turn
+            for icon, count in self._set.contracts[held.id].tasks:
+                if icon in held.claimed:
+                    continue
+                index = ICON_INDEX[icon]
+                if any(totals[index] == count for totals in zone_counts.values()):
+                    actions.append(Claim(held.id, icon))
+        return actions
+
+    def _bonus_actions(self) -> list[Action]:
+        t = self._t
+        valley = self.valley
+        actions: list[Action] = []
+        if "tokens" not in t.used and any(token_supply(self._set, t.tokens).values()) and not valley.empty:
+            actions.append(BONUS_TOKENS)
+        if "task" not in t.used:
+            for held in t.contracts[t.current]:
+                actions.extend(
+                    BonusTask(held.id, icon)
+                    for icon, _ in self._set.contracts[held.id].tasks
+                    if icon not in held.claimed
+                )
+        if "exchange" not in t.used:
+            actions.append(BONUS_EXCHANGE)
+        if t.gorge is None and t.gorges_used < GORGE_CARDS and not valley.empty:
+            actions.extend(BonusGorge(c) for c in valley.columns())
+        if "crosses" not in t.used and not valley.empty:
+            actions.extend(BonusCross(line) for line in valley.lines())
+        return actions
+
+    def _token_actions(self) -> list[Action]:
+        t = self._t
+        valley = self.valley
+        supply = token_supply(self._set, t.tokens)
+        actions: list[Action] = []
+        columns = valley.visible_columns()
+        for icon in ICONS:
+            if supply[icon] > 0:
+                actions.extend(PlaceToken(icon, c) for c in columns)
+        if supply[BLANK] > 0:
+            for icon in ICONS:
+                index = ICON_INDEX[icon]
+                actions.extend(PlaceToken(icon, c, blank=True) for c in columns if valley.column_counts(c)[index] > 0)
+        return actions
+
+    def _ends(self) -> list[Action]:
+        """ZT-E7: one pile value per contract completed this turn, from piles that still hold cards."""
+        t = self._t
+        if self.solo:
+            return [End()]  # solo: completed contracts are not replaced
+        sizes = {v: len(t.piles[v - 1]) for v in CONTRACT_VALUES}
+        wanted = min(t.replacements, sum(sizes.values()))
+        available = [v for v in CONTRACT_VALUES if sizes[v]]
+        ends: list[Action] = []
+        for combo in combinations_with_replacement(available, wanted):
+            if all(combo.count(v) <= sizes[v] for v in available):
+                ends.append(End(combo))
+        return ends
+
+    def __repr__(self) -> str:
+        return f"<ZillertalState turn={self._t.turns} player={self._t.current}>"
