@@ -1,0 +1,295 @@
+"""A Fillit position: pawns, stones and chips, whose turn and phase, movement and the legal actions.
+
+Applying actions and the reasons of illegal ones, notation and views live in the mixins of
+turns.py, actions.py and views.py; this class brings them together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from controller.games.base import (
+    Action,
+    Cell,
+    State,
+)
+from controller.games.fillit.actions import FillitNotation, Slide, StoneStep, _sort_key
+from controller.games.fillit.model import (
+    CHIPS,
+    PHASE_PAWN_MOVED,
+    PHASE_STONE_MOVED,
+    SEATS,
+    TEAM_COLOURS,
+    _side_count,
+    _side_of,
+    board_order,
+)
+from controller.games.fillit.turns import FillitTurns
+from controller.games.fillit.views import FillitViews
+from controller.games.hexgrid import (
+    CENTRE,
+    DIRECTIONS,
+    HexGrid,
+)
+from controller.games.seats import colour_title
+
+if TYPE_CHECKING:
+    from controller.games.fillit.game import Fillit
+
+
+class FillitState(FillitNotation, FillitTurns, FillitViews, State):
+    __slots__ = (
+        "_chips",
+        "_current",
+        "_game",
+        "_legal",
+        "_max_turns",
+        "_obstacles",
+        "_pawns",
+        "_phase",
+        "_players",
+        "_ply",
+        "_setup",
+        "_slides",
+        "_stones",
+        "_supply",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        game: Fillit,
+        players: int,
+        setup: str,
+        pawns: tuple[Cell, ...],
+        stones: dict[Cell, int],
+        chips: dict[Cell, int],
+        supply: tuple[int, ...],
+        *,
+        current: int,
+        phase: str,
+        turn: int,
+        ply: int,
+        max_turns: int | None,
+    ) -> None:
+        self._game = game
+        self._players = players
+        self._setup = setup
+        self._pawns = pawns
+        self._stones = stones  # never mutated after construction
+        self._chips = chips  # never mutated after construction
+        self._supply = supply
+        self._current = current
+        self._phase = phase
+        self._turn = turn
+        self._ply = ply
+        self._max_turns = max_turns
+        self._obstacles: frozenset[Cell] | None = None
+        self._slides: dict[Slide, tuple[Cell, ...]] | None = None
+        self._legal: tuple[Action, ...] | None = None
+
+    # --- description -------------------------------------------------------------------------
+    @property
+    def game(self) -> Fillit:
+        return self._game
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def current_player(self) -> int:
+        return self._current
+
+    @property
+    def board(self) -> str:
+        return self._game.board
+
+    @property
+    def grid(self) -> HexGrid:
+        return self._game.grid
+
+    @property
+    def setup(self) -> str:
+        return self._setup
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """Completed turns (F-8 counts these)."""
+        return self._turn
+
+    @property
+    def ply(self) -> int:
+        """Actions applied so far (a turn is one or two actions)."""
+        return self._ply
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The colour of each seat, in turn order."""
+        return SEATS[self._players]
+
+    @property
+    def teams(self) -> bool:
+        return self._players == 4
+
+    @property
+    def side_count(self) -> int:
+        return _side_count(self._players)
+
+    @property
+    def side_colours(self) -> tuple[str, ...]:
+        """The chip and stone colour of each side."""
+        return TEAM_COLOURS if self.teams else self.seats
+
+    def side_of(self, player: int) -> int:
+        return _side_of(self._players, player)
+
+    def members(self, side: int) -> tuple[int, ...]:
+        return tuple(p for p in range(self._players) if self.side_of(p) == side)
+
+    @property
+    def total_chips(self) -> int:
+        """F-2: chips each side has in all (supply plus board)."""
+        return CHIPS[(self.board, self._players)]
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        """Chips each side still holds, by side."""
+        return self._supply
+
+    @property
+    def pawns(self) -> tuple[Cell, ...]:
+        """Each seat's pawn."""
+        return self._pawns
+
+    @property
+    def stones(self) -> Mapping[Cell, int]:
+        """Stone hexes and the side owning each."""
+        return dict(self._stones)
+
+    @property
+    def chips(self) -> Mapping[Cell, int]:
+        """Chip hexes and the side owning each."""
+        return dict(self._chips)
+
+    def chips_on_board(self, side: int) -> int:
+        return sum(1 for owner in self._chips.values() if owner == side)
+
+    def describe_side(self, side: int) -> str:
+        if self.teams:
+            return " and ".join(colour_title(self.seats[p]) for p in self.members(side))
+        return colour_title(self.seats[side])
+
+    # --- end ---------------------------------------------------------------------------------
+    def winning_side(self) -> int | None:
+        """The side whose supply ran out (rule text: that player, or team, has won)."""
+        for side, left in enumerate(self._supply):
+            if left == 0:
+                return side
+        return None
+
+    def out_of_turns(self) -> bool:
+        return self._max_turns is not None and self._turn >= self._max_turns  # F-8
+
+    def is_terminal(self) -> bool:
+        return self.winning_side() is not None or self.out_of_turns()
+
+    def side_results(self) -> tuple[float, ...]:
+        """Per side: 1 win, 0 loss, 0.5 shared by the sides tied for the fewest chips at F-8's limit."""
+        winner = self.winning_side()
+        if winner is not None:
+            return tuple(1.0 if side == winner else 0.0 for side in range(self.side_count))
+        if not self.out_of_turns():
+            return (0.0,) * self.side_count
+        fewest = min(self._supply)
+        leaders = [side for side, left in enumerate(self._supply) if left == fewest]
+        # F-8: the fewest chips left wins; sides tied for the fewest draw, the others lose.
+        value = 1.0 if len(leaders) == 1 else 0.5
+        return tuple(value if side in leaders else 0.0 for side in range(self.side_count))
+
+    def returns(self) -> tuple[float, ...]:
+        results = self.side_results()
+        return tuple(results[self.side_of(p)] for p in range(self._players))
+
+    # --- movement ----------------------------------------------------------------------------
+    def obstacles(self) -> frozenset[Cell]:
+        """F-6: what stops a sliding pawn besides the edge: the centre, stones and pawns."""
+        if self._obstacles is None:
+            self._obstacles = frozenset((CENTRE, *self._stones, *self._pawns))
+        return self._obstacles
+
+    def slide_paths(self, player: int | None = None) -> dict[Slide, tuple[Cell, ...]]:
+        """F-6: every slide of `player`'s pawn (default: the player on turn) with the hexes it enters."""
+        if player is None or player == self._current:
+            if self._slides is None:
+                self._slides = self._compute_slides(self._current)
+            return dict(self._slides)
+        return self._compute_slides(player)
+
+    def _compute_slides(self, player: int) -> dict[Slide, tuple[Cell, ...]]:
+        pawn = self._pawns[player]
+        blocked = self.obstacles().__contains__
+        paths: dict[Slide, tuple[Cell, ...]] = {}
+        for direction in DIRECTIONS:
+            path = self.grid.ray(pawn, direction, blocked)
+            if path:
+                paths[Slide(pawn, path[-1])] = path
+        return paths
+
+    def stone_steps(self, player: int | None = None) -> tuple[StoneStep, ...]:
+        """F-7: every step of a stone `player` may move (their own, or their team's), ignoring F-5."""
+        side = self.side_of(self._current if player is None else player)
+        steps: list[StoneStep] = []
+        for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=board_order):
+            for target in sorted(self.grid.neighbours(origin), key=board_order):
+                if target != CENTRE:  # F-7: never the centre
+                    steps.append(StoneStep(origin, target))
+        return tuple(steps)
+
+    def can_slide_after(self, action: StoneStep) -> bool:
+        """Whether the pawn on turn could slide after the stone step `action` (F-5)."""
+        obstacles = self.obstacles()
+        pawn = self._pawns[self._current]
+        if action.target == pawn:
+            pawn = action.origin  # the stone swaps with the pawn
+        # The target holds the stone now; the origin holds whatever the target held.
+        origin_blocked = action.target in obstacles
+        for neighbour in self.grid.neighbours(pawn):
+            if neighbour == action.target:
+                continue
+            if neighbour == action.origin:
+                if not origin_blocked:
+                    return True
+            elif neighbour not in obstacles:
+                return True
+        return False
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        if self.is_terminal():
+            return ()
+        if self._phase == PHASE_STONE_MOVED:
+            return tuple(sorted(self.slide_paths(), key=_sort_key))
+        steps = self.stone_steps()
+        if self._phase == PHASE_PAWN_MOVED:
+            return steps
+        slides = tuple(sorted(self.slide_paths(), key=_sort_key))
+        freeing = tuple(step for step in steps if self.can_slide_after(step))
+        if slides or freeing:
+            # F-5: some order allows a slide, so the turn must include one; a stone step first is
+            # legal only if the pawn can still slide after it.
+            return slides + freeing
+        # F-5: no order allows a slide: the turn is a stone step alone.
+        return steps
+
+    def __repr__(self) -> str:
+        return f"<FillitState {self.board} turn={self._turn} to_move={self.seats[self._current]} phase={self._phase}>"
