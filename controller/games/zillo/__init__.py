@@ -2,8 +2,10 @@
 (actions.py) and saved states (serial.py)."""
 
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift
+from controller.games.zillo.game import Zillo
 from controller.games.zillo.layout import INITIAL_LAYOUT, Field, Layout, Placement
-from controller.games.zillo.state import Catch, Landing, Played, Stack, Zillo, ZilloState
+from controller.games.zillo.model import Catch, Played, Stack
+from controller.games.zillo.state import Landing, ZilloState
 
 __all__ = [
     "INITIAL_LAYOUT",

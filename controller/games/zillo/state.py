@@ -1,41 +1,32 @@
-"""Zillo (print & play): catch the Zillo with your Catchers while the four board parts twist and shift.
+"""A Zillo position: the board parts, Catchers and the Zillo, hands and pile, movement and the legal actions.
 
-Rule text: shared/rules/seeds/zillo.txt; rulings Z-1 to Z-7: shared/rules/zillo.md; the engine's own
-decisions where both are silent (ZE-1 ...): docs/games/zillo.md.
+Rule text summary and rulings (Z-1 ... and the engine's own decisions ZE-1 ...): docs/games/zillo.md.
+The reasons of illegal actions, notation and views live in the mixins of reasons.py and views.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.base import (
     Action,
     Cell,
-    Game,
     IllegalAction,
-    Mark,
     Occupancy,
-    Option,
-    Piece,
     State,
 )
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.grid import destinations
-from controller.games.rng import SeededRandom
 from controller.games.seats import colour_title
-from controller.games.zillo import actions as notation
-from controller.games.zillo import serial
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.deck import (
     CARD_INDEX,
     CARDS,
     CATCHER_PATHS_TO,
     DEAL,
-    RELATIVE_PATHS,
     card_paths,
-    describe,
     kind,
     moves_zillo,
 )
@@ -43,96 +34,26 @@ from controller.games.zillo.layout import (
     AREA,
     INITIAL_LAYOUT,
     PARTS,
-    ROTATIONS,
     Field,
     Layout,
     Placement,
     corner_for_anchor,
 )
 from controller.games.zillo.model import (
-    CATCHER_MAGNET,
     CATCHERS_PER_PLAYER,
     DEALT,
     HANDS,
-    HANDS_MODES,
     MATCH_POINTS,
     PHYSICAL,
     SEATS,
     TOP,
-    ZILLO_MAGNET,
     Catch,
     Played,
     Stack,
     Table,
-    check_bool,
-    check_choice,
-    check_max_turns,
 )
-
-
-class Zillo(Game):
-    name = "zillo"
-    title = "Zillo"
-    player_counts = (2, 3, 4)
-    options = (
-        Option(
-            "hands",
-            DEALT,
-            "Z-6: 'dealt' (the engine shuffles, deals and knows every hand) or 'physical' (real cards: "
-            "any card not yet played since the last shuffle may be declared with its move)",
-        ),
-        Option("match", False, "Z-7: play a whole match until someone has 4 points (true) or one game"),
-        Option("max_turns", 400, "Z-7: a game without a catch after this many turns is a draw; null: off"),
-        Option("start_player", 0, "the seat that starts the first game (the Zillo starts in its colour)"),
-    )
-
-    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> ZilloState:
-        count = self.check_players(players)
-        settings = self.resolve_options(options)
-        hands_mode = check_choice("hands", settings["hands"], HANDS_MODES)
-        match = check_bool("match", settings["match"])
-        max_turns = check_max_turns(settings["max_turns"])
-        start = settings["start_player"]
-        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < count:
-            raise ValueError(f"start_player must be a seat 0..{count - 1}, not {start!r}")
-        table = Table(
-            players=count,
-            hands_mode=hands_mode,
-            match=match,
-            max_turns=max_turns,
-            layout=INITIAL_LAYOUT,
-            catchers={},
-            zillo=(0, 0),
-            hands=None,
-            hand_sizes=(0,) * count,
-            pile=None,
-            pile_count=0,
-            played=(),
-            phase=HANDS,
-            current=start,
-            start_player=start,
-            turn=0,
-            ply=0,
-            game_number=1,
-            scores=(0,) * count,
-            caught=None,
-            winner=None,
-            rng=SeededRandom(seed),
-        )
-        return ZilloState(self, _set_up(table, start))
-
-    def state_from_json(self, data: Mapping[str, Any]) -> ZilloState:
-        return ZilloState(self, serial.table_from_json(data, self))
-
-    def cells(self, state: State) -> tuple[Cell, ...]:
-        # Parts move anywhere inside the play area (Z-1, Z-3), so the game uses the whole 14x14 board.
-        return AREA.cells()
-
-    def format_cell(self, cell: Cell) -> str:
-        return AREA.format_cell(cell)
-
-    def parse_cell(self, text: str) -> Cell:
-        return AREA.parse_cell(text)
+from controller.games.zillo.reasons import IllegalReasons
+from controller.games.zillo.views import ZilloViews, _occupancy
 
 
 def _set_up(table: Table, start: int) -> Table:
@@ -205,20 +126,11 @@ class Landing:
     caught: bool
 
 
-ZILLO = Piece("zillo", None, ZILLO_MAGNET)
+if TYPE_CHECKING:
+    from controller.games.zillo.game import Zillo
 
 
-def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
-    """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
-    occupancy: Occupancy = {
-        cell: (Piece("catcher", stack.player, CATCHER_MAGNET),) * stack.count for cell, stack in catchers.items()
-    }
-    # The Zillo shares a field only when it has just been caught: it lies under the Catchers.
-    occupancy[zillo_cell] = (ZILLO, *occupancy.get(zillo_cell, ()))
-    return occupancy
-
-
-class ZilloState(State):
+class ZilloState(IllegalReasons, ZilloViews, State):
     __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_t")
 
     def __init__(self, game: Zillo, table: Table) -> None:
@@ -639,141 +551,6 @@ class ZilloState(State):
             return dict(pile_count=count, played=())
         pile, rng = shuffle((*cards, *pile), self._t.rng)
         return dict(pile=pile, pile_count=count, played=(), rng=rng)
-
-    # --- reasons -----------------------------------------------------------------------------
-    def _why_illegal(self, action: Action) -> str:
-        t = self._t
-        if self.is_terminal():
-            return "the game is over"
-        if t.caught is not None:
-            catcher = self.colour(t.caught.player)
-            return f"{catcher} caught the Zillo: deal the next game ({notation.NEW_GAME_TEXT})"
-        if isinstance(action, NewGame):
-            return "a new game is dealt only after a catch in a match"
-        card = card_of(action)
-        if card is None:
-            return f"{action!r} is not a Zillo action"
-        if card not in CARD_INDEX:
-            return f"{card!r} is not a Zillo card"
-        who = self.colour(t.current)
-        reason = self._why_card_unavailable(card, who)
-        if reason is not None:
-            return reason
-        if isinstance(action, Discard):
-            if t.hands_mode == PHYSICAL or t.phase == TOP:
-                return f"{card} has a legal move, so it must be played (Z-4)"
-            return f"{who} has a card with a legal move: discard only when no card can be played (Z-4)"
-        if isinstance(action, Shift):
-            return self._why_shift_illegal(action)
-        assert isinstance(action, Move)
-        return self._why_move_illegal(action, who)
-
-    def _why_card_unavailable(self, card: Card, who: str) -> str | None:
-        t = self._t
-        if t.hands_mode == PHYSICAL:
-            if card not in self.unseen_cards():
-                return f"{card} has already been played since the cards were last shuffled (Z-6)"
-            return None
-        if t.phase == TOP:
-            assert t.pile is not None
-            if card != t.pile[-1]:
-                return f"in top-card play {who} must play the top card of the pile, {t.pile[-1]}"
-            return None
-        if card not in self.playable_cards():
-            return f"{card} is not in {who}'s hand"
-        return None
-
-    def _why_shift_illegal(self, action: Shift) -> str:
-        if kind(action.card) != "shift":
-            return f"{describe(action.card)} moves a piece, not a board part"
-        if action.part not in PARTS:
-            return f"there is no board part {action.part} (parts 1 to 4)"
-        if action.turn not in ROTATIONS:
-            return f"a part turns by 0, 90, 180 or 270 degrees, not {action.turn}"
-        layout = self._t.layout
-        rotation = (layout.placement(action.part).rotation + action.turn) % 360
-        placement = Placement(corner_for_anchor(action.anchor, rotation), rotation)
-        return layout.shift_problem(action.part, placement) or f"{action!r} is not a legal shift"
-
-    def _why_move_illegal(self, action: Move, who: str) -> str:
-        t = self._t
-        card = action.card
-        if kind(card) == "shift":
-            return f"{card} is a Shift card: it moves a board part (write S-n:<part>r<turn>@<field>)"
-        if not (AREA.contains(action.origin) and AREA.contains(action.target)):
-            return "both fields of a move must be on the 14x14 board"
-        origin, target = AREA.format_cell(action.origin), AREA.format_cell(action.target)
-        if moves_zillo(card):
-            if action.count is not None:
-                return f"{describe(card)} moves the Zillo, not Catchers"
-            if action.origin != t.zillo:
-                return f"the Zillo stands on {AREA.format_cell(t.zillo)}, not on {origin}"
-        else:
-            if action.count is None:
-                return f"{describe(card)} moves Catchers: say how many (1 to 3)"
-            stack = t.catchers.get(action.origin)
-            if stack is None or stack.player != t.current:
-                return f"{who} has no Catchers on {origin}"
-            if not 1 <= action.count <= stack.count:
-                return f"{who} has {stack.count} Catcher(s) on {origin}, so cannot move {action.count}"
-        offset = (action.target[0] - action.origin[0], action.target[1] - action.origin[1])
-        if all(path[-1] != offset for path in RELATIVE_PATHS[card]):
-            return f"{describe(card)} cannot go from {origin} to {target}"
-        if action.target not in self._targets(card, action.origin):
-            return f"every step from {origin} to {target} must land on a board part, and one would not"
-        landing = self.landing(t.current, action.origin, action.target, action.count)
-        if isinstance(landing, str):
-            return landing
-        return f"{notation.action_to_str(action)} is not legal here"
-
-    # --- notation ----------------------------------------------------------------------------
-    def action_to_str(self, action: Action) -> str:
-        return notation.action_to_str(action)
-
-    def parse_action(self, text: str) -> Action:
-        return notation.parse_action(text)
-
-    # --- views -------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return serial.table_to_json(self._t, self._game.name)
-
-    def observation(self, player: int) -> dict[str, Any]:
-        """What `player` may see: the board, the scores, how many cards everyone holds, their own
-        hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
-        Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
-        t = self._t
-        if not 0 <= player < t.players:
-            raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
-        data = serial.public_json(t, self._game.name)
-        data["played"] = [
-            {"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played
-        ]
-        own = self.hand(player)
-        data.update(
-            player=player,
-            colours=list(self.seats),
-            hand=None if own is None else list(own),
-            face_up=self.face_up(),
-            unseen=list(self.unseen_by(player)),
-            terminal=self.is_terminal(),
-            returns=list(self.returns()),
-        )
-        return data
-
-    def occupancy(self) -> Occupancy:
-        return _occupancy(self._t.catchers, self._t.zillo)
-
-    def marks(self) -> dict[Cell, Mark]:
-        """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
-        fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
-        seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
-        marks: dict[Cell, Mark] = {}
-        for cell, field in self._t.layout.fields().items():
-            if field.kind == "plain":
-                marks[cell] = Mark("part", "white")
-            else:
-                marks[cell] = Mark(field.kind, field.colour, seat_of.get(field.colour))
-        return marks
 
     def __repr__(self) -> str:
         t = self._t

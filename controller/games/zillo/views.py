@@ -1,0 +1,86 @@
+"""Views of a Zillo position: notation, its saved form, one seat's observation and the board's marks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from controller.games.base import (
+    Action,
+    Cell,
+    Mark,
+    Occupancy,
+    Piece,
+)
+from controller.games.zillo import actions as notation
+from controller.games.zillo import serial
+from controller.games.zillo.model import (
+    CATCHER_MAGNET,
+    ZILLO_MAGNET,
+    Stack,
+)
+
+ZILLO = Piece("zillo", None, ZILLO_MAGNET)
+
+
+def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
+    """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
+    occupancy: Occupancy = {
+        cell: (Piece("catcher", stack.player, CATCHER_MAGNET),) * stack.count for cell, stack in catchers.items()
+    }
+    # The Zillo shares a field only when it has just been caught: it lies under the Catchers.
+    occupancy[zillo_cell] = (ZILLO, *occupancy.get(zillo_cell, ()))
+    return occupancy
+
+
+class ZilloViews:
+    """Notation and what others may see of a state: the saved form, a seat's observation, the board's marks."""
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_str(self, action: Action) -> str:
+        return notation.action_to_str(action)
+
+    def parse_action(self, text: str) -> Action:
+        return notation.parse_action(text)
+
+    # --- views -------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return serial.table_to_json(self._t, self._game.name)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see: the board, the scores, how many cards everyone holds, their own
+        hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
+        Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
+        t = self._t
+        if not 0 <= player < t.players:
+            raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
+        data = serial.public_json(t, self._game.name)
+        data["played"] = [
+            {"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played
+        ]
+        own = self.hand(player)
+        data.update(
+            player=player,
+            colours=list(self.seats),
+            hand=None if own is None else list(own),
+            face_up=self.face_up(),
+            unseen=list(self.unseen_by(player)),
+            terminal=self.is_terminal(),
+            returns=list(self.returns()),
+        )
+        return data
+
+    def occupancy(self) -> Occupancy:
+        return _occupancy(self._t.catchers, self._t.zillo)
+
+    def marks(self) -> dict[Cell, Mark]:
+        """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
+        fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
+        seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
+        marks: dict[Cell, Mark] = {}
+        for cell, field in self._t.layout.fields().items():
+            if field.kind == "plain":
+                marks[cell] = Mark("part", "white")
+            else:
+                marks[cell] = Mark(field.kind, field.colour, seat_of.get(field.colour))
+        return marks
