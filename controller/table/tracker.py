@@ -1,4 +1,4 @@
-"""Move inference: from debounced sensor readings to committed game actions (DESIGN section 3).
+"""Move inference: from debounced sensor readings to committed game actions (docs/tracker.md).
 
 The tracker is a deterministic state machine: `step(now_ms, readings, events)` is its only input and
 a `TrackerOutput` its only output. It never sleeps, never reads a clock and never changes the game
@@ -6,196 +6,39 @@ on evidence that is not an exact match of a whole position.
 
 Positions are compared as *mismatches*: the set of (channel, reading) pairs where a position differs
 from the current expectation. Each legal action's mismatch is computed once per state (the candidate
-table), so matching a stable board is one dictionary look-up.
+table, candidates.py), so matching a stable board is one dictionary look-up. Choosing among
+candidates is confirmation.py's; the hints that guide the players are guidance.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from controller.games import Action, Cell, IllegalAction, Occupancy, State
-from controller.games.footprint import Footprint, footprint
+from controller.games import Action, Cell, IllegalAction, State
+from controller.games.footprint import Footprint
+from controller.table import guidance
 from controller.table.board import BoardMap
+from controller.table.candidates import CandidateTable, chance_count
+from controller.table.confirmation import Confirmation
+from controller.table.tracker_types import (
+    TAKEBACK,
+    TAKEBACK_MODES,
+    HintKind,
+    Mismatch,
+    Mode,
+    SensorFault,
+    TrackerConfig,
+    TrackerOutput,
+)
 from hal.protocols import InputEvent, Readings
 
-Mismatch = frozenset[tuple[int, int]]
-HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
-Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore"]
-TAKEBACK_MODES = ("auto", "offer", "off")
-
-
-@dataclass(frozen=True)
-class TrackerConfig:
-    debounce_ms: int = 40
-    settle_ms: int = 250
-    guide_after_ms: int = 2500
-    preview_ms: int = 800  # how long each candidate is previewed while asking for confirmation
-    stuck_after_ms: int = 5000  # a lone wrong channel this long is reported as a sensor fault
-    takeback: str = "auto"  # auto: putting the last move back undoes it; offer: needs confirm; off
-    mask_stuck: bool = True  # leave a channel reported stuck out of the matching until it changes
-    # A take-back by position waits longer than a move: sending a captured piece home first passes
-    # through the previous position for a moment.
-    takeback_ms: int = 2000
-    prebuild_per_scan: int = 4  # legal actions prepared per quiet scan after a commit
-
-    def __post_init__(self) -> None:
-        for name in (
-            "debounce_ms",
-            "settle_ms",
-            "guide_after_ms",
-            "preview_ms",
-            "stuck_after_ms",
-            "takeback_ms",
-            "prebuild_per_scan",
-        ):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")
-        if self.preview_ms == 0:
-            raise ValueError("tracker preview_ms must be at least 1")
-        if self.takeback not in TAKEBACK_MODES:
-            raise ValueError(f"tracker takeback must be one of {', '.join(TAKEBACK_MODES)}, not {self.takeback!r}")
-
-
-@dataclass(frozen=True)
-class SensorFault:
-    channel: int
-    cell: Cell | None
-    reading: int
-    expected: int
-
-
-@dataclass(frozen=True)
-class TrackerOutput:
-    mode: Mode
-    state: State  # the committed game state
-    shown: State  # the state whose marks the LEDs show (a provisional successor while acknowledged)
-    hints: dict[Cell, HintKind] = field(default_factory=dict)
-    committed: tuple[Action, ...] = ()
-    transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
-    commit_via: tuple[str, ...] = ()  # per commit: "sensors", "confirm" (button) or "declare" (input)
-    took_back: int = 0
-    acknowledged: Action | None = None
-    candidates: tuple[Action, ...] = ()
-    previewed: Action | None = None
-    messages: tuple[str, ...] = ()
-    faults: tuple[SensorFault, ...] = ()
-
-
-class _Candidates:
-    """Everything the tracker needs about one state: its expected readings at once, and every legal
-    action's mismatch, successor and (on first use) footprint.
-
-    The per-action part is built in small slices (`advance`) on quiet scans after a commit, and
-    finished (`complete`) the moment a match needs it, so no single scan pays for all of it.
-    """
-
-    def __init__(self, state: State, board: BoardMap) -> None:
-        self.state = state
-        self.board = board
-        self.occupancy: Occupancy = state.occupancy()
-        self.expected: tuple[int, ...] = board.expected(self.occupancy)
-        self.by_mismatch: dict[Mismatch, list[Action]] = {}
-        self.mismatch_of: dict[Action, Mismatch] = {}
-        self.successor: dict[Action, State] = {}
-        self.invisible: list[Action] = []  # actions no sensor can see: they must be declared
-        self.footprints: dict[Action, Footprint] = {}
-        self.unseen: dict[Action, bool] = {}
-        self.masked_index: dict[frozenset[int], dict[Mismatch, list[Action]]] = {}
-        self._todo: list[Action] | None = None
-        self._next = 0
-
-    @property
-    def done(self) -> bool:
-        return self._todo is not None and self._next >= len(self._todo)
-
-    def advance(self, budget: int) -> None:
-        """Process up to `budget` more actions (listing the legal actions counts as one)."""
-        if self._todo is None:
-            self._todo = [] if self.state.is_terminal() else list(self.state.legal_actions())
-            budget -= 1
-        todo = self._todo
-        end = min(len(todo), self._next + max(budget, 0))
-        while self._next < end:
-            self._add(todo[self._next])
-            self._next += 1
-
-    def complete(self) -> _Candidates:
-        if not self.done:
-            self.advance(1 << 30)
-        return self
-
-    def _add(self, action: Action) -> None:
-        after = self.state.apply(action)
-        occupancy = self.occupancy
-        after_occupancy = after.occupancy()
-        board = self.board
-        expected = self.expected
-        pairs = []
-        for cell in occupancy.keys() | after_occupancy.keys():
-            pieces = after_occupancy.get(cell)
-            if occupancy.get(cell) == pieces:
-                continue
-            channel = board.channel_of.get(cell)
-            if channel is None:
-                continue
-            value = board.model([piece.magnet for piece in pieces or ()])
-            if value != expected[channel]:
-                pairs.append((channel, value))
-        mismatch = frozenset(pairs)
-        self.successor[action] = after
-        self.mismatch_of[action] = mismatch
-        if mismatch:
-            self.by_mismatch.setdefault(mismatch, []).append(action)
-        else:
-            self.invisible.append(action)
-
-    def unseen_placement(self, action: Action) -> bool:
-        """See `Tracker._placement_unseen`."""
-        found = self.unseen.get(action)
-        if found is None:
-            found = self._has_unseen_placement(action)
-            self.unseen[action] = found
-        return found
-
-    def _has_unseen_placement(self, action: Action) -> bool:
-        moves = self.footprint(action).moves
-        origins = {move.origin for move in moves}
-        arriving: dict[Cell, dict[Cell | None, list[int]]] = {}  # target -> origin -> magnets
-        for move in moves:
-            if move.target is not None and move.target not in origins:
-                arriving.setdefault(move.target, {}).setdefault(move.origin, []).append(move.piece.magnet)
-        model = self.board.model
-        after = self.successor[action].occupancy()
-        for target, groups in arriving.items():
-            staying = [piece.magnet for piece in self.occupancy.get(target, ())]
-            if not staying and len(groups) < 2:
-                continue  # one group onto an empty field: its arrival is always seen
-            final = [piece.magnet for piece in after.get(target, ())]
-            reading = model(final)
-            for magnets in groups.values():
-                rest = list(final)
-                for magnet in magnets:
-                    rest.remove(magnet)
-                if model(rest) == reading:
-                    return True  # this group could be the last one down, and nobody would see it
-        return False
-
-    def footprint(self, action: Action) -> Footprint:
-        """Which pieces the action moves (computed on first use: only hints need it)."""
-        found = self.footprints.get(action)
-        if found is None:
-            found = footprint(self.occupancy, self.successor[action].occupancy())
-            self.footprints[action] = found
-        return found
-
-
-TAKEBACK = "takeback"  # pseudo-candidate: the board shows the position before the last action
+__all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
 class Tracker:
+    """Follows the game on the board, one scan at a time (see the module docstring)."""
+
     def __init__(
         self, board: BoardMap, state: State, config: TrackerConfig | None = None, history: Sequence[State] = ()
     ) -> None:
@@ -203,7 +46,7 @@ class Tracker:
         self.config = config or TrackerConfig()
         self._history: list[State] = list(history)
         self._state = state
-        self._cache: dict[int, _Candidates] = {}
+        self._cache: dict[int, CandidateTable] = {}
         channels = board.channels
         self._raw = [0] * channels
         self._last_readings: Readings | None = None
@@ -219,11 +62,7 @@ class Tracker:
         self._mismatch_since = 0
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
-        self._confirm: tuple[Action | str, ...] = ()
-        self._card: str | None = None  # the card shown before its move (Zillo), if any
-        self._offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
-        self._offer_since = 0
-        self._confirm_offset = 0
+        self._choice = Confirmation(self.config.preview_ms)
         self._output: TrackerOutput | None = None
         self._deadline: int | None = None
         self._faults: tuple[SensorFault, ...] = ()
@@ -343,7 +182,7 @@ class Tracker:
         self._mismatch_since = now
 
     # --- candidates ----------------------------------------------------------------------------
-    def _table(self, state: State) -> _Candidates:
+    def _table(self, state: State) -> CandidateTable:
         """The (possibly still incomplete) candidate table of `state`."""
         key = id(state)
         cached = self._cache.get(key)
@@ -352,11 +191,11 @@ class Tracker:
         # Keep the cache small: the current state, its predecessor and successors are what we need.
         if len(self._cache) > 64:
             self._cache = {k: v for k, v in self._cache.items() if v.state is self._state}
-        table = _Candidates(state, self.board)
+        table = CandidateTable(state, self.board)
         self._cache[key] = table
         return table
 
-    def _candidates(self, state: State) -> _Candidates:
+    def _candidates(self, state: State) -> CandidateTable:
         """The complete candidate table of `state`."""
         return self._table(state).complete()
 
@@ -365,14 +204,14 @@ class Tracker:
         if not self._history or self.config.takeback == "off":
             return None
         previous = self._history[-1]
-        if _chance_count(previous) != _chance_count(self._state):
+        if chance_count(previous) != chance_count(self._state):
             return None  # never take back across a hidden random event
         expected = self._expected
         before = self._table(previous).expected
         masked = self._masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
 
-    def _index(self, cands: _Candidates) -> dict[Mismatch, list[Action]]:
+    def _index(self, cands: CandidateTable) -> dict[Mismatch, list[Action]]:
         """Candidate actions by mismatch, with masked (stuck) channels left out."""
         if not self._masked:
             return cands.by_mismatch
@@ -405,25 +244,24 @@ class Tracker:
         return 0
 
     def _button(self, now: int, name: str, committed: list[Action], messages: list[str]) -> int:
+        choice_ = self._choice
         if name == "confirm":
-            if self._confirm:
-                choice = self._previewed(now)
+            if choice_.asking:
+                choice = choice_.previewed(now, self._mismatch_since)
                 return self._accept(now, choice, committed)
             if self._provisional is not None:
                 return self._accept(now, self._provisional, committed)
             messages.append("nothing to confirm")
             return 0
         if name == "menu":
-            if self._confirm:
-                self._confirm_offset += 1
+            if choice_.asking:
+                choice_.step()
                 return 0
-            invisible = () if self._mismatch else tuple(self._with_card(self._candidates(self._state).invisible))
+            invisible = () if self._mismatch else tuple(choice_.with_card(self._candidates(self._state).invisible))
             if invisible:
                 # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
                 # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
-                self._offer = invisible
-                self._offer_since = now
-                self._confirm_offset = 0
+                choice_.make_offer(invisible, now)
                 return 0
             messages.append("menu: nothing to choose")
             return 0
@@ -431,7 +269,7 @@ class Tracker:
             if not self._history:
                 messages.append("undo: no move to take back")
                 return 0
-            if _chance_count(self._history[-1]) != _chance_count(self._state):
+            if chance_count(self._history[-1]) != chance_count(self._state):
                 messages.append("undo: the last move revealed hidden information and cannot be taken back")
                 return 0
             self._take_back(now)
@@ -453,14 +291,8 @@ class Tracker:
         if not any(getattr(action, "card", None) == card for action in legal):
             messages.append(f"{card}: no legal move with this card now (not in the hand, already played, or no room)")
             return True
-        self._card = card
+        self._choice.card = card
         return True
-
-    def _with_card(self, actions):
-        """Only the moves of the selected card, when a card was shown."""
-        if self._card is None:
-            return list(actions)
-        return [action for action in actions if getattr(action, "card", None) == self._card]
 
     def _declare(self, now: int, text: str, committed: list[Action], messages: list[str]) -> None:
         """A decision no sensor sees, or the choice among candidates: validated by the rules."""
@@ -505,10 +337,7 @@ class Tracker:
         self._expected = self._table(state).expected
         self._reset_mismatch(now)
         self._provisional = None
-        self._confirm = ()
-        self._offer = ()
-        self._card = None
-        self._confirm_offset = 0
+        self._choice.reset()
         self._setup = False
 
     def restart(self, now: int, state: State) -> None:
@@ -518,11 +347,6 @@ class Tracker:
         self._enter(now, state)
         self._setup = True
         self._output = None
-
-    def _previewed(self, now: int) -> Action | str:
-        since = self._offer_since if self._offer else self._mismatch_since
-        index = (now - since) // self.config.preview_ms + self._confirm_offset
-        return self._confirm[index % len(self._confirm)]
 
     # --- evaluation ----------------------------------------------------------------------------
     def _evaluate(self, now: int, committed: list[Action], messages: list[str], took_back: int) -> TrackerOutput:
@@ -559,24 +383,23 @@ class Tracker:
         base = {"state": state, "shown": state, "committed": tuple(committed), "took_back": took_back}
         if not self._started:
             return TrackerOutput(mode="idle", **base)
-        if not mismatch and self._offer and not self._setup:
-            if self._confirm != self._offer:
-                self._confirm = self._offer
-            previewed = self._previewed(now)
-            elapsed = now - self._offer_since
-            self._set_deadline(now + self.config.preview_ms - elapsed % self.config.preview_ms)
+        choice = self._choice
+        if not mismatch and choice.offer and not self._setup:
+            choice.show_offer()
+            previewed = choice.previewed(now, self._mismatch_since)
+            self._set_deadline(choice.next_change(now, choice.offer_since))
             cands = self._candidates(state)
             return TrackerOutput(
                 mode="confirm",
-                hints=self._offer_hints(previewed, cands),
-                candidates=self._offer,
+                hints=guidance.offer_hints(state, previewed, cands),
+                candidates=choice.offer,
                 previewed=previewed,
                 **{**base, "shown": cands.successor[previewed]},
             )
-        self._offer = ()
+        choice.offer = ()
         if not mismatch:
             self._provisional = None
-            self._confirm = ()
+            choice.asking = ()
             self._setup = False
             self._restore = False
             self._faults = ()
@@ -588,7 +411,7 @@ class Tracker:
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
-        actions: list[Action | str] = self._with_card(self._index(cands).get(mismatch, ()))
+        actions: list[Action | str] = list(choice.with_card(self._index(cands).get(mismatch, ())))
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
@@ -596,13 +419,10 @@ class Tracker:
             return self._single(now, actions[0], cands, committed, took_back, base)
         self._provisional = None
         if actions:
-            if tuple(actions) != self._confirm:
-                self._confirm = tuple(actions)
-                self._confirm_offset = 0
-            previewed = self._previewed(now)
-            elapsed = now - self._mismatch_since
-            self._set_deadline(now + self.config.preview_ms - elapsed % self.config.preview_ms)
-            hints = self._preview_hints(previewed, cands)
+            choice.ask(actions)
+            previewed = choice.previewed(now, self._mismatch_since)
+            self._set_deadline(choice.next_change(now, self._mismatch_since))
+            hints = guidance.preview_hints(self._changed_cells(), previewed, cands)
             shown = cands.successor[previewed] if previewed != TAKEBACK else self._history[-1]
             return TrackerOutput(
                 mode="confirm",
@@ -611,13 +431,13 @@ class Tracker:
                 previewed=None if previewed == TAKEBACK else previewed,
                 **{**base, "shown": shown},
             )
-        self._confirm = ()
+        choice.asking = ()
         return self._unmatched(now, mismatch, cands, base)
 
     def _single(
-        self, now: int, choice: Action | str, cands: _Candidates, committed: list[Action], took_back: int, base: dict
+        self, now: int, choice: Action | str, cands: CandidateTable, committed: list[Action], took_back: int, base: dict
     ) -> TrackerOutput:
-        self._confirm = ()
+        self._choice.asking = ()
         if self._provisional != choice:
             self._provisional = choice
         quiet_since = max(self._mismatch_since, self._touched)
@@ -648,7 +468,7 @@ class Tracker:
         """Whether a field of the move is still changing (a flicker elsewhere does not count)."""
         return any(channel in self._mismatch for channel in self._pending)
 
-    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: _Candidates) -> bool:
+    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the action puts a piece where no sensor notices it, so the board cannot tell a
         finished move from one still in the hand: then the player confirms instead of the board
         guessing.
@@ -666,7 +486,7 @@ class Tracker:
                 return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
         return cands.unseen_placement(choice)
 
-    def _could_still_change(self, choice: Action, cands: _Candidates) -> bool:
+    def _could_still_change(self, choice: Action, cands: CandidateTable) -> bool:
         """Whether another legal action could still follow from this evidence (so wait to settle).
 
         Fields that held something and changed must stay as they are; pieces that were put down may
@@ -681,7 +501,7 @@ class Tracker:
                 return True
         return False
 
-    def _unmatched(self, now: int, mismatch: Mismatch, cands: _Candidates, base: dict) -> TrackerOutput:
+    def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable, base: dict) -> TrackerOutput:
         self._provisional = None
         elapsed = now - self._mismatch_since
         faults = self._stuck(now, mismatch)
@@ -710,54 +530,15 @@ class Tracker:
         cells = self.board.cell_of_channel
         return [cells[ch] for ch in self._mismatch if ch in cells]
 
-    def _lifted_hints(self, cands: _Candidates) -> dict[Cell, HintKind]:
-        """While a piece of the player on turn is lifted: its origin and legal destinations."""
-        hints: dict[Cell, HintKind] = {}
-        expected = self._expected
-        lifted = [ch for ch, v in self._mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
-        cells = self.board.cell_of_channel
-        named = getattr(self._state, "action_fields", None)  # where an action's piece leaves and goes
-        if not callable(named):
-            named = None
-        for channel in lifted:
-            cell = cells.get(channel)
-            if cell is None:
-                continue
-            reading = self._mismatch[channel]
-            for action, mismatch in cands.mismatch_of.items():
-                if self._card is not None and getattr(action, "card", None) != self._card:
-                    continue  # another card than the one shown
-                if (channel, reading) not in mismatch:
-                    swapped = _swap_target(named, cell, action, cands) if named is not None else None
-                    if swapped is not None:  # the lifted piece changes places with what stands there
-                        hints[cell] = "origin"
-                        hints.setdefault(swapped, "destination")
-                    continue  # this action does not empty the lifted field
-                print_ = cands.footprint(action)
-                if cell in print_.origins:
-                    hints[cell] = "origin"
-                    for target in print_.targets:
-                        if target != cell:
-                            hints.setdefault(target, "capture" if target in print_.captures else "destination")
-                elif cell in print_.captures and hints.get(cell) != "origin":
-                    hints.setdefault(cell, "capture")
-                    for back in print_.returns:
-                        hints.setdefault(back, "return")
-        return hints
+    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
+        return guidance.lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
 
     def _card_hints(self) -> dict[Cell, HintKind]:
         """The moves of the card shown: where pieces may be lifted, and where they may go."""
-        if self._card is None:
+        if self._choice.card is None:
             return {}
         cands = self._candidates(self._state)
-        hints: dict[Cell, HintKind] = {}
-        for action in self._with_card(cands.mismatch_of):
-            print_ = cands.footprint(action)
-            for cell in print_.targets:
-                hints.setdefault(cell, "capture" if cell in print_.captures else "destination")
-            for cell in print_.origins:
-                hints[cell] = "origin"
-        return hints
+        return guidance.card_hints(cands, self._choice.with_card(cands.mismatch_of))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
@@ -765,92 +546,15 @@ class Tracker:
         `target` None means: choose the nearest of the current position, every legal action's and a
         take-back; ties prefer the current position.
         """
-        current = self._mismatch
-        expected = self._expected
         if target is None:
             options: list[Mismatch] = [frozenset()]
             options.extend(self._index(self._candidates(self._state)))
             takeback = self._takeback_mismatch()
             if takeback is not None:
                 options.append(takeback)
-            target = min(options, key=lambda option: _distance(current, option, expected))
-        wanted = dict(target)
-        hints: dict[Cell, HintKind] = {}
-        cells = self.board.cell_of_channel
-        for channel in set(current) | set(wanted):
-            have = current.get(channel, expected[channel])
-            want = wanted.get(channel, expected[channel])
-            if have == want:
-                continue
-            cell = cells.get(channel)
-            if cell is None:
-                continue
-            hints[cell] = "place" if abs(have) < abs(want) and have * want >= 0 else "remove"
-        return hints
-
-    def _offer_hints(self, offered: Action, cands: _Candidates) -> dict[Cell, HintKind]:
-        """Where an offered move (one no sensor sees) happens, so that a player with buttons only can
-        tell which one is shown: amber where the piece leaves, green where it goes."""
-        origins, targets = _action_fields(self._state, offered, cands.footprint(offered))
-        hints: dict[Cell, HintKind] = dict.fromkeys(origins, "confirm")
-        hints.update(dict.fromkeys(targets, "destination"))
-        return hints
-
-    def _preview_hints(self, previewed: Action | str, cands: _Candidates) -> dict[Cell, HintKind]:
-        hints: dict[Cell, HintKind] = {cell: "confirm" for cell in self._changed_cells()}
-        if previewed != TAKEBACK:
-            for cell in cands.footprint(previewed).targets:
-                hints[cell] = "destination"
-        return hints
-
-
-def _distance(current: dict[int, int], option: Mismatch, expected: tuple[int, ...]) -> int:
-    wanted = dict(option)
-    return sum(
-        1
-        for channel in set(current) | set(wanted)
-        if current.get(channel, expected[channel]) != wanted.get(channel, expected[channel])
-    )
-
-
-def _swap_target(
-    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]], cell: Cell, action: Action, cands: _Candidates
-) -> Cell | None:
-    """The field the piece lifted from `cell` swaps with in `action`, if it does (a Fillit stone
-    stepping onto a pawn or a stone): the game names `cell` as where the action's piece leaves, and
-    what stood on the target comes to `cell`, so the lifted field does not end empty.
-
-    The game must name the mover (`named`: its `action_fields`): a swap's footprint cannot tell which
-    of the two pieces moves.
-    """
-    origins, targets = named(action)
-    if cell not in origins:
-        return None
-    before = cands.occupancy
-    after = cands.successor[action].occupancy()
-    for target in targets:
-        if target != cell and before.get(target) and after.get(cell) == before[target]:
-            return target
-    return None
-
-
-def _action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:
-    """Where an action's pieces leave and where they go: as the game names them (`action_fields`),
-    since a swap of two like pieces (a Fillit stone-stone swap) changes no occupancy and so has no
-    footprint; otherwise the footprint's origins and targets."""
-    fields = getattr(state, "action_fields", None)
-    if callable(fields):
-        return fields(action)
-    return print_.origins, print_.targets
-
-
-def _chance_count(state: State) -> int:
-    """How many hidden random events a state has seen (games with randomness say so)."""
-    count = getattr(state, "chance_count", None)
-    return count() if callable(count) else 0
+            target = guidance.nearest(self._mismatch, options, self._expected)
+        return guidance.guidance_to(self._mismatch, target, self._expected, self.board)
 
 
 def _with(output: TrackerOutput, **changes) -> TrackerOutput:
-    from dataclasses import replace
-
     return replace(output, **changes)

@@ -1,0 +1,156 @@
+"""What the LEDs ask of the players while the board is not a settled legal position: where a lifted
+piece came from and may go, the moves of a card shown, which fields to clear and fill to reach the
+nearest legal position, and which move a confirmation request is showing.
+
+Pure functions of the evidence (the channels that differ from the game and their readings) and the
+candidate table; the tracker decides when each applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from controller.games import Action, Cell, State
+from controller.games.footprint import Footprint
+from controller.table.board import BoardMap
+from controller.table.candidates import CandidateTable
+from controller.table.tracker_types import TAKEBACK, HintKind, Mismatch
+
+
+def lifted_hints(
+    mismatch: Mapping[int, int],
+    expected: tuple[int, ...],
+    board: BoardMap,
+    state: State,
+    cands: CandidateTable,
+    card: str | None,
+) -> dict[Cell, HintKind]:
+    """While a piece of the player on turn is lifted: its origin and legal destinations (only the
+    moves of `card`, when a card was shown)."""
+    hints: dict[Cell, HintKind] = {}
+    lifted = [ch for ch, v in mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
+    cells = board.cell_of_channel
+    named = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
+    if not callable(named):
+        named = None
+    for channel in lifted:
+        cell = cells.get(channel)
+        if cell is None:
+            continue
+        reading = mismatch[channel]
+        for action, action_mismatch in cands.mismatch_of.items():
+            if card is not None and getattr(action, "card", None) != card:
+                continue  # another card than the one shown
+            if (channel, reading) not in action_mismatch:
+                swapped = swap_target(named, cell, action, cands) if named is not None else None
+                if swapped is not None:  # the lifted piece changes places with what stands there
+                    hints[cell] = "origin"
+                    hints.setdefault(swapped, "destination")
+                continue  # this action does not empty the lifted field
+            print_ = cands.footprint(action)
+            if cell in print_.origins:
+                hints[cell] = "origin"
+                for target in print_.targets:
+                    if target != cell:
+                        hints.setdefault(target, "capture" if target in print_.captures else "destination")
+            elif cell in print_.captures and hints.get(cell) != "origin":
+                hints.setdefault(cell, "capture")
+                for back in print_.returns:
+                    hints.setdefault(back, "return")
+    return hints
+
+
+def card_hints(cands: CandidateTable, actions: Iterable[Action]) -> dict[Cell, HintKind]:
+    """The moves of the card shown (`actions`): where pieces may be lifted, and where they may go."""
+    hints: dict[Cell, HintKind] = {}
+    for action in actions:
+        print_ = cands.footprint(action)
+        for cell in print_.targets:
+            hints.setdefault(cell, "capture" if cell in print_.captures else "destination")
+        for cell in print_.origins:
+            hints[cell] = "origin"
+    return hints
+
+
+def nearest(current: Mapping[int, int], options: Iterable[Mismatch], expected: tuple[int, ...]) -> Mismatch:
+    """The option (a position, as its mismatch) that differs from the board on the fewest fields;
+    ties go to the earliest option."""
+    return min(options, key=lambda option: distance(current, option, expected))
+
+
+def guidance_to(
+    current: Mapping[int, int], target: Mismatch, expected: tuple[int, ...], board: BoardMap
+) -> dict[Cell, HintKind]:
+    """Which fields to clear (remove) and fill (place) to turn the board into `target`."""
+    wanted = dict(target)
+    hints: dict[Cell, HintKind] = {}
+    cells = board.cell_of_channel
+    for channel in set(current) | set(wanted):
+        have = current.get(channel, expected[channel])
+        want = wanted.get(channel, expected[channel])
+        if have == want:
+            continue
+        cell = cells.get(channel)
+        if cell is None:
+            continue
+        hints[cell] = "place" if abs(have) < abs(want) and have * want >= 0 else "remove"
+    return hints
+
+
+def offer_hints(state: State, offered: Action, cands: CandidateTable) -> dict[Cell, HintKind]:
+    """Where an offered move (one no sensor sees) happens, so that a player with buttons only can
+    tell which one is shown: amber where the piece leaves, green where it goes."""
+    origins, targets = action_fields(state, offered, cands.footprint(offered))
+    hints: dict[Cell, HintKind] = dict.fromkeys(origins, "confirm")
+    hints.update(dict.fromkeys(targets, "destination"))
+    return hints
+
+
+def preview_hints(changed: Iterable[Cell], previewed: Action | str, cands: CandidateTable) -> dict[Cell, HintKind]:
+    """A confirmation request: amber on the fields that changed, green where the previewed move goes."""
+    hints: dict[Cell, HintKind] = dict.fromkeys(changed, "confirm")
+    if previewed != TAKEBACK:
+        for cell in cands.footprint(previewed).targets:
+            hints[cell] = "destination"
+    return hints
+
+
+def distance(current: Mapping[int, int], option: Mismatch, expected: tuple[int, ...]) -> int:
+    """On how many channels the board differs from the position `option` describes."""
+    wanted = dict(option)
+    return sum(
+        1
+        for channel in set(current) | set(wanted)
+        if current.get(channel, expected[channel]) != wanted.get(channel, expected[channel])
+    )
+
+
+def swap_target(
+    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]], cell: Cell, action: Action, cands: CandidateTable
+) -> Cell | None:
+    """The field the piece lifted from `cell` swaps with in `action`, if it does (a Fillit stone
+    stepping onto a pawn or a stone): the game names `cell` as where the action's piece leaves, and
+    what stood on the target comes to `cell`, so the lifted field does not end empty.
+
+    The game must name the mover (`named`: its `action_fields`): a swap's footprint cannot tell which
+    of the two pieces moves.
+    """
+    origins, targets = named(action)
+    if cell not in origins:
+        return None
+    before = cands.occupancy
+    after = cands.successor[action].occupancy()
+    for target in targets:
+        if target != cell and before.get(target) and after.get(cell) == before[target]:
+            return target
+    return None
+
+
+def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:
+    """Where an action's pieces leave and where they go: as the game names them (`action_fields`),
+    since a swap of two like pieces (a Fillit stone-stone swap) changes no occupancy and so has no
+    footprint; otherwise the footprint's origins and targets."""
+    fields = getattr(state, "action_fields", None)
+    if callable(fields):
+        return fields(action)
+    return print_.origins, print_.targets

@@ -1,0 +1,76 @@
+"""The tracker's vocabulary: its settings, what it reports after every scan, and the names of its
+modes and LED hints. Kept apart from the state machine so the LED composer, the service and the
+front-ends can speak it without importing the tracker itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from controller.games import Action, Cell, State
+
+Mismatch = frozenset[tuple[int, int]]
+HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
+Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore"]
+TAKEBACK_MODES = ("auto", "offer", "off")
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    debounce_ms: int = 40
+    settle_ms: int = 250
+    guide_after_ms: int = 2500
+    preview_ms: int = 800  # how long each candidate is previewed while asking for confirmation
+    stuck_after_ms: int = 5000  # a lone wrong channel this long is reported as a sensor fault
+    takeback: str = "auto"  # auto: putting the last move back undoes it; offer: needs confirm; off
+    mask_stuck: bool = True  # leave a channel reported stuck out of the matching until it changes
+    # A take-back by position waits longer than a move: sending a captured piece home first passes
+    # through the previous position for a moment.
+    takeback_ms: int = 2000
+    prebuild_per_scan: int = 4  # legal actions prepared per quiet scan after a commit
+
+    def __post_init__(self) -> None:
+        for name in (
+            "debounce_ms",
+            "settle_ms",
+            "guide_after_ms",
+            "preview_ms",
+            "stuck_after_ms",
+            "takeback_ms",
+            "prebuild_per_scan",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")
+        if self.preview_ms == 0:
+            raise ValueError("tracker preview_ms must be at least 1")
+        if self.takeback not in TAKEBACK_MODES:
+            raise ValueError(f"tracker takeback must be one of {', '.join(TAKEBACK_MODES)}, not {self.takeback!r}")
+
+
+@dataclass(frozen=True)
+class SensorFault:
+    channel: int
+    cell: Cell | None
+    reading: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class TrackerOutput:
+    mode: Mode
+    state: State  # the committed game state
+    shown: State  # the state whose marks the LEDs show (a provisional successor while acknowledged)
+    hints: dict[Cell, HintKind] = field(default_factory=dict)
+    committed: tuple[Action, ...] = ()
+    transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
+    commit_via: tuple[str, ...] = ()  # per commit: "sensors", "confirm" (button) or "declare" (input)
+    took_back: int = 0
+    acknowledged: Action | None = None
+    candidates: tuple[Action, ...] = ()
+    previewed: Action | None = None
+    messages: tuple[str, ...] = ()
+    faults: tuple[SensorFault, ...] = ()
+
+
+TAKEBACK = "takeback"  # pseudo-candidate: the board shows the position before the last action
