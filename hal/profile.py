@@ -144,7 +144,7 @@ def _field_name_problem(name: str, geometry: str, size: tuple[int, ...]) -> str 
     """Why `name` is not a field of the board, or None.
 
     Square boards use chess-like names (a1 = south-west); hex boards name rows by letter from the
-    north and number the hexes of each row from 1 at its west end (shared/rules/fillit.md F-1).
+    north and number the hexes of each row from 1 at its west end (F-1 in docs/games/fillit.md).
     Rail positions are dotted lines `L<line>` (Zillertal's Valley). The hal layer cannot use the games'
     grids, so this checks the notation on its own.
     """

@@ -1,6 +1,6 @@
 """Klotz (Schmidt & Frey, 1986): race your square block into your corner while blocking the others.
 
-Rule text: shared/rules/seeds/klotz.txt; decisions K-1 to K-6: shared/rules/klotz.md.
+The rules, and the rulings K-1 to K-6 and KE-1, KE-2 with their reasons: docs/games/klotz.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`tafel run`: the service loop (DESIGN section 6).
+"""`tafel run`: the service loop (docs/service.md, docs/architecture.md).
 
 Build the backends from the configuration, lay out (or resume) the game, tell systemd READY once the
 hardware is up, then loop at `scan_hz`: scan, tracker step, LED frame, persistence, watchdog ping. The

@@ -1,7 +1,7 @@
 """A game laid onto a board profile: game cells to sensor channels and LEDs, and expected readings.
 
 Field names in a profile are board notation of the profile's geometry; they become game cells here,
-so a game runs on any profile that contains its fields (DESIGN section 2).
+so a game runs on any profile that contains its fields (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The LED frame composer (DESIGN section 4): state marks, then hints, then guidance, per LED.
+"""The LED frame composer (docs/leds.md): state marks, then hints, then guidance, per LED.
 
 Colours follow the documented palette (docs/leds.md). Frames are pushed to the pixel sink only when
 they change, and no faster than `min_interval_ms`.

@@ -10,7 +10,7 @@ RGB = tuple[int, int, int]
 
 OFF: RGB = (0, 0, 0)
 
-# Hints and guidance (DESIGN section 4).
+# Hints and guidance (docs/leds.md).
 HINT_COLOURS: dict[str, RGB] = {
     "white": (255, 255, 255),  # the lifted piece's origin
     "green": (0, 255, 0),  # a legal destination

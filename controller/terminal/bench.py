@@ -1,4 +1,4 @@
-"""`tafel bench`: the performance figures of DESIGN section 8, measured on this machine.
+"""`tafel bench`: the performance budget of docs/architecture.md, measured on this machine.
 
 Timings are measured here and only printed; no test asserts them. The tracker's step time is split
 into unchanged scans (nothing new for the tracker: its hot path) and changed scans (a reading
