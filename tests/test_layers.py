@@ -120,7 +120,9 @@ def test_the_check_catches_an_upward_import() -> None:
 
 
 def test_the_check_allows_downward_and_own_imports() -> None:
-    assert violations("from controller.games import Game\nfrom hal.protocols import RGB\n", "controller.table.leds") == []
+    assert (
+        violations("from controller.games import Game\nfrom hal.protocols import RGB\n", "controller.table.leds") == []
+    )
     assert violations("from controller.table.tracker import Tracker\n", "controller.table.session") == []
     assert violations("from .tracker import Tracker\n", "controller.table.session") == []
     assert violations("import json\nfrom sim.board import SimBoard\n", "controller.service.backends") == []
