@@ -110,7 +110,8 @@ def test_no_layer_imports_a_higher_one() -> None:
 
 def test_the_check_catches_an_upward_import() -> None:
     assert violations("from controller.service.loop import Service\n", "controller.table.tracker") == [
-        "controller.table.tracker:1 imports controller.service.loop (controller.table may not import controller.service)"
+        "controller.table.tracker:1 imports controller.service.loop"
+        " (controller.table may not import controller.service)"
     ]
     lazy = "def f():\n    from controller.terminal import render\n"
     assert violations(lazy, "sim.driver") == [
