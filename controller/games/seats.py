@@ -1,9 +1,46 @@
-"""Seat colours: assigned clockwise from the north-west seat (rules README); games pick subsets."""
+"""Seat colours and seat names: colours are assigned clockwise from the north-west seat (Red, Blue,
+Yellow, Green); games pick subsets. Games with more than four seats (Zodiac) name the others by
+number, as the command line does."""
 
 from __future__ import annotations
+
+from typing import Any
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 
 
 def colour_title(colour: str) -> str:
     return colour.capitalize()
+
+
+def seat_colours(state: Any) -> tuple[str, ...]:
+    """The colour of each seat that has one: the game's own (`state.seats`), else the first four
+    seats in the clockwise order; seats beyond four have no colour."""
+    seats = getattr(state, "seats", None)
+    return tuple(seats) if seats else COLOURS[: min(state.players, len(COLOURS))]
+
+
+def seat_name(state: Any, seat: int) -> str:
+    """How players call a seat: its colour ("Red") when it has one, else "seat 5"."""
+    colours = seat_colours(state)
+    return colour_title(colours[seat]) if seat < len(colours) else f"seat {seat}"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_line(state: Any) -> str:
+    """The end of a game in words: "Red wins", "Red and Yellow win", "Draw between Red and Blue",
+    "Nobody wins" (a lost solo game)."""
+    returns = state.returns()
+    winners = [seat for seat, value in enumerate(returns) if value == 1.0]
+    if winners:
+        return f"{_names([seat_name(state, s) for s in winners])} {'wins' if len(winners) == 1 else 'win'}"
+    best = max(returns, default=0.0)
+    if best > 0:
+        sharing = [seat_name(state, s) for s, value in enumerate(returns) if value == best]
+        if len(sharing) == len(returns):
+            return "Draw"
+        return f"Draw between {_names(sharing)}"
+    return "Nobody wins"

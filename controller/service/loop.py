@@ -29,11 +29,11 @@ from typing import Any, Protocol, TextIO
 from controller.bots import make_bot
 from controller.bots.seeds import bot_seed
 from controller.games import Action, Game, State
+from controller.games.seats import result_line, seat_name
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from controller.service.persistence import JournalPersistence
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
-from controller.table.leds import seat_colours
 from controller.table.palette import OFF
 from controller.table.session import Session
 from controller.table.tracker import TrackerOutput
@@ -330,7 +330,8 @@ class Service:
     def _log_commit(self, before: State, action: Action, after: State, via: str) -> None:
         """One line per confirmed move, written after the journal has it on disk."""
         moves = len(self.session.tracker.history) if self.session is not None else 0
-        self.log.info("confirmed move %d: %s (%s)", moves, before.action_to_str(action), via)
+        who = seat_name(before, before.current_player)
+        self.log.info("confirmed move %d: %s by %s (%s)", moves, before.action_to_str(action), who, via)
 
     def _abandon(self, now: int) -> State:
         """The players abandoned the game: the journal closes it and a new game starts from set-up."""
@@ -352,8 +353,8 @@ class Service:
         if state.is_terminal():
             return f"{self.game.title}: game over after {moves} moves ({self._result(state)})"
         mode = self._last_mode or "starting"
-        colour = seat_colours(state)[state.current_player]
-        return f"{self.game.title}: move {moves + 1}, seat {state.current_player} ({colour}) to move; board {mode}"
+        who = seat_name(state, state.current_player)
+        return f"{self.game.title}: move {moves + 1}, {who} to move; board {mode}"
 
     # --- the loop ------------------------------------------------------------------------------
     def _loop(self, limits: Limits) -> None:
@@ -402,12 +403,7 @@ class Service:
         assert session is not None
         changed = False
         if output.transitions:
-            first = len(session.tracker.history) - len(output.transitions) + 1
-            for offset, (before, action, _) in enumerate(output.transitions):
-                seat = before.current_player
-                colour = seat_colours(before)[seat]
-                self.log.info("move %d: seat %d (%s) %s", first + offset, seat, colour, before.action_to_str(action))
-            changed = True
+            changed = True  # each move was logged once, by _log_commit, when the journal had it
         if output.took_back:
             self.log.info("take-back: %d move(s) undone", output.took_back)
             changed = True
@@ -490,12 +486,7 @@ class Service:
             self.log.debug("board %s", mode)
 
     def _result(self, state: State) -> str:
-        returns = state.returns()
-        winners = [seat for seat, value in enumerate(returns) if value == 1.0]
-        if not winners:
-            return "a draw"
-        colours = seat_colours(state)
-        return "won by " + ", ".join(f"seat {seat} ({colours[seat]})" for seat in winners)
+        return result_line(state)
 
     def _report_hands(self, driver: HandsDriver) -> None:
         stats = driver.stats

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from controller.games import State
-from controller.games.seats import COLOURS
+from controller.games.seats import COLOURS, seat_colours
 from controller.table.board import BoardMap
 from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
 from controller.table.tracker import TrackerOutput
@@ -61,11 +60,6 @@ class FrameGate:
         self.shown = None
 
 
-def seat_colours(state: State) -> tuple[str, ...]:
-    seats = getattr(state, "seats", None)
-    return tuple(seats) if seats else COLOURS[: state.players]
-
-
 @dataclass
 class FrameComposer:
     board: BoardMap
@@ -111,7 +105,8 @@ class FrameComposer:
     ) -> None:
         state = output.state
         colours = seat_colours(state)
-        on_turn = None if state.is_terminal() else colours[state.current_player]
+        seat = None if state.is_terminal() else state.current_player
+        on_turn = colours[seat] if seat is not None and seat < len(colours) else None  # seats past four have none
         for colour in COLOURS:
             led = extras.get(f"seat_{colour}")
             if led is None:

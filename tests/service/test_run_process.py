@@ -70,9 +70,9 @@ def test_tafel_run_under_a_stand_in_for_systemd(tmp_path: Path) -> None:
     firsts = [message[0] for message in messages]
     assert firsts[0] == "READY=1" and firsts.index("WATCHDOG=1") > 0
     assert firsts[-1] == "STOPPING=1"
-    played = [line for line in seen if line.startswith("<6>move ")]
+    played = [line for line in seen if line.startswith("<6>confirmed move ")]
     assert len(played) == 12
     for number, move in enumerate(moves, start=1):  # the script first, then the bots
-        assert played[number - 1].startswith(f"<6>move {number}: seat ") and played[number - 1].endswith(f" {move}")
+        assert played[number - 1].startswith(f"<6>confirmed move {number}: {move} by ")
     assert "<6>virtual hands: 12 moves intended, 12 committed, 0 wrong commits" in seen
     assert seen[-3:] == ["<6>stopping: SIGTERM received", "<6>LEDs off (201 LEDs)", "<6>stopped"]

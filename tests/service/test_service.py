@@ -100,7 +100,7 @@ def test_the_service_plays_the_simulated_game_to_its_end(tmp_path: Path, listene
     assert (stats.intended, stats.committed, stats.wrong_commits, stats.missed) == (8, 8, 0, 0)
     assert len(record.commits) == 8 and record.closed
     messages = datagrams(sock)
-    assert messages[0][0] == "READY=1" and messages[0][1].startswith("STATUS=Klotz: move 1, seat 0 (red) to move")
+    assert messages[0][0] == "READY=1" and messages[0][1].startswith("STATUS=Klotz: move 1, Red to move")
     assert messages[-1][0] == "STOPPING=1"
     assert any(line.startswith("STATUS=Klotz: game over after 8 moves") for m in messages for line in m)
     pixels = service.backends.pixels
@@ -147,12 +147,12 @@ def test_the_log_tells_the_game_with_journald_levels(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert all(line[:3] in ("<6>", "<4>", "<3>", "<7>") for line in lines), lines
     assert lines[0].startswith("<6>Klotz, 2 players, seed 3, board square14 (binary sensors); sensors sim")
-    assert "<6>ready: Klotz: move 1, seat 0 (red) to move; board idle" in lines
-    moves = [line for line in lines if line.startswith("<6>move ")]
-    assert (
-        len(moves) == 4 and moves[0].startswith("<6>move 1: seat 0 (red) ") and moves[3].startswith("<6>move 4: seat 1")
-    )
-    assert "<6>game over after 4 moves: a draw" in lines
+    assert "<6>ready: Klotz: move 1, Red to move; board idle" in lines
+    moves = [line for line in lines if line.startswith("<6>confirmed move ")]
+    assert len(moves) == 4, moves  # one line per move
+    assert moves[0].startswith("<6>confirmed move 1: ") and moves[0].endswith(" by Red (sensors)")
+    assert moves[3].startswith("<6>confirmed move 4: ") and moves[3].endswith(" by Yellow (sensors)")
+    assert "<6>game over after 4 moves: Draw" in lines
     assert "<6>virtual hands: 4 moves intended, 4 committed, 0 wrong commits" in lines
     assert lines[-3:] == ["<6>stopping: the game is over", "<6>LEDs off (201 LEDs)", "<6>stopped"]
 
