@@ -181,4 +181,33 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
     supply = token_supply(card_set, table.tokens)
     if any(n < 0 for n in supply.values()):
         raise ValueError("more tokens lie in the Valley than the card set has")
+    _check_in_valley(table, card_set)
     return table
+
+
+def _check_in_valley(table: Table, card_set: CardSet) -> None:
+    """The Gorge, the Crosses and every token lie in the Valley (ZT-3, ZT-4): on one of its columns,
+    or for a Cross on one of its dotted lines, and a token no later than the cards it lies on."""
+    placed = table.placed
+    if placed:
+        first = min(p.at for p in placed)
+        last = max(p.at + card_set.valley[p.card].width for p in placed)
+        columns = f"columns {first} to {last - 1}"
+    else:
+        first = last = 0
+        columns = "no columns yet (no card has been laid)"
+    if table.gorge is not None and not first <= table.gorge < last:
+        raise ValueError(f"field 'gorge': column {table.gorge} is outside the Valley, which has {columns}")
+    for cross in table.crosses:
+        if not placed or not first <= cross <= last:
+            lines = f"dotted lines {first} to {last}" if placed else "no dotted lines yet"
+            raise ValueError(f"field 'crosses': dotted line {cross} is outside the Valley, which has {lines}")
+    if len(set(table.crosses)) != len(table.crosses):
+        raise ValueError(f"field 'crosses': both Crosses stand on dotted line {table.crosses[0]}")
+    for index, token in enumerate(table.tokens):
+        if not first <= token.column < last:
+            raise ValueError(f"tokens[{index}]: column {token.column} is outside the Valley, which has {columns}")
+        if not 0 < token.time <= len(placed):
+            raise ValueError(
+                f"tokens[{index}]: 'time' {token.time} must count the cards laid before the token (1 to {len(placed)})"
+            )
