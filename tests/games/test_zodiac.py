@@ -185,10 +185,23 @@ def test_discard_refused_in_referee_mode_when_it_leaves_too_many():
 
 
 def test_ZO_E2_action_cards_are_not_discarded_while_the_hand_holds_a_sign():
-    state = play(position([("ari", "sun"), ("gem",)], deck_top=("moon",)), "draw")
+    # The Sun could take Blue's leo: it can be played, so it is not discarded.
+    state = play(position([("ari", "sun"), ("gem",)], up=[(), ("leo",)], deck_top=("moon",)), "draw")
     assert "discard sun" not in legal(state) and "discard moon" not in legal(state)
     with pytest.raises(IllegalAction, match="played, not discarded"):
         state.apply(Discard("sun"))
+
+
+def test_ZO_E2_a_sun_with_nothing_to_take_may_be_discarded():
+    # Eleven signs and a Sun, and nobody shows the missing sign (pis): on drawing it, the player
+    # discards the Sun instead of breaking the Zodiac.
+    hand = ("ari", "tau", "gem", "can", "leo", "sun")
+    up = ("vir", "lib", "sco", "sag", "cap", "aqu")
+    state = play(position([hand, ("pis",)], up=[up, ()], deck_top=("pis",)), "draw")
+    assert state.sun_targets() == ()
+    assert "discard sun" in legal(state) and "discard moon" not in legal(state)
+    after = play(state, "discard sun")
+    assert after.is_terminal() and after.winner == 0
 
 
 def test_ZO_E2_an_action_card_may_be_discarded_when_the_hand_holds_no_sign():

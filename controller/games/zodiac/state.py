@@ -247,7 +247,9 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         return [c for c in _distinct(up) if up.count(c) > t.moved_up.count(c)]
 
     def _discardable(self) -> list[Card]:
-        """ZO-E2: a discard is a sign from the hand; an action card only when the hand holds no sign.
+        """ZO-E2: a discard is a sign from the hand; an action card only when the hand holds no sign,
+        or when it cannot be played (a Sun while no opponent shows a sign the player is missing), so a
+        player one sign short of a Zodiac is never forced to break it.
 
         ZO-E13: with physical hands the controller cannot see whether the hand holds a sign, so any
         card the hand may hold is accepted (the table checks, as it would without the controller).
@@ -256,7 +258,11 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         if self.physical:
             return choices
         signs = [c for c in choices if is_sign(c)]
-        return signs if signs else choices
+        if not signs:
+            return choices
+        if SUN in choices and not self.sun_targets():
+            signs.append(SUN)  # a Sun with nothing to take
+        return signs
 
     def _ends(self, base: list[Action]) -> list[Action]:
         """Turn-ending actions, with their ZODIAC-call variants in table mode (ZO-E7) and, with
