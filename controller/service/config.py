@@ -15,6 +15,8 @@ have their wiring, that the scanner fits the board profile, and that no GPIO ser
 
 from __future__ import annotations
 
+import os
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
@@ -168,10 +170,37 @@ WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (key
 BACKEND_KEYS: dict[str, tuple[str, ...]] = {"sim": (), "gpio": (), "serial": ("port", "baud")}
 
 
+def state_dir_problem(path: Path) -> str | None:
+    """Why the journal could not be kept in `path`, in words; None when it can. Tried for real (a
+    scratch directory made and removed), since permissions alone do not tell: root may write
+    anywhere by them, yet not into /proc or onto a read-only file system."""
+    if path.exists() and not path.is_dir():
+        return f"{path} is not a directory"
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{path} cannot be created: {existing} is not a directory"
+    try:
+        scratch = tempfile.mkdtemp(prefix=".tafel-check-", dir=existing)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        if existing == path:
+            return f"{path} is not writable: {reason}"
+        return f"{path} cannot be created in {existing}: {reason}"
+    os.rmdir(scratch)
+    return None
+
+
 def load_config(path: str | Path = DEFAULT_CONFIG) -> Config:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path}: no configuration there. Example configurations are in wiring/examples/ (see "
+            "docs/service.md); to try the board on this machine: tafel run --config wiring/examples/sim.toml"
+        ) from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the configuration: {error.strerror or error}") from None
     return parse_config(text, str(path), path.resolve().parent)
@@ -448,7 +477,12 @@ class _Loader:
             raise self.error("tracker", None, str(error)) from None
 
     def service(self, table: Mapping[str, Any]) -> ServiceConfig:
-        state_dir = self._path(self._text(table, "service", "state_dir")) if "state_dir" in table else DEFAULT_STATE_DIR
+        state_dir = DEFAULT_STATE_DIR  # systemd's StateDirectory= creates it for the service
+        if "state_dir" in table:
+            state_dir = self._path(self._text(table, "service", "state_dir"))
+            problem = state_dir_problem(state_dir)
+            if problem is not None:
+                raise self.error("service", "state_dir", problem)
         return ServiceConfig(
             state_dir,
             self._number(table, "service", "scan_hz", 100, 1, 1000),

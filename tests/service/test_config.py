@@ -157,8 +157,25 @@ def test_profile_names_are_looked_up_in_profile_dir(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"missing\.toml: cannot read the configuration"):
+    with pytest.raises(ConfigError, match=r"missing\.toml: no configuration there\. Example configurations"):
         load_config(tmp_path / "missing.toml")
+
+
+def test_a_state_dir_that_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for state_dir, reason in (
+        ("/proc/nope", "/proc/nope cannot be created in /proc"),
+        (str(blocker), "is not a directory"),
+        (str(blocker / "journal"), "cannot be created: .* is not a directory"),
+    ):
+        text = (ROOT / "wiring/examples/sim.toml").read_text()
+        text = text.replace('state_dir = "../../.tafel-state"', f'state_dir = "{state_dir}"')
+        with pytest.raises(ConfigError, match=rf"\[service\] state_dir: .*{reason}"):
+            parse_config(text, "sim.toml", ROOT / "wiring/examples")
+    fresh = (ROOT / "wiring/examples/sim.toml").read_text().replace("../../.tafel-state", str(tmp_path / "a" / "b"))
+    assert parse_config(fresh, "sim.toml").service.state_dir == tmp_path / "a" / "b"
+    assert not (tmp_path / "a").exists()  # checking creates nothing
 
 
 def test_invalid_toml_is_named_with_its_position(tmp_path: Path) -> None:
