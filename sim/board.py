@@ -31,6 +31,7 @@ class SimBoard:
         self._model = sensor_model(self.model_name, profile.count_cap)
         cells = parse_fields(profile.geometry, profile.size, profile.fields, profile.source)
         self.channel_of: dict[Cell, int] = {cell: profile.fields[name].channel for name, cell in cells.items()}
+        self._names: dict[Cell, str] = {cell: name for name, cell in cells.items()}
         self.pieces: dict[Cell, list[Piece]] = {}
         self.in_hand: list[tuple[Cell, list[Piece]]] = []  # lifted pieces with the field they came from
         self._file: Path | None = None
@@ -107,7 +108,10 @@ class SimBoard:
         """Take the top `count` pieces off a field."""
         stack = self.pieces.get(cell, [])
         if len(stack) < count:
-            raise ValueError(f"cannot lift {count} piece(s) from {cell}: {len(stack)} there")
+            field = self.field_name(cell)
+            if not stack:
+                raise ValueError(f"nothing to lift on {field}: the field is empty")
+            raise ValueError(f"cannot lift {count} pieces from {field}: only {len(stack)} there")
         taken = stack[len(stack) - count :]
         del stack[len(stack) - count :]
         if not stack:
@@ -121,7 +125,7 @@ class SimBoard:
         """Take one particular piece (e.g. a captured one under a stack) off a field."""
         stack = self.pieces.get(cell, [])
         if piece not in stack:
-            raise ValueError(f"no {piece.kind} on {cell}")
+            raise ValueError(f"no {piece.kind} on {self.field_name(cell)}")
         stack.remove(piece)
         if not stack:
             self.pieces.pop(cell, None)
@@ -133,9 +137,17 @@ class SimBoard:
     def occupancy(self) -> dict[Cell, tuple[Piece, ...]]:
         return {cell: tuple(stack) for cell, stack in self.pieces.items()}
 
+    def field_name(self, cell: Cell) -> str:
+        """A field in board notation (`e5`); a cell off the board in square notation."""
+        name = self._names.get(cell)
+        if name is not None:
+            return name
+        x, y = cell[0], cell[1]
+        return f"{chr(ord('a') + x)}{y + 1}" if 0 <= x < 26 and y >= 0 else f"the cell at column {x}, row {y}"
+
     def _check(self, cell: Cell) -> None:
         if cell not in self.channel_of:
-            raise ValueError(f"{cell} is not a field of board {self.profile.name}")
+            raise ValueError(f"{self.field_name(cell)} is not a field of board {self.profile.name}")
 
     def _refresh(self, cell: Cell, bounce: bool = True) -> None:
         self._check(cell)

@@ -82,8 +82,10 @@ class Performance:
         start: int,
         stats: PhysicalStats,
         show_card: bool = False,
+        on_hand: Callable[[int, HandStep], None] | None = None,
     ) -> None:
         self.action = action
+        self._on_hand = on_hand  # told of every step as the hands make it
         self.before = tracker.state
         self.text = self.before.action_to_str(action)
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the action
@@ -122,10 +124,9 @@ class Performance:
         board = self._backends.board
         while self._index < len(steps) and self._start + steps[self._index].at <= now:
             step = steps[self._index]
-            if step.op == "lift":
-                _lift(board, step.cell, step.pieces)
-            else:
-                board.place(step.cell, step.pieces)
+            apply_step(board, step)
+            if self._on_hand is not None:
+                self._on_hand(now, step)
             self._index += 1
         if self._confirm_at is not None and now >= self._confirm_at:
             self._backends.inputs.push("declare", self.text)
@@ -165,6 +166,14 @@ class Performance:
             stats.missed += 1
             return False
         return None
+
+
+def apply_step(board: SimBoard, step: HandStep) -> None:
+    """Make one step of the hands on the board."""
+    if step.op == "lift":
+        _lift(board, step.cell, step.pieces)
+    else:
+        board.place(step.cell, step.pieces)
 
 
 def _lift(board: SimBoard, cell: Cell, pieces: tuple[Piece, ...]) -> None:
@@ -235,11 +244,7 @@ class HandsDriver:
             self._log("virtual hands: setting the board to the game's position")
         start, steps, index = self._restoring
         while index < len(steps) and start + steps[index].at <= now:
-            step = steps[index]
-            if step.op == "lift":
-                _lift(board, step.cell, step.pieces)
-            else:
-                board.place(step.cell, step.pieces)
+            apply_step(board, steps[index])
             index += 1
         self._restoring = (start, steps, index) if index < len(steps) else None
 

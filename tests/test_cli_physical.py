@@ -15,14 +15,15 @@ def test_demo_plays_a_whole_game_through_the_simulated_board(capsys: pytest.Capt
     assert main(["demo", "klotz", "--players", "2", "--seed", "3", "--plain", "-o", "max_plies=12"]) == 0
     out = capsys.readouterr().out
     assert "simulated square14 board" in out
-    assert out.count("LED answer after") == 12
-    assert "wrong commits: 0" in out
+    assert out.count("LED answer ") == 12 and out.count("board commits ") == 12
+    assert "hand lifts" in out and "hand puts down" in out and "legend:" in out
+    assert "Wrong commits: 0" in out and "Klotz over after 12 moves: Draw." in out
 
 
 def test_demo_draws_fillit_on_the_hex_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "fillit", "--seed", "2", "--plain", "-o", "max_turns=3"]) == 0
     out = capsys.readouterr().out
-    assert "simulated hex61 board" in out and "wrong commits: 0" in out
+    assert "simulated hex61 board" in out and "Wrong commits: 0" in out
 
 
 def test_selfplay_physical_reports_the_tracker_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,7 +61,9 @@ def board_map(profile: BoardProfile, game: Game, state: State, model_name: str |
     missing = [game.format_cell(cell) for cell in game_cells if cell not in by_cell]
     if missing:
         shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
-        raise ValueError(f"board {profile.name} cannot play {game.title}: it has no field {shown}")
+        own = getattr(game, "board_profile", "square14")
+        hint = f"; {game.title} plays on board {own}" if own and own != profile.name else ""
+        raise ValueError(f"board {profile.name} cannot play {game.title}: it has no field {shown}{hint}")
     channel_of = {cell: by_cell[cell].channel for cell in game_cells}
     led_of = {cell: by_cell[cell].led for cell in game_cells}
     return BoardMap(

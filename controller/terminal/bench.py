@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from controller.games import GAMES, Game
@@ -58,14 +59,17 @@ def run_bench(
     playout_seconds: float = 1.0,
     game_name: str = "klotz",
     players: int = 4,
+    on_step: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
+    """Every figure of the bench; `on_step` is called after each physical game and each playout
+    measurement (a progress bar: see `bench_steps`)."""
     game = GAMES[game_name]
     tracker: dict[str, Any] = {}
     latency: dict[str, Any] = {}
     for model in MODEL_NAMES:
         if model == "signed_count":
             continue
-        run = collect_physical(game, players, games, seed, "greedy", model, noise)
+        run = collect_physical(game, players, games, seed, "greedy", model, noise, on_game=on_step)
         stats = run.stats
         latency[model] = {
             "ack_ms_p50": percentile(stats.ack_ms, 50),
@@ -82,8 +86,14 @@ def run_bench(
             "changed_p99_ms": round(percentile(stats.changed_step_ms, 99), 4),
             "scans": len(stats.step_ms),
         }
-    playouts = {name: round(playout_speed(g, playout_seconds, seed), 1) for name, g in GAMES.items()}
+    playouts = {}
+    for name, other in GAMES.items():
+        playouts[name] = round(playout_speed(other, playout_seconds, seed), 1)
+        if on_step is not None:
+            on_step()
     chess_speed = chess_playout_speed(playout_seconds, seed)
+    if on_step is not None:
+        on_step()
     return {
         "game": game_name,
         "players": players,
@@ -95,6 +105,12 @@ def run_bench(
         "playout_actions_per_s": playouts,
         "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
     }
+
+
+def bench_steps(games: int) -> int:
+    """How many times `run_bench` calls `on_step`."""
+    models = [model for model in MODEL_NAMES if model != "signed_count"]
+    return len(models) * games + len(GAMES) + 1
 
 
 def format_bench(result: dict[str, Any]) -> str:

@@ -20,6 +20,21 @@ HINT_SYMBOLS: dict[RGB, str] = {
     HINT_COLOURS["amber"]: "?",  # please confirm
 }
 LEGEND = "o lifted from   + legal destination   x capture/remove here   * put a piece here   ? confirm"
+LED_MEANINGS = (
+    ("white", "lifted from"),
+    ("green", "may go / lands here"),
+    ("red", "capture, or remove a piece here"),
+    ("blue", "put a piece here"),
+    ("amber", "please confirm"),
+)
+
+
+def legend(ansi: bool) -> str:
+    """What the LED colours mean: coloured blocks on a terminal, the plain symbols elsewhere."""
+    if not ansi:
+        return "legend: " + LEGEND
+    parts = [f"{ansi_block(HINT_COLOURS[colour], '  ')} {meaning}" for colour, meaning in LED_MEANINGS]
+    return "LEDs: " + "   ".join(parts) + "   (dim colours: the game's own marks)"
 
 
 def plain_marker(mark: Mark | None, leds: Mapping[Cell, RGB] | None, cell: Cell) -> str:

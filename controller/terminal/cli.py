@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import textwrap
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from controller.bots import BOTS
 from controller.games import GAMES, Game, State, load_game
-from controller.terminal.render import render_board
+from controller.games.seats import result_line, seat_name
+from controller.terminal import arguments
+from controller.terminal.progress import progress_bar
 from controller.terminal.selfplay import play_game, run_selfplay
-from hal.sensors import MODEL_NAMES
 
-NOISE_LEVELS = ("none", "low", "high")
+DEMO_SPEED = 4.0  # the demo's default pace on a terminal: four times as fast as people play
+CARD_DEMO_PAUSE_S = 2.0  # a card game's demo: board-time seconds per action
 
 
 class UsageError(Exception):
@@ -37,9 +41,22 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for game in GAMES.values():
-        counts = ", ".join(str(n) for n in game.player_counts)
-        print(f"{game.name:<10} {game.title:<10} players: {counts}")
+    if args.game is None:
+        for game in GAMES.values():
+            counts = ", ".join(str(n) for n in game.player_counts)
+            print(f"{game.name:<10} {game.title:<10} players: {counts}")
+        print("\n`tafel games GAME` lists a game's options.")
+        return 0
+    game = load_game(args.game)
+    counts = ", ".join(str(n) for n in game.player_counts)
+    print(f"{game.title}: {counts} players (usually {game.default_players}); rules: docs/games/{game.name}.md")
+    if not game.options:
+        print("no options")
+        return 0
+    print("options (-o NAME=VALUE):")
+    for option in game.options:
+        print(f"  {option.name} (default {json.dumps(option.default)})")
+        print(textwrap.fill(option.doc, width=96, initial_indent="      ", subsequent_indent="      "))
     return 0
 
 
@@ -47,10 +64,31 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     players = args.players or game.default_players
     options = parse_options(args.option)
+    with progress_bar(args.games, f"{game.title} games", "game", enabled=not args.json) as advance:
+        summary = _selfplay(game, players, options, args, advance)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{game.title}: {summary['games']} games, {players} players, bot {summary['bot']}")
+    for seat, wins in enumerate(summary["wins"]):
+        print(f"  {seat_label(game, players, seat)}: {wins} wins")
+    for key, value in summary.items():
+        if key not in ("game", "players", "games", "bot", "wins"):
+            print(f"  {key}: {value}")
+    return 0
+
+
+def seat_label(game: Game, players: int, seat: int) -> str:
+    """'seat 0 (Red)' where the seat has a colour."""
+    name = seat_name(game.new_game(players=players), seat)
+    return f"seat {seat}" if name.startswith("seat") else f"seat {seat} ({name})"
+
+
+def _selfplay(game: Game, players: int, options: dict[str, Any], args: argparse.Namespace, advance) -> dict[str, Any]:
     if args.physical:
         from controller.terminal.physical import run_physical_selfplay
 
-        summary = run_physical_selfplay(
+        return run_physical_selfplay(
             game,
             players,
             args.games,
@@ -60,72 +98,40 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             args.noise,
             args.profile,
             args.show_cards,
+            advance,
             **options,
         )
     else:
-        summary = run_selfplay(game, players, args.games, args.seed, args.bot, **options)
-    if args.json:
-        print(json.dumps(summary))
-        return 0
-    print(f"{game.title}: {summary['games']} games, {players} players, bot {summary['bot']}")
-    for seat, wins in enumerate(summary["wins"]):
-        print(f"  seat {seat}: {wins} wins")
-    for key, value in summary.items():
-        if key not in ("game", "players", "games", "bot", "wins"):
-            print(f"  {key}: {value}")
-    return 0
+        summary = run_selfplay(game, players, args.games, args.seed, args.bot, advance, **options)
+    return summary
 
 
-HOTSEAT_GAMES = ("zodiac", "zillertal")
+HOTSEAT_GAMES = arguments.CARD_GAMES
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """A whole game through the full stack on the simulated board, drawn with its LED colours."""
-    import time
-
-    from controller.bots import make_bot
-    from controller.bots.seeds import bot_seed
-    from controller.terminal.physical import PhysicalTable
-    from hal.profile import load_profile
-
+    """A whole game through the full stack on the simulated board, narrated and drawn with its LEDs."""
     game = load_game(args.game)
     players = args.players or game.default_players
     if game.name in HOTSEAT_GAMES:
         return _demo_cards(game, players, args)
+    from controller.terminal.demo import run_demo
+
     ansi = sys.stdout.isatty() and not args.plain
-    state = game.new_game(players=players, seed=args.seed, **parse_options(args.option))
-    profile = load_profile(args.profile or getattr(game, "board_profile", "square14"))
-    table = PhysicalTable(game, state, profile, args.sensor, args.noise, args.seed)
-    board = table.session.tracker.board
-    table.settle()
-    bots = [make_bot(args.bot, bot_seed(args.seed, seat)) for seat in range(players)]
-
-    def leds(frame):
-        return {cell: frame[led] for cell, led in board.led_of.items()} if frame else None
-
-    print(f"{game.title} on the simulated {profile.name} board ({table.sim.model_name} sensors, noise {args.noise})")
-    print(render_board(game, table.state, ansi=ansi, leds=leds(table.backends.pixels.last)))
-    while not table.state.is_terminal():
-        before = table.state
-        action = bots[before.current_player].choose(before)
-        started = table.now
-        if not table.perform(action):
-            print("the board did not recognise the move; stopping")
-            return 1
-        stats = table.stats
-        print(
-            f"\nseat {before.current_player}: {before.action_to_str(action)}   LED answer after "
-            f"{stats.ack_ms[-1]} ms, committed after {stats.commit_ms[-1]} ms (board time)"
-        )
-        print(render_board(game, table.state, ansi=ansi, leds=leds(table.ack_frame)))
-        if args.speed > 0:
-            time.sleep((table.now - started) / 1000 / args.speed)
-    winners = [seat for seat, value in enumerate(table.state.returns()) if value == 1.0]
-    print(
-        f"\n{game.title} over after {table.stats.committed} moves; winner: "
-        f"{', '.join(f'seat {w}' for w in winners) or 'nobody (draw)'}; wrong commits: {table.stats.wrong_commits}"
+    paced = sys.stdout.isatty() and not args.fast
+    speed = (args.speed or DEMO_SPEED) if paced else None
+    return run_demo(
+        game,
+        players,
+        args.seed,
+        args.bot,
+        args.profile,
+        args.sensor,
+        args.noise,
+        ansi,
+        speed,
+        **parse_options(args.option),
     )
-    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -187,15 +193,24 @@ def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
     """A bot game of a card game, shown as the view of the player to act after each action."""
     from controller.terminal.cardview import render_view
 
+    paced = sys.stdout.isatty() and not args.fast
+
     def show(state: State, text: str) -> None:
+        if paced:
+            time.sleep(CARD_DEMO_PAUSE_S / (args.speed or DEMO_SPEED))
         print(f"\nply {getattr(state, 'ply', '?')}: {text}")
         print(render_view(state, state.current_player))
 
     initial = game.new_game(players=players, seed=args.seed, **parse_options(args.option))
     print(render_view(initial, initial.current_player))
-    record = play_game(game, players, args.seed, args.bot, on_action=show, **parse_options(args.option))
-    winners = ", ".join(f"seat {seat}" for seat in record.winners) or "nobody (draw)"
-    print(f"\n{game.title} over after {record.plies} plies; winner: {winners}")
+    final: list[State] = []
+
+    def keep(state: State, text: str) -> None:
+        show(state, text)
+        final[:] = [state]
+
+    record = play_game(game, players, args.seed, args.bot, on_action=keep, **parse_options(args.option))
+    print(f"\n{game.title} over after {record.plies} plies: {result_line(final[0] if final else initial)}")
     return 0
 
 
@@ -223,9 +238,12 @@ def cmd_companion(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from controller.terminal.bench import format_bench, run_bench
+    from controller.terminal.bench import bench_steps, format_bench, run_bench
 
-    result = run_bench(games=args.games, seed=args.seed, noise=args.noise, playout_seconds=args.seconds)
+    with progress_bar(bench_steps(args.games), "bench", "step", enabled=not args.json) as advance:
+        result = run_bench(
+            games=args.games, seed=args.seed, noise=args.noise, playout_seconds=args.seconds, on_step=advance
+        )
     print(json.dumps(result) if args.json else format_bench(result))
     return 0
 
@@ -236,86 +254,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check)
 
 
-def add_board_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sensor", choices=MODEL_NAMES, help="sensor model (default: the profile's)")
-    parser.add_argument("--noise", default="none", choices=NOISE_LEVELS, help="simulated sensor noise")
-    parser.add_argument("--profile", help="board profile name or path (default: the game's board)")
+COMMANDS = {
+    "games": cmd_games,
+    "selfplay": cmd_selfplay,
+    "demo": cmd_demo,
+    "play": cmd_play,
+    "companion": cmd_companion,
+    "bench": cmd_bench,
+    "run": cmd_run,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tafel", description="Controller of the tafel smart board.")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    games = commands.add_parser("games", help="list the games and their player counts")
-    games.set_defaults(run=cmd_games)
-
-    selfplay = commands.add_parser("selfplay", help="play bot games and print a summary")
-    selfplay.add_argument("game")
-    selfplay.add_argument("--players", type=int)
-    selfplay.add_argument("--games", type=int, default=10)
-    selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--bot", default="greedy", choices=sorted(BOTS))
-    selfplay.add_argument("--json", action="store_true", help="print one JSON object")
-    selfplay.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    selfplay.add_argument("--physical", action="store_true", help="through the simulated board and the tracker")
-    selfplay.add_argument(
-        "--show-cards", action="store_true", help="physical: players show each card to the reader before its move"
-    )
-    add_board_arguments(selfplay)
-    selfplay.set_defaults(run=cmd_selfplay)
-
-    demo = commands.add_parser("demo", help="watch a bot game on the simulated board")
-    demo.add_argument("game")
-    demo.add_argument("--players", type=int)
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--bot", default="greedy", choices=sorted(BOTS))
-    add_board_arguments(demo)
-    demo.add_argument(
-        "--speed", type=float, default=0.0, help="real-time factor (1 = as fast as people play; 0 = no waiting)"
-    )
-    demo.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
-    demo.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    demo.set_defaults(run=cmd_demo)
-
-    play = commands.add_parser("play", help="play in the terminal against bots")
-    play.add_argument("game")
-    play.add_argument("--players", type=int)
-    play.add_argument("--seed", type=int, default=0)
-    seats = play.add_mutually_exclusive_group()
-    seats.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 1,2 (default: all but seat 0)")
-    seats.add_argument("--humans", metavar="SEATS", help="card games: seats played by people, e.g. 0")
-    play.add_argument("--bot", default="greedy", choices=sorted(BOTS))
-    add_board_arguments(play)
-    play.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
-    play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    play.set_defaults(run=cmd_play)
-
-    companion = commands.add_parser("companion", help="referee a table of real cards (Zillertal, Zodiac)")
-    companion.add_argument("game", choices=HOTSEAT_GAMES)
-    companion.add_argument("--players", type=int)
-    companion.add_argument("--seed", type=int, default=0)
-    companion.add_argument("--profile", help="board profile name or path (default: cards)")
-    companion.add_argument("--plain", action="store_true", help="no ANSI colours even on a terminal")
-    companion.add_argument("--neopixel", action="store_true", help="also drive the real LED strip (on the Pi)")
-    companion.add_argument("--config", help="service configuration with the [neopixel] table (with --neopixel)")
-    companion.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    companion.set_defaults(run=cmd_companion)
-
-    bench = commands.add_parser("bench", help="measure tracker, latency and playout speed")
-    bench.add_argument("--games", type=int, default=6, help="physical games per sensor model")
-    bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--noise", default="low", choices=NOISE_LEVELS)
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per playout measurement")
-    bench.add_argument("--json", action="store_true")
-    bench.set_defaults(run=cmd_bench)
-
-    run = commands.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")
-    run.add_argument("--config", default="/etc/tafel/config.toml", help="configuration file")
-    run.add_argument("--check", action="store_true", help="validate the configuration and exit")
-    run.add_argument("--max-seconds", type=float, help="stop after this many seconds")
-    run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
-    run.set_defaults(run=cmd_run)
-    return parser
+    return arguments.build_parser(COMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -326,6 +277,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError) as error:
         print(f"tafel: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ntafel: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`tafel demo zodiac | head`): stop quietly. Point stdout at /dev/null
+        # so that the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

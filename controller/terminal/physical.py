@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,8 @@ from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
 from sim.backends import simulated
-from sim.driver import GIVE_UP_MS, Performance, PhysicalStats, percentile
+from sim.driver import GIVE_UP_MS, Performance, PhysicalStats, apply_step, percentile
+from sim.hands import HandStep
 
 SCAN_MS = 10  # 100 scans per second
 
@@ -44,11 +46,12 @@ class PhysicalTable:
         self.show_cards = show_cards  # the virtual players show each card to the reader before its move
         self.backends = simulated(profile, sensor, noise, seed, calm_hands)
         self.sim = self.backends.board
-        if set_up:
-            self.sim.load(state.occupancy())
+        # The session first: it checks that the board has every field of the game.
         self.session = Session.create(
             game, state, profile, self.sim, self.backends.pixels, self.backends.inputs, sensor, config
         )
+        if set_up:
+            self.sim.load(state.occupancy())
         self.now = 0
         self.stats = PhysicalStats()
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
@@ -90,13 +93,39 @@ class PhysicalTable:
             output = self.tick()
         return output
 
-    def perform(self, action: Action) -> bool:
-        """Carry out `action` with the virtual hands until the tracker commits it; False if it never did."""
-        move = Performance(self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards)
+    def restore(self) -> TrackerOutput:
+        """The hands put the pieces where the game says (after an undo, the move is put back), then
+        the board settles."""
+        board = self.sim
+        target = self.state.occupancy()
+        if board.occupancy() != target:
+            steps = self.backends.hands.plan(board.occupancy(), target, board.channel_of.__contains__)
+            start = self.now
+            for step in steps:
+                while self.now < start + step.at:
+                    self.tick()
+                apply_step(board, step)
+        return self.settle()
+
+    def perform(
+        self,
+        action: Action,
+        watch: Callable[[int, TrackerOutput], None] | None = None,
+        on_hand: Callable[[int, HandStep], None] | None = None,
+    ) -> bool:
+        """Carry out `action` with the virtual hands until the tracker commits it; False if it never did.
+
+        `watch(now, output)` sees every scan and `on_hand(now, step)` every step of the hands (the
+        demo narrates them)."""
+        move = Performance(
+            self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards, on_hand=on_hand
+        )
         while True:
             move.before_scan(self.now)
             scanned_at = self.now
             output = self.tick()
+            if watch is not None:
+                watch(scanned_at, output)
             result = move.after_scan(scanned_at, output)
             if result is not None:
                 if move.ack_frame is not None:
@@ -151,9 +180,10 @@ def collect_physical(
     noise: str,
     profile: str | None = None,
     show_cards: bool = False,
+    on_game: Callable[[], None] | None = None,
     **options: Any,
 ) -> PhysicalRun:
-    """Play `games` physical games and gather their statistics."""
+    """Play `games` physical games and gather their statistics; `on_game` is called after each."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     players = game.check_players(players)
@@ -165,6 +195,8 @@ def collect_physical(
             game, players, game_seed(seed, index), bot, board, sensor, noise, show_cards=show_cards, **options
         )
         run.stats.merge(stats)
+        if on_game is not None:
+            on_game()
         if not final.is_terminal():
             run.unfinished += 1
             continue
@@ -187,12 +219,13 @@ def run_physical_selfplay(
     noise: str,
     profile: str | None = None,
     show_cards: bool = False,
+    on_game: Callable[[], None] | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """The `tafel selfplay --physical` summary; all but the timing keys depend only on the seed."""
     players = game.check_players(players)
     board = load_profile(profile or default_profile(game))
-    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, show_cards, **options)
+    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, show_cards, on_game, **options)
     total = run.stats
     summary = {
         "game": game.name,

@@ -50,13 +50,26 @@ def play_game(
     return GameRecord(seed, tuple(actions), state.returns())
 
 
-def run_selfplay(game: Game, players: int, games: int, seed: int, bot: str, **options: Any) -> dict[str, Any]:
-    """Play `games` games and summarise them; everything but `actions_per_s` depends only on the seed."""
+def run_selfplay(
+    game: Game,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str,
+    on_game: Callable[[], None] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Play `games` games and summarise them; everything but `actions_per_s` depends only on the seed.
+    `on_game` is called after each game (a progress bar)."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     players = game.check_players(players)
     started = time.perf_counter()
-    records = [play_game(game, players, game_seed(seed, i), bot, **options) for i in range(games)]
+    records = []
+    for index in range(games):
+        records.append(play_game(game, players, game_seed(seed, index), bot, **options))
+        if on_game is not None:
+            on_game()
     elapsed = time.perf_counter() - started
     wins = [0] * players
     draws = 0

@@ -1,0 +1,181 @@
+"""The `tafel` command line's grammar: every command and option with its help text.
+
+Kept apart from the commands themselves (cli.py) so that `tafel --help` and `tafel CMD --help` can be
+read in one place and tested for completeness.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from controller import __version__
+from controller.bots import BOTS
+from controller.games import GAMES
+from hal.sensors import MODEL_NAMES
+
+NOISE_LEVELS = ("none", "low", "high")
+CARD_GAMES = ("zodiac", "zillertal")
+GAME_LIST = ", ".join(GAMES)
+EPILOG = """examples:
+  tafel demo klotz                     watch four bots play Klotz on the simulated board
+  tafel play fillit                    play Fillit against a bot (type `help` at the prompt)
+  tafel games zillo                    Zillo's player counts and options
+  tafel selfplay zillo --games 20      twenty bot games and their summary
+  tafel run --config wiring/examples/sim.toml   the service on the simulated board
+"""
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _game(parser: argparse.ArgumentParser, choices: tuple[str, ...] | None = None) -> None:
+    """The game argument; checked by the rules (`unknown game 'chess' (games: ...)`) unless `choices`."""
+    names = choices or tuple(GAMES)
+    parser.add_argument("game", choices=choices, metavar="GAME", help=f"one of: {', '.join(names)}")
+
+
+def _players(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's usual number)")
+
+
+def _seed(parser: argparse.ArgumentParser, default: int = 0) -> None:
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=default,
+        metavar="N",
+        help=f"seed of the deal and the bots: same seed, same game (default {default})",
+    )
+
+
+def _bot(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot", default="greedy", choices=sorted(BOTS), help="which bot plays the bot seats (default greedy)"
+    )
+
+
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o max_plies=null (repeatable; `tafel games GAME` lists them)",
+    )
+
+
+def _board(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sensor", choices=MODEL_NAMES, help="sensor model of the simulated board (default: the profile's)"
+    )
+    parser.add_argument("--noise", default="none", choices=NOISE_LEVELS, help="simulated sensor noise (default none)")
+    parser.add_argument("--profile", metavar="BOARD", help="board profile name or path (default: the game's board)")
+
+
+def _plain(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--plain", action="store_true", help="no ANSI colours, even on a terminal")
+
+
+def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
+    """The parser; `commands` maps each command name to the function that runs it."""
+    parser = argparse.ArgumentParser(
+        prog="tafel",
+        description="Controller of the tafel smart board: five games refereed on a board of sensors and LEDs.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tafel {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    games = sub.add_parser("games", help="list the games, or one game's players and options")
+    games.add_argument("game", nargs="?", metavar="GAME", help=f"one of: {GAME_LIST}")
+    games.set_defaults(run=commands["games"])
+
+    selfplay = sub.add_parser("selfplay", help="play bot games and print a summary")
+    _game(selfplay)
+    _players(selfplay)
+    selfplay.add_argument("--games", type=int, default=10, metavar="N", help="how many games (default 10)")
+    _seed(selfplay)
+    _bot(selfplay)
+    selfplay.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
+    _options(selfplay)
+    selfplay.add_argument(
+        "--physical", action="store_true", help="play through the simulated board, virtual hands and the tracker"
+    )
+    selfplay.add_argument(
+        "--show-cards", action="store_true", help="with --physical: players show each card to the reader first"
+    )
+    _board(selfplay)
+    selfplay.set_defaults(run=commands["selfplay"])
+
+    demo = sub.add_parser("demo", help="watch a bot game on the simulated board")
+    _game(demo)
+    _players(demo)
+    _seed(demo)
+    _bot(demo)
+    _board(demo)
+    demo.add_argument(
+        "--fast", action="store_true", help="no pauses: print the whole game at once (default when not on a terminal)"
+    )
+    demo.add_argument(
+        "--speed",
+        type=float,
+        default=None,
+        metavar="X",
+        help="pace of the hands on a terminal: 1 = as fast as people play, 4 = four times faster (default 4)",
+    )
+    _plain(demo)
+    _options(demo)
+    demo.set_defaults(run=commands["demo"])
+
+    play = sub.add_parser("play", help="play in the terminal against bots (type `help` at the prompt)")
+    _game(play)
+    _players(play)
+    _seed(play)
+    seats = play.add_mutually_exclusive_group()
+    seats.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 1,2 (default: all but seat 0)")
+    seats.add_argument("--humans", metavar="SEATS", help="card games: seats played by people, e.g. 0,2")
+    _bot(play)
+    _board(play)
+    _plain(play)
+    _options(play)
+    play.set_defaults(run=commands["play"])
+
+    companion = sub.add_parser("companion", help="referee a table of real cards (Zillertal, Zodiac)")
+    _game(companion, CARD_GAMES)
+    _players(companion)
+    _seed(companion)
+    companion.add_argument("--profile", metavar="BOARD", help="board profile name or path (default: cards)")
+    _plain(companion)
+    companion.add_argument("--neopixel", action="store_true", help="also drive the real LED strip (on the Pi)")
+    companion.add_argument(
+        "--config",
+        metavar="FILE",
+        help="service configuration whose [neopixel] table wires the strip (with --neopixel)",
+    )
+    _options(companion)
+    companion.set_defaults(run=commands["companion"])
+
+    bench = sub.add_parser("bench", help="measure the tracker, LED latency and playout speed")
+    bench.add_argument("--games", type=int, default=6, metavar="N", help="physical games per sensor model (default 6)")
+    _seed(bench, 1)
+    bench.add_argument("--noise", default="low", choices=NOISE_LEVELS, help="simulated sensor noise (default low)")
+    bench.add_argument(
+        "--seconds", type=float, default=2.0, metavar="S", help="time per playout measurement (default 2)"
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
+    bench.set_defaults(run=commands["bench"])
+
+    run = sub.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")
+    run.add_argument(
+        "--config",
+        default="/etc/tafel/config.toml",
+        metavar="FILE",
+        help="configuration file (default /etc/tafel/config.toml; examples in wiring/examples/)",
+    )
+    run.add_argument("--check", action="store_true", help="validate the configuration and exit")
+    run.add_argument("--max-seconds", type=float, metavar="S", help="stop after this many seconds")
+    run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
+    run.set_defaults(run=commands["run"])
+    return parser
