@@ -68,8 +68,8 @@ def test_play_lifts_places_and_moves_with_bots_on_the_other_seats() -> None:
     commands = io.StringIO("lift c7\nplace c4\nl7-l4\nmoves\nfoo\nquit\n")
     play_terminal(load_game("klotz"), 2, 0, bots=[1], lines=commands, ansi=False, out=lines.append)
     text = "\n".join(lines)
-    assert "seat 1 plays" in text  # the bot answered the hand-made move c7-c4
-    assert "not a Klotz move" in text  # `foo` is refused with the rules' reason
+    assert "Yellow plays" in text  # the bot answered the hand-made move c7-c4
+    assert "'foo' is neither a command nor a move" in text  # `foo` is refused, naming the commands
 
 
 def test_play_refuses_an_illegal_move_with_the_reason() -> None:

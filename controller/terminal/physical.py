@@ -55,6 +55,7 @@ class PhysicalTable:
         self.now = 0
         self.stats = PhysicalStats()
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
+        self.messages: list[str] = []  # what the board said (button answers, refused declarations)
         self._last_mode = ""
 
     @property
@@ -73,6 +74,7 @@ class PhysicalTable:
             self.stats.guidance_episodes += 1
         self._last_mode = output.mode
         self.stats.takebacks += output.took_back
+        self.messages.extend(output.messages)
         self.now += SCAN_MS
         return output
 
