@@ -39,7 +39,7 @@ def rail_row(text: str) -> str:
 
 def test_zillertal_a_typed_card_lists_and_lights_its_legal_offsets():
     text, state = session(ZILLERTAL, [*SETUP, "V03"])
-    assert "player 0: contract K1-01" in text and "player 1: contract K3-02" in text
+    assert "Red: contract K1-01" in text and "Blue: contract K3-02" in text
     assert "V03 may go with its left edge on: L0" in text  # the first card starts the Valley
     assert "1. V03@0  <- previewed" in text
     row = rail_row(text)
@@ -50,7 +50,7 @@ def test_zillertal_a_typed_card_lists_and_lights_its_legal_offsets():
 
 def test_zillertal_confirm_commits_and_the_valley_counts_show():
     text, state = session(ZILLERTAL, [*SETUP, "V03", "confirm", "V05", "L1", "confirm", "undo"])
-    assert "player 0: V03@0" in text
+    assert "Red: V03@0" in text
     assert "  ! V05: you have already laid your card this turn" in text
     assert "  ! L1: 'L1' is not a Zillertal action" in text  # nothing to choose: typed as an action
     assert "  ! nothing to confirm: enter a card or declare an action" in text
@@ -62,14 +62,14 @@ def test_zillertal_confirm_commits_and_the_valley_counts_show():
 def test_zillertal_other_actions_are_declared_and_refusals_give_the_reason():
     text, state = session(ZILLERTAL, [*SETUP, "V03", "confirm", "claim K1-01 cow", "end", "?"])
     assert "  ! claim K1-01 cow: K1-01 needs exactly 7 cow visible in one zone" in text
-    assert "player 0: end" in text and state.current_player == 1
-    assert "Legal actions of player 1:" in text
+    assert "Red: end" in text and state.current_player == 1
+    assert "Legal actions of Blue:" in text
 
 
 def test_zodiac_a_black_moon_passes_over_the_next_seat():
     text, state = session(ZODIAC, ["dealer 1", "leo", "moon", "quit"], players=3)
-    assert "player 0: dealer 1" in text and "player 1: open leo" in text
-    assert "player 2: moon" in text and "player 0 skips a turn" in text
+    assert "Red: dealer 1" in text and "Blue: open leo" in text
+    assert "Yellow: moon" in text and "player 0 skips a turn" in text
     assert state.current_player == 1
     assert "Valley rail" not in text  # Zodiac has no Valley
     assert "seat0 [~~~] -   seat1 [GGG] on turn   seat2 [~~~] -" in text
@@ -87,7 +87,7 @@ def test_zodiac_a_card_with_several_uses_is_chosen_with_menu():
     text, _ = session(ZODIAC, ["dealer 0", "leo", "draw", "ari", "menu", "confirm"], players=2)
     assert "Choices for ari (menu steps, confirm commits):" in text
     assert "1. up ari  <- previewed" in text and "2. discard ari  <- previewed" in text
-    assert "player 1: discard ari" in text
+    assert "Blue: discard ari" in text
 
 
 def test_typed_lines_become_input_events():

@@ -29,14 +29,15 @@ def test_zodiac_two_people_pass_the_screen_and_see_only_their_own_hand():
     sign = {seat: next(c for c in start.table.hands[seat] if c in SIGNS) for seat in (0, 1)}
     script = ["", "draw", f"discard {sign[first]}", "", "draw", f"discard {sign[second]}"]
     state, text = run("zodiac", script, {0, 1}, 2)
-    handovers = text.split("Pass the screen to player ")
-    assert [h[0] for h in handovers[1:4]] == [str(first), str(second), str(first)]
+    names = {0: "Red", 1: "Blue"}
+    handovers = text.split("Pass the screen to ")
+    assert [h.split(" ")[0] for h in handovers[1:4]] == [names[first], names[second], names[first]]
     first_view, second_view = handovers[1], handovers[2]
     own = " ".join(sorted(start.table.hands[first], key=zodiac_helpers.ORDER.get))
     assert f"Your hand: {own}" in first_view
     other = " ".join(sorted(start.table.hands[second], key=zodiac_helpers.ORDER.get))
     assert f"Your hand: {other}" not in first_view
-    assert "Since your last turn:" in second_view and f"player {first}: draw" in second_view
+    assert "Since your last turn:" in second_view and f"{names[first]}: draw" in second_view
     assert "Game stopped." in text and state.turns == 2
 
 
@@ -54,9 +55,20 @@ def test_help_numbers_and_errors():
     assert "Game stopped." in text
 
 
+def test_undo_takes_back_an_own_action_of_the_turn_but_not_a_draw():
+    start = load_game("zodiac").new_game(players=2, seed=3)
+    _, text = run("zodiac", ["undo", "draw", "undo", "quit"], {start.current_player}, 2, seed=3)
+    assert text.count("Nothing to undo") == 2  # nothing yet; then a draw showed a hidden card
+
+
+def test_help_lists_the_commands_and_a_move_of_the_game():
+    _, text = run("zillertal", ["help", "quit"], {0}, 2, seed=2)
+    assert "commands:" in text and "undo" in text and "a move of this game, for example: " in text
+
+
 def test_an_all_bot_game_plays_to_the_end_and_prints_the_result():
     state, text = run("zillertal", [], set(), 2, seed=2)
-    assert state.is_terminal() and "Zillertal is over." in text
+    assert state.is_terminal() and "Zillertal is over: " in text
     assert text.count("(bot):") >= 20
 
 
@@ -105,10 +117,10 @@ def test_cli_play_with_bots_and_humans(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("draw\npass\n"))
     assert main(["play", "zodiac", "--players", "3", "--humans", "0", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "people: 0; bots: 1, 2" in out
+    assert "people: Red; bots: Blue, Yellow" in out
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "zillertal", "--players", "2", "--bots", "0,1", "--seed", "1"]) == 0
-    assert "Zillertal is over." in capsys.readouterr().out
+    assert "Zillertal is over: Blue wins." in capsys.readouterr().out
 
 
 def test_cli_play_refuses_bad_seats_and_card_options_on_board_games(capsys):

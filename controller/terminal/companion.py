@@ -18,21 +18,39 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from controller.games import Game, NotationError, State
+from controller.games.seats import result_line, seat_name
 from controller.table.companion import Companion, CompanionOutput, parse_card_id, pending_skips, seat_zone_colours
 from controller.table.leds import FrameGate
 from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour
 from controller.terminal.cardview import render_view
+from controller.terminal.prompt import LineReader, help_text, prompt_for
 from controller.terminal.render import HINT_SYMBOLS, ansi_block
 from hal.profile import BoardProfile, load_profile
 from hal.protocols import BUTTONS, InputEvent, PixelSink
 
-HELP = """Enter cards and actions:
-  CARD            a card read by the card reader (e.g. V03, K1-03, leo, sun)
-  confirm | undo | menu   the buttons: commit the previewed choice / take back / next choice
-  L-4 | N         pick a previewed choice: a dotted line of the rail, or its number
-  ACTION          declare an action in the game's notation (e.g. end 2, claim K1-03 bird, draw)
-  ?               list the legal actions      show   draw the table again      quit
-"""
+EXAMPLES = {  # what a player types at the table, per game
+    "zillertal": ("V03, K1-03", "end 2, claim K1-03 bird, place V03@4"),
+    "zodiac": ("leo, sun", "draw, discard leo, pass, sun leo@1"),
+}
+COMMANDS = (
+    ("CARD", "a card read by the card reader (e.g. {cards})"),
+    ("ACTION", "declare an action in the game's notation (e.g. {actions})"),
+    ("confirm | undo | menu", "the buttons: commit the previewed choice / take back / next choice"),
+    ("L-4 | N", "pick a previewed choice: a dotted line of the rail, or its number"),
+    ("moves | ?", "list the legal actions"),
+    ("show", "draw the table again"),
+    ("help", "this list"),
+    ("quit", "stop (so does Ctrl-D)"),
+)
+
+
+def companion_help(game_name: str) -> str:
+    """The commands, with card and action examples of this game."""
+    cards_example, actions_example = EXAMPLES.get(game_name, ("", ""))
+    commands = [(name, what.format(cards=cards_example, actions=actions_example)) for name, what in COMMANDS]
+    return help_text(commands, None)
+
+
 RAIL_LEGEND = "+ may go here   ? previewed   b Gorge   w Cross   . dark"
 STEP_MS = 250  # virtual time between two typed lines (for blinking), without a real strip
 REFRESH_S = 0.1  # with a real strip: how long to wait for a line before refreshing the LEDs
@@ -128,7 +146,7 @@ def render_table(companion: Companion, output: CompanionOutput, ansi: bool) -> s
 
 
 def event_for(state: State, text: str, choosing: bool) -> InputEvent:
-    """The input event a typed line stands for (see HELP)."""
+    """The input event a typed line stands for (see COMMANDS)."""
     word, _, rest = text.partition(" ")
     if word in ("card", "menu", "declare") and rest.strip():
         return InputEvent(word, rest.strip())  # type: ignore[arg-type]
@@ -210,58 +228,71 @@ class CompanionTerminal:
     def show(self) -> None:
         self.say(render_table(self.companion, self.output, self.ansi))
 
-    def enter(self, text: str) -> CompanionOutput:
-        """One typed line: its event through the companion, then what happened."""
+    def enter(self, text: str, show: bool = False) -> CompanionOutput:
+        """One typed line: its event through the companion, then what happened; with `show`, the
+        table is drawn before the messages, so that a message stays in view."""
         event = event_for(self.companion.state, text, bool(self.output.candidates))
         output = self.companion.step(self._tick(), [event])
         self.output = output
         self._push(output.frame)
-        for message in output.messages:
-            self.say(f"  ! {message}")
+        if not show:
+            self._messages(output)
         for before, action, after in output.transitions:
-            self.say(f"player {before.current_player}: {before.action_to_str(action)}")
+            self.say(f"{seat_name(before, before.current_player)}: {before.action_to_str(action)}")
             for line in after.events:
                 self.say(f"  {line}")
+        if show:
+            self.show()
+            self._messages(output)
         return output
 
+    def _messages(self, output: CompanionOutput) -> None:
+        for message in output.messages:
+            self.say(f"  ! {message}")
+
     def list_actions(self, most: int = 60) -> None:
-        self.say(HELP)
         state = self.companion.state
         actions = state.legal_actions()
-        self.say(f"Legal actions of player {state.current_player}:")
+        self.say(f"Legal actions of {seat_name(state, state.current_player)}:")
         for action in actions[:most]:
             self.say(f"  {state.action_to_str(action)}")
         if len(actions) > most:
             self.say(f"  ... and {len(actions) - most} more")
 
     def run(self) -> State:
-        self.say(HELP)
-        for line in self.companion.state.events:
+        state = self.companion.state
+        self.say(companion_help(state.game.name))
+        for line in state.events:
             self.say(line)
         self.show()
+        reader = LineReader(self.stdin, self.stdout) if self.pixels is None else None
         while not self.companion.state.is_terminal():
-            self.stdout.write(f"player {self.companion.state.current_player}> ")
-            self.stdout.flush()
-            line = self.read_line()
-            if not line:
+            prompt = prompt_for(self.companion.state)
+            if reader is not None:
+                line = reader.read(prompt)
+            else:
+                self.stdout.write(prompt)
+                self.stdout.flush()
+                raw = self.read_line()
+                line = raw.rstrip("\n") if raw else None
+            if line is None:
                 break
             text = " ".join(line.strip().split())
             if text in ("quit", "exit", "q"):
                 break
-            if text in ("?", "help"):
+            if text == "help":
+                self.say(companion_help(self.companion.state.game.name))
+                continue
+            if text in ("?", "moves"):
                 self.list_actions()
                 continue
             if text == "show" or not text:
                 self.show()
                 continue
-            self.enter(text)
-            self.show()
+            self.enter(text, show=True)
         state = self.companion.state
         if state.is_terminal():
-            results = {1.0: "wins", 0.5: "draws", 0.0: "loses"}
-            self.say(f"\n{state.game.title} is over.")
-            for seat, value in enumerate(state.returns()):
-                self.say(f"  player {seat} {results.get(value, f'scores {value}')}")
+            self.say(f"\n{state.game.title} is over: {result_line(state)}.")
         else:
             self.say("\nCompanion stopped.")
         return state

@@ -14,10 +14,24 @@ from typing import Any, TextIO
 from controller.bots import Bot, make_bot
 from controller.bots.seeds import bot_seed
 from controller.games import Game, IllegalAction, State
+from controller.games.seats import result_line, seat_name
+from controller.table.candidates import chance_count
 from controller.terminal.cardview import render_view
+from controller.terminal.prompt import LineReader, example_move, help_text, prompt_for
 
 CLEAR = "\x1b[2J\x1b[H"
-HELP = "Type an action in the game's notation, or its number from the list. '?' lists the legal actions, 'quit' stops."
+COMMANDS = (
+    ("ACTION", "an action in the game's notation (example below), or its number from the list"),
+    ("moves | ?", "list the legal actions, numbered"),
+    ("undo", "take back your last action of this turn (not a draw: it showed a hidden card)"),
+    ("show", "show your view again"),
+    ("help", "this list"),
+    ("quit", "stop (so does Ctrl-D)"),
+)
+
+
+def hotseat_help(state: State) -> str:
+    return help_text(COMMANDS, example_move(state))
 
 
 class Quit(Exception):
@@ -47,22 +61,25 @@ class HotSeat:
         self.log: list[str] = []
         self.seen: dict[int, int] = dict.fromkeys(self.humans, 0)
         self.shown: int | None = None  # the person whose view is on the screen
+        self.reader = LineReader(stdin, stdout)
+        self.undoable: list[State] = []  # states before the person's own actions of this turn
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str:
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
+        line = self.reader.read(prompt)
+        if line is None:
             raise Quit
         return line.strip()
 
+    def name(self, seat: int) -> str:
+        return seat_name(self.state, seat)
+
     def record(self, seat: int, text: str, kind: str) -> None:
         """Log and show an action (all actions are public) and the events it caused."""
-        entries = [f"player {seat}{kind}: {text}", *(f"  {event}" for event in self.state.events)]
+        entries = [f"{self.name(seat)}{kind}: {text}", *(f"  {event}" for event in self.state.events)]
         self.log.extend(entries)
         for entry in entries:
             self.say(entry)
@@ -72,7 +89,7 @@ class HotSeat:
         handed = self.shown is not None or len(self.humans) > 1
         if handed:
             self.say(CLEAR if self.clear else "\n" + "-" * 60)
-            self.ask(f"Pass the screen to player {seat} and press Enter. ")
+            self.ask(f"Pass the screen to {self.name(seat)} and press Enter. ")
         self.shown = seat
         news = self.log[self.seen[seat] :]
         if news and handed:
@@ -84,17 +101,26 @@ class HotSeat:
     def human_turn(self, seat: int) -> None:
         if self.shown != seat:
             self.hand_over(seat)
+            self.undoable = []
         self.say()
         self.say(self.view(self.state, seat))
         while True:
-            text = self.ask(f"player {seat}> ")
-            if text in ("?", "help", "h"):
-                self.say(HELP)
+            text = self.ask(prompt_for(self.state, seat))
+            if text in ("?", "moves"):
                 for number, action in enumerate(self.state.legal_actions(), start=1):
                     self.say(f"  {number:>3}. {self.state.action_to_str(action)}")
                 continue
+            if text in ("help", "h"):
+                self.say(hotseat_help(self.state))
+                continue
+            if text == "show":
+                self.say(self.view(self.state, seat))
+                continue
             if text in ("quit", "exit", "q"):
                 raise Quit
+            if text == "undo":
+                self.undo(seat)
+                continue
             if not text:
                 continue
             before = self.state
@@ -102,11 +128,28 @@ class HotSeat:
                 action = self._read(text)
                 self.state = before.apply(action)
             except IllegalAction as error:
-                self.say(f"Not possible: {error.reason}")
+                self.say(f"Not possible: {error.reason} ('?' lists the legal actions, 'help' the commands)")
                 continue
             self.record(seat, before.action_to_str(action), "")
             self.seen[seat] = len(self.log)
+            same_turn = self.state.current_player == seat and chance_count(self.state) == chance_count(before)
+            self.undoable = [*self.undoable, before] if same_turn else []
             return
+
+    def undo(self, seat: int) -> None:
+        """Take back the person's last action of this turn, if it showed no hidden card."""
+        if not self.undoable:
+            self.say(
+                "Nothing to undo: only your own actions of this turn can be taken back, and not a draw "
+                "or anything else that showed a hidden card."
+            )
+            return
+        self.state = self.undoable.pop()
+        entry = f"{self.name(seat)}: took back the last action"
+        self.log.append(entry)
+        self.say(entry)
+        self.seen[seat] = len(self.log)
+        self.say(self.view(self.state, seat))
 
     def _read(self, text: str) -> Any:
         if text.isdigit():
@@ -140,11 +183,7 @@ class HotSeat:
 
     def finish(self) -> None:
         self.say(CLEAR if self.clear and len(self.humans) > 1 else "\n" + "=" * 60)
-        self.say(f"{self.state.game.title} is over.")
-        returns = self.state.returns()
-        for seat, value in enumerate(returns):
-            result = {1.0: "wins", 0.5: "draws", 0.0: "loses"}.get(value, f"scores {value}")
-            self.say(f"  player {seat}{' (bot)' if seat in self.bots else ''} {result}")
+        self.say(f"{self.state.game.title} is over: {result_line(self.state)}.")
 
 
 def seats_from(text: str | None, players: int, what: str) -> frozenset[int]:
@@ -175,10 +214,10 @@ def run_hotseat(
     state = game.new_game(players=players, seed=seed, **options)
     bots = {seat: make_bot(bot, bot_seed(seed, seat)) for seat in range(state.players) if seat not in humans}
     table = HotSeat(state, humans, bots, stdin, stdout, clear=clear)
-    people = ", ".join(map(str, sorted(humans))) or "none"
-    machines = ", ".join(map(str, sorted(bots))) or "none"
+    people = ", ".join(seat_name(state, seat) for seat in sorted(humans)) or "none"
+    machines = ", ".join(seat_name(state, seat) for seat in sorted(bots)) or "none"
     table.say(f"{game.title}, {state.players} players; people: {people}; bots: {machines}")
-    table.say(HELP)
+    table.say(hotseat_help(state))
     for event in state.events:
         table.say(event)
     return table.run()
