@@ -11,6 +11,7 @@ blocked centre is `#`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from controller.games import Cell, Game, Mark, Occupancy, Piece, State
@@ -18,6 +19,7 @@ from controller.games.hexgrid import HexGrid, ring
 from controller.table.palette import RGB
 from controller.terminal.cells import ansi_cell, led_background, plain_marker
 
+ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
 EMPTY = "·"
 BLOCKED = "#"
 
@@ -61,6 +63,14 @@ def render_hex_board(
                 marker = plain_marker(mark, leds, cell) if mark is None or mark.kind != "blocked" else " "
                 row.append(f"{glyph:>2}{marker} ")
         lines.append("".join(row).rstrip())
+    # Coordinates: the row letter on the left, the row's hexes on the right, in one column.
+    width = max(len(ANSI_CODE.sub("", line)) for line in lines)
+    for index, r in enumerate(grid.rows()):
+        letter = grid.row_letter(r)
+        pad = width - len(ANSI_CODE.sub("", lines[index]))
+        lines[index] += " " * pad + f"   {letter}1-{letter}{len(grid.row_span(r))}"
+    last = grid.row_letter(max(grid.rows()))
+    lines.append(f"rows a (north) to {last}; hexes are numbered from 1 at the west end of each row")
     return "\n".join(lines)
 
 
