@@ -470,7 +470,7 @@ class _Loader:
             if key == "takeback":
                 values[key] = self._choice(table, "tracker", key, TAKEBACK_MODES)
             else:
-                values[key] = self._int(table, "tracker", key, None, 1 if key == "preview_ms" else 0)
+                values[key] = self._int(table, "tracker", key, None, 0)
         try:
             return TrackerConfig(**values)
         except ValueError as error:

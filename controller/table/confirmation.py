@@ -1,8 +1,11 @@
 """Choosing among moves the sensors cannot tell apart: a confirmation request, the menu's offer of
 moves no sensor sees, and the card a player showed before its move.
 
-When the board matches several legal actions (or a take-back), the LEDs preview the candidates in
-turn; `menu` steps on, `confirm` takes the one shown. When the board shows no change but the rules
+When the board matches several legal actions (or a take-back), the LEDs preview one candidate;
+`menu` steps to the next, `confirm` takes the one shown. A press can therefore never take a candidate
+the player did not see. (With `preview_ms` set, candidates also rotate by themselves; a press then
+takes what was shown `confirm_grace_ms` earlier when the preview changed just before it, since
+nobody reacts that fast to a new colour.) When the board shows no change but the rules
 allow invisible moves (a Fillit stone-stone swap), `menu` offers them the same way. A card shown to
 the reader (Zillo's Z-6) narrows every choice to that card's moves.
 """
@@ -17,13 +20,15 @@ from controller.games import Action
 class Confirmation:
     """The candidates being asked about, which one is previewed now, and the card shown, if any."""
 
-    def __init__(self, preview_ms: int) -> None:
-        self.preview_ms = preview_ms
+    def __init__(self, preview_ms: int = 0, grace_ms: int = 300) -> None:
+        self.preview_ms = preview_ms  # 0: no rotation, `menu` steps
+        self.grace_ms = grace_ms
         self.asking: tuple[Action | str, ...] = ()  # the candidates of the current request
         self.offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
         self.offer_since = 0
         self.card: str | None = None  # the card shown before its move, if any
         self._offset = 0  # menu presses since the request began
+        self._stepped_at: int | None = None  # when menu was last pressed
 
     def reset(self) -> None:
         """A new position: no request, no offer, no card."""
@@ -50,18 +55,37 @@ class Confirmation:
         self.offer_since = now
         self._offset = 0
 
-    def step(self) -> None:
+    def step(self, now: int) -> None:
         """`menu` during a request: show the next candidate."""
         self._offset += 1
+        self._stepped_at = now
 
     def previewed(self, now: int, mismatch_since: int) -> Action | str:
-        """The candidate shown at `now`: they rotate every `preview_ms`, `menu` presses step on."""
-        since = self.offer_since if self.offer else mismatch_since
-        index = (now - since) // self.preview_ms + self._offset
-        return self.asking[index % len(self.asking)]
+        """The candidate shown at `now`: the first, `menu` presses step on (and, with rotation,
+        one more every `preview_ms`)."""
+        return self.asking[self._index(now, mismatch_since) % len(self.asking)]
 
-    def next_change(self, now: int, since: int) -> int:
-        """When the preview moves on to the next candidate (the tracker's next deadline)."""
+    def pressed(self, now: int, mismatch_since: int) -> Action | str:
+        """The candidate a `confirm` pressed at `now` takes: what the player saw."""
+        earlier = now - self.grace_ms
+        stepped = self._stepped_at is not None and self._stepped_at > earlier  # the player stepped: they saw it
+        if self.preview_ms and not stepped and earlier >= self._since(mismatch_since):
+            shown_before = self._index(earlier, mismatch_since)
+            if shown_before != self._index(now, mismatch_since):
+                return self.asking[shown_before % len(self.asking)]  # the preview changed a moment ago
+        return self.previewed(now, mismatch_since)
+
+    def _since(self, mismatch_since: int) -> int:
+        return self.offer_since if self.offer else mismatch_since
+
+    def _index(self, now: int, mismatch_since: int) -> int:
+        rotation = (now - self._since(mismatch_since)) // self.preview_ms if self.preview_ms else 0
+        return rotation + self._offset
+
+    def next_change(self, now: int, since: int) -> int | None:
+        """When the preview moves on by itself (the tracker's next deadline); None without rotation."""
+        if not self.preview_ms:
+            return None
         elapsed = now - since
         return now + self.preview_ms - elapsed % self.preview_ms
 

@@ -21,6 +21,7 @@ from controller.table import guidance
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
+from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.tracker_types import (
     TAKEBACK,
     TAKEBACK_MODES,
@@ -34,6 +35,8 @@ from controller.table.tracker_types import (
 from hal.protocols import InputEvent, Readings
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
+
+Choice = Action | str | Correction | ThenMove  # what the board may ask about
 
 
 class Tracker:
@@ -62,7 +65,10 @@ class Tracker:
         self._mismatch_since = 0
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
-        self._choice = Confirmation(self.config.preview_ms)
+        self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
+        self._correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
+        self._acknowledged: Action | None = None  # the last move the LEDs acknowledged in this state
+        self._replaced = 0  # corrections in this step (commits taken back before the new ones)
         self._output: TrackerOutput | None = None
         self._deadline: int | None = None
         self._faults: tuple[SensorFault, ...] = ()
@@ -247,7 +253,7 @@ class Tracker:
         choice_ = self._choice
         if name == "confirm":
             if choice_.asking:
-                choice = choice_.previewed(now, self._mismatch_since)
+                choice = choice_.pressed(now, self._mismatch_since)
                 return self._accept(now, choice, committed)
             if self._provisional is not None:
                 return self._accept(now, self._provisional, committed)
@@ -255,7 +261,7 @@ class Tracker:
             return 0
         if name == "menu":
             if choice_.asking:
-                choice_.step()
+                choice_.step(now)
                 return 0
             invisible = () if self._mismatch else tuple(choice_.with_card(self._candidates(self._state).invisible))
             if invisible:
@@ -299,6 +305,10 @@ class Tracker:
         if self._state.is_terminal():
             messages.append(f"{text}: the game is over")
             return
+        for asked in self._choice.asking:  # a candidate of the request, named (a correction too)
+            if asked != TAKEBACK and self._declared(asked, text):
+                self._accept(now, asked, committed, via="declare")
+                return
         try:
             action = self._state.parse_action(text)
             if action not in self._candidates(self._state).mismatch_of:
@@ -313,24 +323,53 @@ class Tracker:
         self._accept(now, action, committed, via="declare")
 
     # --- commit and take-back ------------------------------------------------------------------
-    def _accept(self, now: int, choice: Action | str, committed: list[Action], via: str = "confirm") -> int:
+    def _accept(
+        self, now: int, choice: Action | str | Correction, committed: list[Action], via: str = "confirm"
+    ) -> int:
         if choice == TAKEBACK:
             self._take_back(now)
             return 1
+        if isinstance(choice, Correction):
+            self._correct(now, choice.action, committed)
+            return 0
+        if isinstance(choice, ThenMove):
+            self._commit(now, choice.first, via)
+            self._commit(now, choice.second, via)
+            committed.extend((choice.first, choice.second))
+            return 0
         self._commit(now, choice, via)
         committed.append(choice)
         return 0
 
     def _commit(self, now: int, action: Action, via: str = "sensors") -> None:
-        after = self._candidates(self._state).successor[action]
-        self._transitions.append((self._state, action, after))
+        before = self._state
+        cands = self._candidates(before)
+        after = cands.successor[action]
+        self._transitions.append((before, action, after))
         self._vias.append(via)
-        self._history.append(self._state)
+        self._history.append(before)
         self._enter(now, after)
+        if via in ("sensors", "correction") and chance_count(after) == chance_count(before):
+            channels = frozenset(channel for channel, _ in cands.mismatch_of[action])
+            self._correction = CorrectionWindow(before, action, channels)
 
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
         self._enter(now, previous)
+
+    def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
+        """Replace the last commit by `action` of the same player (see corrections.py)."""
+        window = self._correction
+        assert window is not None and self._history and self._history[-1] is window.before
+        if self._transitions and self._transitions[-1][0] is window.before:
+            self._transitions.pop()  # committed in this very step: it never reaches anyone
+            self._vias.pop()
+            committed.remove(window.action)
+        else:
+            self._replaced += 1
+        self._take_back(now)
+        self._commit(now, action, "correction")
+        committed.append(action)
 
     def _enter(self, now: int, state: State) -> None:
         self._state = state
@@ -338,6 +377,8 @@ class Tracker:
         self._reset_mismatch(now)
         self._provisional = None
         self._choice.reset()
+        self._correction = None
+        self._acknowledged = None
         self._setup = False
 
     def restart(self, now: int, state: State) -> None:
@@ -356,6 +397,9 @@ class Tracker:
             output = _with(output, transitions=tuple(self._transitions), commit_via=tuple(self._vias))
             self._transitions = []
             self._vias = []
+        if self._replaced:
+            output = _with(output, replaced=self._replaced)
+            self._replaced = 0
         if self._pending:
             deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
             self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
@@ -370,12 +414,13 @@ class Tracker:
         self._output = (
             output
             if not (output.committed or output.took_back or output.messages)
-            else _with(output, committed=(), transitions=(), commit_via=(), took_back=0, messages=())
+            else _with(output, committed=(), transitions=(), commit_via=(), took_back=0, replaced=0, messages=())
         )
         return output
 
-    def _set_deadline(self, when: int) -> None:
-        self._deadline = when if self._deadline is None else min(self._deadline, when)
+    def _set_deadline(self, when: int | None) -> None:
+        if when is not None:
+            self._deadline = when if self._deadline is None else min(self._deadline, when)
 
     def _match(self, now: int, committed: list[Action], took_back: int) -> TrackerOutput:
         state = self._state
@@ -387,7 +432,7 @@ class Tracker:
         if not mismatch and choice.offer and not self._setup:
             choice.show_offer()
             previewed = choice.previewed(now, self._mismatch_since)
-            self._set_deadline(choice.next_change(now, choice.offer_since))
+            self._set_deadline(choice.next_change(now, choice.offer_since))  # None: no rotation
             cands = self._candidates(state)
             return TrackerOutput(
                 mode="confirm",
@@ -411,10 +456,23 @@ class Tracker:
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._candidates(state)
-        actions: list[Action | str] = list(choice.with_card(self._index(cands).get(mismatch, ())))
+        actions: list[Choice] = list(choice.with_card(self._index(cands).get(mismatch, ())))
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
+        if not actions:
+            replied = self._fast_reply(mismatch, cands)
+            if replied is not None:  # the last move, and the next player has started: commit it
+                self._commit(now, replied)
+                committed.append(replied)
+                return self._match(now, committed, took_back)
+        corrections = [Correction(action) for action in self._corrections(mismatch)]
+        if corrections and actions:
+            actions.extend(corrections)  # a correction, or the next player's move: ask
+        elif corrections:
+            actions = list(corrections)
+        elif len(actions) == 1 and actions[0] != TAKEBACK:
+            actions.extend(self._moved_on(actions[0], cands))  # the last move moved on, or a new one?
         if len(actions) == 1 and not self._placement_unseen(actions[0], mismatch, cands):
             return self._single(now, actions[0], cands, committed, took_back, base)
         self._provisional = None
@@ -422,17 +480,88 @@ class Tracker:
             choice.ask(actions)
             previewed = choice.previewed(now, self._mismatch_since)
             self._set_deadline(choice.next_change(now, self._mismatch_since))
-            hints = guidance.preview_hints(self._changed_cells(), previewed, cands)
-            shown = cands.successor[previewed] if previewed != TAKEBACK else self._history[-1]
+            table = self._table_of(previewed, cands)
+            hints = guidance.preview_hints(self._changed_cells(), self._shown_action(previewed), table)
             return TrackerOutput(
                 mode="confirm",
                 hints=hints,
-                candidates=tuple(a for a in actions if a != TAKEBACK),
-                previewed=None if previewed == TAKEBACK else previewed,
-                **{**base, "shown": shown},
+                candidates=tuple(self._shown_action(a) for a in actions if a != TAKEBACK),
+                previewed=None if previewed == TAKEBACK else self._shown_action(previewed),
+                **{**base, "shown": self._successor_of(previewed, cands)},
             )
         choice.asking = ()
         return self._unmatched(now, mismatch, cands, base)
+
+    # --- fast replies, corrections, moves moved on -----------------------------------------------
+    def _fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
+        """The acknowledged move, when the board shows it plus the start of the next player's move
+        on other fields, and no bigger move of this player could be under way."""
+        acked = self._provisional
+        if acked is None or isinstance(acked, str | Correction | ThenMove) or acked not in cands.mismatch_of:
+            return None
+        own = self._unmasked(cands.mismatch_of[acked])
+        if not own or not own < mismatch:
+            return None
+        extra = mismatch - own
+        channels = {channel for channel, _ in own}
+        if any(channel in channels for channel, _ in extra):
+            return None  # a field of the move changed again: it is not finished
+        if any(other != acked and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
+            return None  # this player may be making a bigger move
+        following = self._candidates(cands.successor[acked])
+        if not any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
+            return None  # nothing the next player could be starting
+        return acked
+
+    def _corrections(self, mismatch: Mismatch) -> list[Action]:
+        """Other actions of the player who made the last commit that the board now shows instead."""
+        window = self._correction
+        if window is None or not mismatch:
+            return []
+        if window.next_player_started(mismatch, self._expected):
+            self._correction = None
+            return []
+        before = self._candidates(window.before)
+        evidence = self._evidence_against(before.expected)
+        return window.alternatives(self._index(before).get(evidence, []))
+
+    def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
+        """A move the board shows that could also be the last acknowledged move followed at once by
+        the next player's (the piece moved on): both are candidates, never silently one of them."""
+        acked = self._acknowledged
+        if acked is None or acked == action or acked not in cands.mismatch_of:
+            return []
+        following = self._candidates(cands.successor[acked])
+        evidence = self._evidence_against(following.expected)
+        return [ThenMove(acked, second) for second in self._index(following).get(evidence, [])]
+
+    def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
+        masked = self._masked
+        return frozenset((ch, v) for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked)
+
+    def _declared(self, asked: Choice, text: str) -> bool:
+        """Whether `text` names the candidate `asked` (in the state it would be played in)."""
+        table = self._table_of(asked, self._candidates(self._state))
+        return table.state.action_to_str(self._shown_action(asked)) == text.strip()
+
+    def _shown_action(self, choice: Choice) -> Action:
+        if isinstance(choice, Correction):
+            return choice.action
+        if isinstance(choice, ThenMove):
+            return choice.second
+        return choice
+
+    def _table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
+        if isinstance(choice, Correction) and self._correction is not None:
+            return self._candidates(self._correction.before)
+        if isinstance(choice, ThenMove):
+            return self._candidates(cands.successor[choice.first])
+        return cands
+
+    def _successor_of(self, choice: Choice, cands: CandidateTable) -> State:
+        if choice == TAKEBACK:
+            return self._history[-1]
+        return self._table_of(choice, cands).successor[self._shown_action(choice)]
 
     def _single(
         self, now: int, choice: Action | str, cands: CandidateTable, committed: list[Action], took_back: int, base: dict
@@ -444,24 +573,29 @@ class Tracker:
         due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
-            if self.config.takeback == "auto" and now >= due and not self._moving():
+            auto = self.config.takeback == "auto" and not self._capture_may_follow(cands)
+            if auto and now >= due and not self._moving():
                 self._take_back(now)
                 return self._match(now, committed, took_back + 1)
-            if self.config.takeback == "auto":
+            if auto:
                 self._set_deadline(due)
             hints = {cell: "confirm" for cell in self._changed_cells()}
             return TrackerOutput(mode="takeback", hints=hints, **{**base, "shown": self._history[-1]})
-        # A reading that changed but has not settled yet means the position is not stable: wait.
-        if not self._moving() and (now >= due or not self._could_still_change(choice, cands)):
-            self._commit(now, choice)
-            committed.append(choice)
+        # No commit while a field of the move is still changing, nor before the board has been left
+        # alone for the settle time: a piece touched down on its way is not a move.
+        if not self._moving() and now >= due:
+            self._accept(now, choice, committed, via="sensors")
             return self._match(now, committed, took_back)
         self._set_deadline(due)
-        print_ = cands.footprint(choice)
+        shown = self._shown_action(choice)
+        table = self._table_of(choice, cands)
+        if not isinstance(choice, Correction):
+            self._acknowledged = shown
+        print_ = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
         hints.update({cell: "capture" for cell in print_.captures})
         return TrackerOutput(
-            mode="acknowledged", hints=hints, acknowledged=choice, **{**base, "shown": cands.successor[choice]}
+            mode="acknowledged", hints=hints, acknowledged=shown, **{**base, "shown": table.successor[shown]}
         )
 
     def _moving(self) -> bool:
@@ -479,6 +613,8 @@ class Tracker:
         """
         if choice == TAKEBACK:
             return False
+        cands = self._table_of(choice, cands)
+        choice = self._shown_action(choice)
         if self._masked:
             channel_of = self.board.channel_of
             print_ = cands.footprint(choice)
@@ -486,38 +622,32 @@ class Tracker:
                 return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
         return cands.unseen_placement(choice)
 
-    def _could_still_change(self, choice: Action, cands: CandidateTable) -> bool:
-        """Whether another legal action could still follow from this evidence (so wait to settle).
-
-        Fields that held something and changed must stay as they are; pieces that were put down may
-        still be picked up again. If any other action agrees with the evidence on the first, the
-        piece may be on its way there.
-        """
-        mismatch = self._unmasked(cands.mismatch_of[choice])
-        expected = self._expected
-        fixed = {(ch, v) for ch, v in mismatch if expected[ch] != 0}
-        for other, other_mismatch in cands.mismatch_of.items():
-            if other != choice and other_mismatch and fixed <= other_mismatch:
-                return True
-        return False
+    def _capture_may_follow(self, cands: CandidateTable) -> bool:
+        """Whether the position before the last move is also the start of a move of the player on
+        turn (a captured piece sent home first): then a take-back needs a confirm, or the next change."""
+        takeback = self._takeback_mismatch()
+        return takeback is not None and any(self._unmasked(m) > takeback for m in cands.mismatch_of.values())
 
     def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable, base: dict) -> TrackerOutput:
         self._provisional = None
         elapsed = now - self._mismatch_since
-        faults = self._stuck(now, mismatch)
+        faults = self._stuck(now, mismatch, cands)
         if elapsed >= self.config.guide_after_ms:
             return TrackerOutput(mode="guidance", hints=self._guidance_to(None), faults=faults, **base)
         self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
         return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
 
-    def _stuck(self, now: int, mismatch: Mismatch) -> tuple[SensorFault, ...]:
-        """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault."""
+    def _stuck(self, now: int, mismatch: Mismatch, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
+        """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault,
+        unless (with `cands`, in play) it is a piece the player on turn may move, lifted."""
         if len(mismatch) != 1:
             return ()
         if now - self._mismatch_since < self.config.stuck_after_ms:
             self._set_deadline(self._mismatch_since + self.config.stuck_after_ms)
             return ()
         ((channel, value),) = tuple(mismatch)
+        if cands is not None and self._liftable(channel, value, cands):
+            return ()  # a piece of the player on turn held in the air, however long: not a fault
         fault = SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel])
         if self.config.mask_stuck:
             # Leave it out of the matching so the game can go on; it comes back when it changes.
@@ -525,6 +655,13 @@ class Tracker:
             self._mismatch.pop(channel, None)
             self._set_deadline(now)  # match again at the next scan, without it
         return (fault,)
+
+    def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
+        """Whether the reading is a piece lifted off the field that some legal move takes away."""
+        was = self._expected[channel]
+        if not was or not (abs(value) < abs(was) or value * was < 0):
+            return False
+        return any((channel, value) in m for m in cands.mismatch_of.values())
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel

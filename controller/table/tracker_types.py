@@ -20,7 +20,11 @@ class TrackerConfig:
     debounce_ms: int = 40
     settle_ms: int = 250
     guide_after_ms: int = 2500
-    preview_ms: int = 800  # how long each candidate is previewed while asking for confirmation
+    # Asking for confirmation: 0 (the default) shows one candidate until `menu` steps on, so a press of
+    # `confirm` always takes what the player sees; a positive value rotates the candidates that often,
+    # and a press then takes what was shown `confirm_grace_ms` earlier if the preview just changed.
+    preview_ms: int = 0
+    confirm_grace_ms: int = 300
     stuck_after_ms: int = 5000  # a lone wrong channel this long is reported as a sensor fault
     takeback: str = "auto"  # auto: putting the last move back undoes it; offer: needs confirm; off
     mask_stuck: bool = True  # leave a channel reported stuck out of the matching until it changes
@@ -38,12 +42,11 @@ class TrackerConfig:
             "stuck_after_ms",
             "takeback_ms",
             "prebuild_per_scan",
+            "confirm_grace_ms",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")
-        if self.preview_ms == 0:
-            raise ValueError("tracker preview_ms must be at least 1")
         if self.takeback not in TAKEBACK_MODES:
             raise ValueError(f"tracker takeback must be one of {', '.join(TAKEBACK_MODES)}, not {self.takeback!r}")
 
@@ -66,6 +69,7 @@ class TrackerOutput:
     transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
     commit_via: tuple[str, ...] = ()  # per commit: "sensors", "confirm" (button) or "declare" (input)
     took_back: int = 0
+    replaced: int = 0  # commits taken back *before* this output's transitions (a correction)
     acknowledged: Action | None = None
     candidates: tuple[Action, ...] = ()
     previewed: Action | None = None

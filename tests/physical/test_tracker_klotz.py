@@ -110,13 +110,14 @@ def test_acknowledgement_appears_as_soon_as_the_position_is_debounced(model: str
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_a_piece_with_a_single_destination_commits_once_debounced(model: str) -> None:
-    # The 1-block on f7 can only go to e7: no other legal action could still follow from the evidence.
+def test_a_piece_with_a_single_destination_commits_after_the_settle_time(model: str) -> None:
+    # The 1-block on f7 can only go to e7; still, a piece touched down may be lifted again (a graze),
+    # so the board commits only once it was left alone for the settle time.
     table = Table(model=model)
     table.carry("f7", "e7")
     placed = table.now
     table.run(500)
-    assert table.commits() == [(placed + DEFAULT.debounce_ms, "f7-e7")]
+    assert table.commits() == [(placed + DEFAULT.settle_ms, "f7-e7")]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -662,7 +663,8 @@ def test_a_scan_with_the_wrong_channel_count_is_an_error() -> None:
         ({"debounce_ms": -1}, "debounce_ms must be a whole number of milliseconds >= 0"),
         ({"settle_ms": 2.5}, "settle_ms must be a whole number"),
         ({"guide_after_ms": True}, "guide_after_ms must be a whole number"),
-        ({"preview_ms": 0}, "preview_ms must be at least 1"),
+        ({"preview_ms": -1}, "preview_ms must be a whole number"),
+        ({"confirm_grace_ms": -1}, "confirm_grace_ms must be a whole number"),
         ({"takeback": "maybe"}, "takeback must be one of auto, offer, off"),
     ],
 )

@@ -219,7 +219,7 @@ def test_a_missing_profile_is_named(tmp_path: Path) -> None:
         ("tracker", "debounce_ms", "-5", "must be a whole number >= 0, not -5"),
         ("tracker", "settle_ms", "2.5", "must be a whole number >= 0, not 2.5"),
         ("tracker", "takeback", '"maybe"', "must be one of auto, offer, off, not 'maybe'"),
-        ("tracker", "preview_ms", "0", "must be a whole number >= 1, not 0"),
+        ("tracker", "preview_ms", "-1", "must be a whole number >= 0, not -1"),
         ("sim", "noise", '"loud"', "must be one of none, low, high"),
         ("sim", "speed", "-1", "must be a number from 0 to 1000, not -1"),
         ("sim", "bots", '"yes"', "must be true or false, not 'yes'"),

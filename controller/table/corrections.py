@@ -1,0 +1,58 @@
+"""Corrections before the next player acts: what a referee at the table allows.
+
+A player who lets go of a piece on a legal field, then moves it on to the field they meant, has made
+one move, not two. After a commit, until the next player's move has begun, a settled board that
+shows the position before the commit plus a *different* legal action of the same player replaces
+the commit. Never across hidden randomness (a card drawn, a deck shuffled): that cannot be undone.
+
+The window closes with the next commit or take-back, and as soon as a piece is lifted from a field
+the committed move did not touch: the next player has started. (Putting the moved piece down on a
+new field does not close it: that is the correction itself.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.games import Action, State
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A candidate that replaces the last commit: take it back, then play `action` instead."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class ThenMove:
+    """A candidate of two moves: `first` (the move the board showed a moment ago, by this player),
+    then `second` (by the next player). Asked about when the board could also be one other move of
+    this player: a piece moved on at once is either a correction or a fast reply."""
+
+    first: Action
+    second: Action
+
+
+@dataclass(frozen=True)
+class CorrectionWindow:
+    """The last commit, while it may still be corrected."""
+
+    before: State  # the state the committed action was played in
+    action: Action
+    channels: frozenset[int]  # the sensor channels the committed action changed
+
+    def next_player_started(self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...]) -> bool:
+        """Whether the evidence (channel, reading) against the position after the commit shows a piece
+        lifted from a field outside the committed move."""
+        for channel, reading in evidence:
+            if channel in self.channels:
+                continue
+            was = expected[channel]
+            if was and (abs(reading) < abs(was) or reading * was < 0):
+                return True
+        return False
+
+    def alternatives(self, actions: list[Action]) -> list[Action]:
+        """The same player's other actions among those the board matches in the state before."""
+        return [action for action in actions if action != self.action]
