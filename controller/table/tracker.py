@@ -22,6 +22,7 @@ from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.following import Choice, FollowingHands
 from controller.table.tracker_types import (
     TAKEBACK,
     TAKEBACK_MODES,
@@ -36,10 +37,10 @@ from hal.protocols import InputEvent, Readings
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
-Choice = Action | str | Correction | ThenMove  # what the board may ask about
 
 
-class Tracker:
+
+class Tracker(FollowingHands):
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
     def __init__(
@@ -492,77 +493,6 @@ class Tracker:
         choice.asking = ()
         return self._unmatched(now, mismatch, cands, base)
 
-    # --- fast replies, corrections, moves moved on -----------------------------------------------
-    def _fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
-        """The acknowledged move, when the board shows it plus the start of the next player's move
-        on other fields, and no bigger move of this player could be under way."""
-        acked = self._provisional
-        if acked is None or isinstance(acked, str | Correction | ThenMove) or acked not in cands.mismatch_of:
-            return None
-        own = self._unmasked(cands.mismatch_of[acked])
-        if not own or not own < mismatch:
-            return None
-        extra = mismatch - own
-        channels = {channel for channel, _ in own}
-        if any(channel in channels for channel, _ in extra):
-            return None  # a field of the move changed again: it is not finished
-        if any(other != acked and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
-            return None  # this player may be making a bigger move
-        following = self._candidates(cands.successor[acked])
-        if not any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
-            return None  # nothing the next player could be starting
-        return acked
-
-    def _corrections(self, mismatch: Mismatch) -> list[Action]:
-        """Other actions of the player who made the last commit that the board now shows instead."""
-        window = self._correction
-        if window is None or not mismatch:
-            return []
-        if window.next_player_started(mismatch, self._expected):
-            self._correction = None
-            return []
-        before = self._candidates(window.before)
-        evidence = self._evidence_against(before.expected)
-        return window.alternatives(self._index(before).get(evidence, []))
-
-    def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
-        """A move the board shows that could also be the last acknowledged move followed at once by
-        the next player's (the piece moved on): both are candidates, never silently one of them."""
-        acked = self._acknowledged
-        if acked is None or acked == action or acked not in cands.mismatch_of:
-            return []
-        following = self._candidates(cands.successor[acked])
-        evidence = self._evidence_against(following.expected)
-        return [ThenMove(acked, second) for second in self._index(following).get(evidence, [])]
-
-    def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
-        masked = self._masked
-        return frozenset((ch, v) for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked)
-
-    def _declared(self, asked: Choice, text: str) -> bool:
-        """Whether `text` names the candidate `asked` (in the state it would be played in)."""
-        table = self._table_of(asked, self._candidates(self._state))
-        return table.state.action_to_str(self._shown_action(asked)) == text.strip()
-
-    def _shown_action(self, choice: Choice) -> Action:
-        if isinstance(choice, Correction):
-            return choice.action
-        if isinstance(choice, ThenMove):
-            return choice.second
-        return choice
-
-    def _table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
-        if isinstance(choice, Correction) and self._correction is not None:
-            return self._candidates(self._correction.before)
-        if isinstance(choice, ThenMove):
-            return self._candidates(cands.successor[choice.first])
-        return cands
-
-    def _successor_of(self, choice: Choice, cands: CandidateTable) -> State:
-        if choice == TAKEBACK:
-            return self._history[-1]
-        return self._table_of(choice, cands).successor[self._shown_action(choice)]
-
     def _single(
         self, now: int, choice: Action | str, cands: CandidateTable, committed: list[Action], took_back: int, base: dict
     ) -> TrackerOutput:
@@ -622,12 +552,6 @@ class Tracker:
                 return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
         return cands.unseen_placement(choice)
 
-    def _capture_may_follow(self, cands: CandidateTable) -> bool:
-        """Whether the position before the last move is also the start of a move of the player on
-        turn (a captured piece sent home first): then a take-back needs a confirm, or the next change."""
-        takeback = self._takeback_mismatch()
-        return takeback is not None and any(self._unmasked(m) > takeback for m in cands.mismatch_of.values())
-
     def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable, base: dict) -> TrackerOutput:
         self._provisional = None
         elapsed = now - self._mismatch_since
@@ -655,13 +579,6 @@ class Tracker:
             self._mismatch.pop(channel, None)
             self._set_deadline(now)  # match again at the next scan, without it
         return (fault,)
-
-    def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
-        """Whether the reading is a piece lifted off the field that some legal move takes away."""
-        was = self._expected[channel]
-        if not was or not (abs(value) < abs(was) or value * was < 0):
-            return False
-        return any((channel, value) in m for m in cands.mismatch_of.values())
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel

@@ -1,0 +1,120 @@
+"""How the board follows real hands between and across moves: a fast reply, a correction, a piece
+moved on at once, a capture that starts like a take-back, a piece held in the air.
+
+These are the tracker's judgements where one player's move ends and the next one begins. They are a
+mixin of `Tracker` (they read its evidence and candidate tables); docs/tracker.md explains each.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.games import Action, State
+from controller.table.candidates import CandidateTable
+from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.tracker_types import TAKEBACK, Mismatch
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+Choice = Action | str | Correction | ThenMove  # what the board may ask about
+
+
+class FollowingHands:
+    """The tracker's rules for the seams between moves (mixed into `Tracker`)."""
+
+    _provisional: Choice | None
+    _acknowledged: Action | None
+    _correction: CorrectionWindow | None
+    _expected: tuple[int, ...]
+    _stable: list[int]
+    _masked: dict[int, int]
+    _history: list[State]
+    _state: State
+    _candidates: Callable[[State], CandidateTable]
+    _index: Callable[[CandidateTable], dict[Mismatch, list[Action]]]
+    _unmasked: Callable[[Mismatch], Mismatch]
+    _takeback_mismatch: Callable[[], Mismatch | None]
+
+    def _fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
+        """The acknowledged move, when the board shows it plus the start of the next player's move
+        on other fields, and no bigger move of this player could be under way."""
+        acked = self._provisional
+        if acked is None or isinstance(acked, str | Correction | ThenMove) or acked not in cands.mismatch_of:
+            return None
+        own = self._unmasked(cands.mismatch_of[acked])
+        if not own or not own < mismatch:
+            return None
+        extra = mismatch - own
+        channels = {channel for channel, _ in own}
+        if any(channel in channels for channel, _ in extra):
+            return None  # a field of the move changed again: it is not finished
+        if any(other != acked and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
+            return None  # this player may be making a bigger move
+        following = self._candidates(cands.successor[acked])
+        if not any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
+            return None  # nothing the next player could be starting
+        return acked
+
+    def _corrections(self, mismatch: Mismatch) -> list[Action]:
+        """Other actions of the player who made the last commit that the board now shows instead."""
+        window = self._correction
+        if window is None or not mismatch:
+            return []
+        if window.next_player_started(mismatch, self._expected):
+            self._correction = None
+            return []
+        before = self._candidates(window.before)
+        evidence = self._evidence_against(before.expected)
+        return window.alternatives(self._index(before).get(evidence, []))
+
+    def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
+        """A move the board shows that could also be the last acknowledged move followed at once by
+        the next player's (the piece moved on): both are candidates, never silently one of them."""
+        acked = self._acknowledged
+        if acked is None or acked == action or acked not in cands.mismatch_of:
+            return []
+        following = self._candidates(cands.successor[acked])
+        evidence = self._evidence_against(following.expected)
+        return [ThenMove(acked, second) for second in self._index(following).get(evidence, [])]
+
+    def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
+        masked = self._masked
+        return frozenset((ch, v) for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked)
+
+    def _declared(self, asked: Choice, text: str) -> bool:
+        """Whether `text` names the candidate `asked` (in the state it would be played in)."""
+        table = self._table_of(asked, self._candidates(self._state))
+        return table.state.action_to_str(self._shown_action(asked)) == text.strip()
+
+    def _shown_action(self, choice: Choice) -> Action:
+        if isinstance(choice, Correction):
+            return choice.action
+        if isinstance(choice, ThenMove):
+            return choice.second
+        return choice
+
+    def _table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
+        if isinstance(choice, Correction) and self._correction is not None:
+            return self._candidates(self._correction.before)
+        if isinstance(choice, ThenMove):
+            return self._candidates(cands.successor[choice.first])
+        return cands
+
+    def _successor_of(self, choice: Choice, cands: CandidateTable) -> State:
+        if choice == TAKEBACK:
+            return self._history[-1]
+        return self._table_of(choice, cands).successor[self._shown_action(choice)]
+
+    def _capture_may_follow(self, cands: CandidateTable) -> bool:
+        """Whether the position before the last move is also the start of a move of the player on
+        turn (a captured piece sent home first): then a take-back needs a confirm, or the next change."""
+        takeback = self._takeback_mismatch()
+        return takeback is not None and any(self._unmasked(m) > takeback for m in cands.mismatch_of.values())
+
+    def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
+        """Whether the reading is a piece lifted off the field that some legal move takes away."""
+        was = self._expected[channel]
+        if not was or not (abs(value) < abs(was) or value * was < 0):
+            return False
+        return any((channel, value) in m for m in cands.mismatch_of.values())
