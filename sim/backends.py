@@ -11,7 +11,7 @@ from controller.games import Cell
 from controller.games.hexgrid import HexGrid
 from hal.profile import BoardProfile
 from sim.board import SimBoard, SimInputs, SimPixels
-from sim.hands import CALM, VirtualHands
+from sim.hands import CALM, HUMAN, VirtualHands
 
 
 @dataclass
@@ -42,5 +42,6 @@ def simulated(
     `with_pixels` False leaves the LED strip to the caller (the service picks its own LED backend)."""
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board) if with_pixels else None
-    hands = VirtualHands(seed + 1, CALM if calm_hands else None, board_neighbours(profile))
+    style = CALM if calm_hands else HUMAN if noise in ("low", "high") else None  # people come with the noise
+    hands = VirtualHands(seed + 1, style, board_neighbours(profile))
     return SimBackends(board, pixels, SimInputs(), hands)

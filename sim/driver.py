@@ -33,6 +33,9 @@ class PhysicalStats:
     takebacks: int = 0
     guidance_episodes: int = 0
     missed: int = 0
+    corrected: int = 0  # commits of a move the hands had not finished, replaced by the move meant
+    fast_replies: int = 0  # moves started before the previous one was committed
+    behaviours: dict[str, int] = field(default_factory=dict)  # human behaviours of the hands, by name
     step_ms: list[float] = field(default_factory=list)  # every scan
     unchanged_step_ms: list[float] = field(default_factory=list)  # nothing new: the tracker's hot path
     changed_step_ms: list[float] = field(default_factory=list)  # a reading settled, a timer fired, an input
@@ -49,8 +52,12 @@ class PhysicalStats:
             "takebacks",
             "guidance_episodes",
             "missed",
+            "corrected",
+            "fast_replies",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name, count in other.behaviours.items():
+            self.behaviours[name] = self.behaviours.get(name, 0) + count
         for name in ("step_ms", "unchanged_step_ms", "changed_step_ms", "ack_ms", "commit_ms"):
             getattr(self, name).extend(getattr(other, name))
 
@@ -61,6 +68,43 @@ def percentile(values: list[float] | list[int], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return float(ordered[index])
+
+
+class Judge:
+    """Checks every commit against the moves the hands meant, in order.
+
+    It mirrors the tracker's history: a take-back or a correction removes the latest commits, a
+    commit adds one. The commit at position k is right when it is the k-th intended move and the
+    hands had finished it; a wrong commit that a correction replaces is forgiven (counted as
+    `corrected`), every other one counts in `wrong_commits`.
+    """
+
+    def __init__(self, stats: PhysicalStats, base: int = 0) -> None:
+        self.stats = stats
+        self._base = base  # commits in the history before these hands started
+        self._intended: list[Performance] = []
+        self._live: list[bool] = []  # per commit since the start: right?
+
+    def intend(self, move: Performance) -> None:
+        self._intended.append(move)
+
+    def see(self, output: TrackerOutput) -> None:
+        for _ in range(output.took_back):
+            if self._live:
+                self._live.pop()
+        for _ in range(output.replaced):
+            self.stats.committed -= 1  # a replaced commit does not stand
+            if self._live and not self._live.pop():
+                self.stats.wrong_commits -= 1  # the player corrected it before the next one acted
+                self.stats.corrected += 1
+        for _, action, _ in output.transitions:
+            index = len(self._live)
+            move = self._intended[index] if index < len(self._intended) else None
+            right = move is not None and action == move.action and move.hands_done
+            self._live.append(right)
+            self.stats.committed += 1
+            if not right:
+                self.stats.wrong_commits += 1
 
 
 class Performance:
@@ -83,25 +127,30 @@ class Performance:
         stats: PhysicalStats,
         show_card: bool = False,
         on_hand: Callable[[int, HandStep], None] | None = None,
+        before: State | None = None,
     ) -> None:
         self.action = action
         self._on_hand = on_hand  # told of every step as the hands make it
-        self.before = tracker.state
+        self.before = before if before is not None else tracker.state  # a fast reply starts from the move meant
         self.text = self.before.action_to_str(action)
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the action
         self._backends = backends
         self._stats = stats
         stats.intended += 1
-        after = self.before.apply(action)
+        self.after = self.before.apply(action)
         is_field = backends.board.channel_of.__contains__
-        self._steps: list[HandStep] = backends.hands.plan(self.before.occupancy(), after.occupancy(), is_field)
+        hands = backends.hands
+        alternatives = _other_targets(tracker, self.before, action) if hands.style.let_go else ()
+        self._steps: list[HandStep] = hands.plan(
+            self.before.occupancy(), self.after.occupancy(), is_field, alternatives
+        )
         card = getattr(action, "card", None)
         if show_card and card is not None:
             # The player shows the card to the reader before moving (Zillo's Z-6): only its moves count.
             backends.inputs.push("card", card)
         # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it, then
         # the player declares it once the board has settled.
-        self._declare = tracker.is_invisible(action)
+        self._declare = tracker.is_invisible(action, self.before)
         if self._declare:
             stats.declared += 1
         self._start = start
@@ -109,7 +158,10 @@ class Performance:
         self._index = 0
         self._asked = False
         self._confirm_at: int | None = None
+        self._buttons = False  # answering the confirmation with menu/confirm
+        self._press: tuple[int, str] | None = None  # a button the player is about to press
         self._acked = False
+        self.reply_at: int | None = None  # when the next player starts (a fast reply), once decided
         # Acknowledgement latency is measured on a recording pixel sink (the simulated LEDs) only.
         self._recorder = backends.pixels if hasattr(backends.pixels, "frames") else None
         self._frames_before = self._recorder.count if self._recorder is not None else 0
@@ -131,6 +183,9 @@ class Performance:
         if self._confirm_at is not None and now >= self._confirm_at:
             self._backends.inputs.push("declare", self.text)
             self._confirm_at = None
+        if self._press is not None and now >= self._press[0]:
+            self._backends.inputs.push("button", self._press[1])
+            self._press = None
 
     def after_scan(self, now: int, output: TrackerOutput) -> bool | None:
         stats = self._stats
@@ -146,26 +201,46 @@ class Performance:
                 stats.ack_ms.append(now - self.finished_at)
                 self.ack_frame = recorder.frames[-1][1]
                 self._acked = True
-        if output.committed:
-            for previous, committed, _ in output.transitions:
-                stats.committed += 1
-                if committed != action or not done or previous is not self.before:
-                    stats.wrong_commits += 1
-            if action in output.committed:
-                stats.commit_ms.append(now - self.finished_at)
-                if not self._acked:
-                    stats.ack_ms.append(now - self.finished_at)
-                    self.ack_frame = self._recorder.last if self._recorder is not None else None
-                return True
-        if done and output.mode == "confirm" and not self._asked and action in output.candidates:
-            # The player sees the amber request in this scan's frame and answers REACTION_MS later.
-            self._confirm_at = now + REACTION_MS
-            stats.confirmations += 1
-            self._asked = True
+        if done and action in output.committed:
+            stats.commit_ms.append(now - self.finished_at)
+            if not self._acked:
+                stats.ack_ms.append(now - self.finished_at)
+                self.ack_frame = self._recorder.last if self._recorder is not None else None
+            return True
+        if done and output.mode == "confirm" and action in output.candidates:
+            if not self._asked:
+                # The player sees the amber request in this scan's frame: they answer on the screen
+                # REACTION_MS later, or step with menu to their move and press confirm.
+                stats.confirmations += 1
+                self._asked = True
+                self._buttons = self._backends.hands.chance("buttons")
+                if not self._buttons:
+                    self._confirm_at = now + REACTION_MS
+            if self._buttons and self._press is None:
+                hands = self._backends.hands
+                wanted = output.previewed == action
+                self._press = (now + hands.between(hands.style.press_ms), "confirm" if wanted else "menu")
         if done and now - self.finished_at >= GIVE_UP_MS:
             stats.missed += 1
             return False
         return None
+
+
+def _other_targets(tracker: Tracker, before: State, action: Action) -> list[Cell]:
+    """Other fields the piece this action moves may legally go to (for a player letting go on a
+    wrong legal field): the targets of the legal actions that move the same single piece."""
+    own = tracker.footprint_of(action, before)
+    if len(own.moves) != 1:
+        return []
+    origin = own.moves[0].origin
+    targets = []
+    for other in before.legal_actions():
+        if other == action:
+            continue
+        print_ = tracker.footprint_of(other, before)
+        if len(print_.moves) == 1 and print_.moves[0].origin == origin and print_.moves[0].target is not None:
+            targets.append(print_.moves[0].target)
+    return targets
 
 
 def apply_step(board: SimBoard, step: HandStep) -> None:
@@ -199,6 +274,8 @@ class HandsDriver:
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.stats = PhysicalStats()
+        self.judge = Judge(self.stats)
+        self._judged_from: int | None = None
         self.current: Performance | None = None
         self.stopped: str | None = None  # why the hands gave up, if they did
         self._backends = backends
@@ -225,7 +302,11 @@ class HandsDriver:
         if self.current is None and self._ready and not self.finished:
             action = self._next_action(self._tracker.state)
             if action is not None:
+                if self._judged_from is None:  # a resumed game: judge from here on
+                    self._judged_from = len(self._tracker.history)
+                    self.judge = Judge(self.stats)
                 self.current = Performance(self._backends, self._tracker, action, now, self.stats)
+                self.judge.intend(self.current)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
         if self.current is not None:
             self.current.before_scan(now)
@@ -251,6 +332,8 @@ class HandsDriver:
     def after_scan(self, now: int, output: TrackerOutput) -> None:
         if output.mode == "idle":
             self._ready = True
+        if self._judged_from is not None:
+            self.judge.see(output)
         move = self.current
         if move is None:
             return

@@ -4,11 +4,19 @@ A plan is derived from the occupancy before and after the action (the same footp
 uses), then dressed with human habits, each drawn from a seeded generator: thinking time, lifting a
 piece and putting it back, sliding over fields on the way, putting a piece on a wrong field first and
 correcting it, and sending a captured piece home before or after the capturing piece lands.
+
+The human behaviours (`HUMAN`, part of the `--noise low/high` mixes) go further, with timings from
+how people move pieces: grazing the destination and taking the piece back, letting go on a wrong
+legal field for 300-800 ms and then moving on, pausing seconds after sending a captured piece home,
+holding a piece in the air for 5-9 s, replying 40-700 ms after the previous move (the harness starts
+the next move early), and answering a confirmation request with the buttons. `counts` says how
+often each was used.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -37,9 +45,27 @@ class HandStyle:
     wrong_field: float = 0.1  # put the piece on a wrong field first, then correct it
     wrong_dwell_ms: tuple[int, int] = (60, 200)  # shorter than the tracker's settle time
     victim_first: float = 0.5  # a captured piece goes home before the capturing piece lands
+    # Human behaviours (off here; see HUMAN):
+    graze: float = 0.0  # touch the destination 60-120 ms, take the piece back, think, then move
+    graze_ms: tuple[int, int] = (60, 120)
+    let_go: float = 0.0  # let go on another legal field 300-800 ms, then move on to the one meant
+    let_go_ms: tuple[int, int] = (300, 800)
+    victim_pause: float = 0.0  # after sending a captured piece home first, pause 2-3 s
+    victim_pause_ms: tuple[int, int] = (2000, 3000)
+    long_hold: float = 0.0  # hold the piece in the air 5-9 s before putting it down
+    long_hold_ms: tuple[int, int] = (5000, 9000)
+    think_long_ms: tuple[int, int] = (1000, 3000)  # the hesitation after a graze
+    fast_reply: float = 0.0  # the next move starts 40-700 ms after this one's last placement
+    fast_reply_ms: tuple[int, int] = (40, 700)
+    buttons: float = 0.0  # answer a confirmation request with menu/confirm instead of the screen
+    press_ms: tuple[int, int] = (250, 650)  # from seeing the wanted candidate to pressing confirm
 
 
 CALM = HandStyle(hesitate=0.0, slide=0.0, wrong_field=0.0)
+HUMAN = HandStyle(
+    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5
+)  # the behaviours people show at a real table, for the noisy mixes
+BEHAVIOURS = ("graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons")
 
 
 @dataclass
@@ -65,12 +91,31 @@ class VirtualHands:
         self._neighbours = neighbours or square_neighbours
         self._rng = random.Random(seed)
         self.style = style or HandStyle()
+        self.counts: Counter[str] = Counter()  # how often each human behaviour was used
+
+    def chance(self, behaviour: str) -> bool:
+        """Draw whether this move shows `behaviour` (one of BEHAVIOURS); counted when it does."""
+        if self._rng.random() < getattr(self.style, behaviour):
+            self.counts[behaviour] += 1
+            return True
+        return False
+
+    def between(self, bounds: tuple[int, int]) -> int:
+        """A duration drawn from a human range."""
+        return self._between(bounds)
 
     def _between(self, bounds: tuple[int, int]) -> int:
         return self._rng.randint(*bounds)
 
-    def plan(self, before: Occupancy, after: Occupancy, is_field: Callable[[Cell], bool]) -> list[HandStep]:
-        """The steps that turn `before` into `after` on the board."""
+    def plan(
+        self,
+        before: Occupancy,
+        after: Occupancy,
+        is_field: Callable[[Cell], bool],
+        alternatives: Iterable[Cell] = (),
+    ) -> list[HandStep]:
+        """The steps that turn `before` into `after` on the board. `alternatives` are other fields
+        the moving piece may legally go to (a wrong legal field to let go on)."""
         moves = footprint(before, after).moves
         groups: list[_Group] = []
         for move in moves:
@@ -122,12 +167,23 @@ class VirtualHands:
             first = movers[0]
             add("lift", first.origin, first.pieces, self._between((100, 300)))
             add("place", first.origin, first.pieces, self._between((200, 500)))
+        single = len(movers) == 1 and not displaced and movers[0].origin is not None and movers[0].target is not None
+        if single and self.chance("graze"):
+            first = movers[0]  # touch the destination, take the piece back, think again
+            add("lift", first.origin, first.pieces, self._between(self.style.travel_ms))
+            add("place", first.target, first.pieces, self._between(self.style.graze_ms))
+            add("lift", first.target, first.pieces, self._between(self.style.travel_ms))
+            add("place", first.origin, first.pieces, self._between(self.style.think_long_ms))
         if victim_first:
             for group in displaced:
                 take(group, self._between(self.style.travel_ms))
-                add("place", group.target, group.pieces, self._between((100, 300)))
+                pause = self.style.victim_pause_ms if self.chance("victim_pause") else (100, 300)
+                add("place", group.target, group.pieces, self._between(pause))
+        choices = [c for c in alternatives if c not in occupied and is_field(c)]
         for group in movers:
             take(group, self._between(self.style.travel_ms) // 2)
+            if group.origin is not None and self.chance("long_hold"):
+                t += self._between(self.style.long_hold_ms)  # the piece stays in the air
             if group.origin is not None and group.target is not None:
                 for cell in self._path_touches(group.origin, group.target, occupied, is_field):
                     add("place", cell, group.pieces, self._between(self.style.slide_dwell_ms))
@@ -136,6 +192,11 @@ class VirtualHands:
                 if wrong is not None:
                     add("place", wrong, group.pieces, self._between(self.style.wrong_dwell_ms))
                     add("lift", wrong, group.pieces, self._between((40, 120)))
+                if single and choices and self.chance("let_go"):
+                    # let go on another legal field, then take it on to the one meant
+                    other = self._rng.choice(choices)
+                    add("place", other, group.pieces, self._between(self.style.let_go_ms))
+                    add("lift", other, group.pieces, self._between((150, 400)))
             clear(group.target)
             add("place", group.target, group.pieces, self._between((100, 300)))
         if not victim_first:

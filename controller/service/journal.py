@@ -30,7 +30,7 @@ from controller.games import Game, State, load_game
 JOURNAL = "journal.log"
 SNAPSHOT = "snapshot.json"
 SNAPSHOT_VERSION = 1
-RECORD_TYPES = ("start", "action", "takeback", "abandon")
+RECORD_TYPES = ("start", "action", "takeback", "correction", "abandon")
 
 
 class JournalError(ValueError):
@@ -200,6 +200,10 @@ class Journal:
     def takeback(self) -> None:
         self.append({"type": "takeback"})
 
+    def correction(self, text: str) -> None:
+        """The last action is replaced by `text` (a correction before the next player acted)."""
+        self.append({"type": "correction", "action": text})
+
     def abandon(self) -> None:
         self.append({"type": "abandon"})
 
@@ -244,6 +248,12 @@ def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
         game.actions.append({key: record[key] for key in ("action", "via") if key in record})
     elif kind == "takeback" and game.actions:
         game.actions.pop()
+    elif kind == "correction":
+        # The player corrected the last move before the next one (one record, so a power cut cannot
+        # leave the take-back without its replacement).
+        if game.actions:
+            game.actions.pop()
+        game.actions.append({"action": record["action"], "via": "correction"})
     return game
 
 

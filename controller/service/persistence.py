@@ -69,7 +69,10 @@ class JournalPersistence:
         return states
 
     def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
-        self.journal.action(before.action_to_str(action), via)
+        if via == "correction":
+            self.journal.correction(before.action_to_str(action))  # replaces the last action
+        else:
+            self.journal.action(before.action_to_str(action), via)
 
     def on_takeback(self, state: State) -> None:
         self.journal.takeback()

@@ -108,9 +108,23 @@ class FollowingHands:
 
     def _capture_may_follow(self, cands: CandidateTable) -> bool:
         """Whether the position before the last move is also the start of a move of the player on
-        turn (a captured piece sent home first): then a take-back needs a confirm, or the next change."""
+        turn (a captured piece sent home first, its field empty until the capturing piece lands):
+        then a take-back needs a confirm, or the next change."""
         takeback = self._takeback_mismatch()
-        return takeback is not None and any(self._unmasked(m) > takeback for m in cands.mismatch_of.values())
+        if not takeback:
+            return False
+        channel_of = self.board.channel_of  # type: ignore[attr-defined]
+        emptied = {channel for channel, value in takeback if value == 0}
+        for action, mismatch in cands.mismatch_of.items():
+            move = self._unmasked(mismatch)
+            if move == takeback or not all(pair in move or pair[0] in emptied for pair in takeback):
+                continue
+            # A field empty now must be one the move fills (a sensor that cannot tell the capturing
+            # piece from the captured one sees no change there at the end).
+            filled = {channel_of.get(cell) for cell in cands.footprint(action).targets}
+            if all(pair in move or pair[0] in filled for pair in takeback):
+                return True
+        return False
 
     def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away."""

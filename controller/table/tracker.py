@@ -97,11 +97,13 @@ class Tracker(FollowingHands):
             readings[channel] = value
         return tuple(readings)
 
-    def footprint_of(self, action: Action) -> Footprint:
-        return self._candidates(self._state).footprint(action)
+    def footprint_of(self, action: Action, state: State | None = None) -> Footprint:
+        """Which pieces `action` moves in `state` (default: the current state)."""
+        return self._candidates(state or self._state).footprint(action)
 
-    def is_invisible(self, action: Action) -> bool:
-        return not self._candidates(self._state).mismatch_of[action]
+    def is_invisible(self, action: Action, state: State | None = None) -> bool:
+        """Whether no sensor sees `action` in `state` (default: the current state)."""
+        return not self._candidates(state or self._state).mismatch_of[action]
 
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.bots import make_bot
+from controller.bots import Bot, make_bot
 from controller.bots.seeds import bot_seed, game_seed
 from controller.games import Action, Game, State
 from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
 from sim.backends import simulated
-from sim.driver import GIVE_UP_MS, Performance, PhysicalStats, apply_step, percentile
-from sim.hands import HandStep
+from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile
+from sim.hands import BEHAVIOURS, HandStep
 
 SCAN_MS = 10  # 100 scans per second
 
@@ -54,6 +54,7 @@ class PhysicalTable:
             self.sim.load(state.occupancy())
         self.now = 0
         self.stats = PhysicalStats()
+        self.judge = Judge(self.stats)  # every commit checked against the moves the hands meant
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
         self.messages: list[str] = []  # what the board said (button answers, refused declarations)
         self._last_mode = ""
@@ -75,6 +76,7 @@ class PhysicalTable:
         self._last_mode = output.mode
         self.stats.takebacks += output.took_back
         self.messages.extend(output.messages)
+        self.judge.see(output)
         self.now += SCAN_MS
         return output
 
@@ -122,6 +124,7 @@ class PhysicalTable:
         move = Performance(
             self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards, on_hand=on_hand
         )
+        self.judge.intend(move)
         while True:
             move.before_scan(self.now)
             scanned_at = self.now
@@ -133,6 +136,50 @@ class PhysicalTable:
                 if move.ack_frame is not None:
                     self.ack_frame = move.ack_frame
                 return result
+
+    def play(self, bots: Sequence[Bot]) -> None:
+        """Bots play until the game is over or the board lost track of a move. The next player may
+        start before the last move is committed (a fast reply, when the hands' style says so)."""
+        tracker = self.session.tracker
+        hands = self.backends.hands
+        moves: list[Performance] = []
+        while True:
+            if not moves:
+                if self.state.is_terminal():
+                    return
+                action = bots[self.state.current_player].choose(self.state)
+                moves.append(self._start(action, self.state))
+            last = moves[-1]
+            if len(moves) == 1 and last.hands_done and last.reply_at is None:
+                can_reply = not self.show_cards and not last.after.is_terminal() and last.finished_at < self.now
+                reply = can_reply and not tracker.is_invisible(last.action, last.before) and hands.chance("fast_reply")
+                last.reply_at = last.finished_at + hands.between(hands.style.fast_reply_ms) if reply else -1
+            if len(moves) == 1 and last.reply_at is not None and last.reply_at >= 0 and self._last_mode == "confirm":
+                last.reply_at = -1  # the board asks about the last move: the next player waits for it
+            if len(moves) == 1 and last.reply_at is not None and 0 <= last.reply_at <= self.now:
+                following = last.after
+                action = bots[following.current_player].choose(following)
+                if not tracker.is_invisible(action, following):
+                    moves.append(self._start(action, following))
+                    self.stats.fast_replies += 1
+                last.reply_at = -1
+            for move in moves:
+                move.before_scan(self.now)
+            scanned_at = self.now
+            output = self.tick()
+            for move in list(moves):
+                result = move.after_scan(scanned_at, output)
+                if result is False:
+                    return
+                if result is True:
+                    moves.remove(move)
+
+    def _start(self, action: Action, before: State) -> Performance:
+        move = Performance(
+            self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards, before=before
+        )
+        self.judge.intend(move)
+        return move
 
 
 def play_physical_game(
@@ -151,11 +198,8 @@ def play_physical_game(
     table = PhysicalTable(game, state, profile, sensor, noise, seed, config, show_cards=show_cards)
     table.settle()
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
-    while not table.state.is_terminal():
-        current = table.state
-        action = bots[current.current_player].choose(current)
-        if not table.perform(action):
-            break
+    table.play(bots)
+    table.stats.behaviours = dict(table.backends.hands.counts)
     return table.stats, table.state
 
 
@@ -250,6 +294,9 @@ def run_physical_selfplay(
         "declared": total.declared,
         "takebacks": total.takebacks,
         "guidance_episodes": total.guidance_episodes,
+        "corrected": total.corrected,
+        "fast_replies": total.fast_replies,
+        "behaviours": {name: total.behaviours.get(name, 0) for name in BEHAVIOURS},
         "ack_ms_p99": percentile(total.ack_ms, 99),
         "commit_ms_p99": percentile(total.commit_ms, 99),
         "step_ms_mean": round(statistics.fmean(total.step_ms), 4) if total.step_ms else 0.0,

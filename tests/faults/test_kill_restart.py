@@ -23,7 +23,7 @@ from controller.games import load_game
 from controller.service.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIRMED = re.compile(r"confirmed move (\d+): (\S+)")
+CONFIRMED = re.compile(r"confirmed move (\d+): (\S+) by .*\((\w+)\)$")
 CYCLES_PER_GAME = 17  # three board games: 51 kill-and-restart cycles
 
 GAMES = {
@@ -66,6 +66,19 @@ bot = "random"
 """
 
 
+def corrected(state: Path, number: int) -> bool:
+    """Whether move `number` of the journal's game is a correction."""
+    scratch = state.parent / "scratch-corrected"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(state, scratch)
+    journal = Journal(scratch)
+    recovery = journal.recover()
+    journal.close()
+    entries = recovery.game.actions if recovery.game is not None else []
+    return len(entries) >= number and entries[number - 1].get("via") == "correction"
+
+
 def journal_game(state: Path, scratch: Path) -> tuple[dict | None, list[str]]:
     """The game in a copy of the state directory's journal (recovering writes to the copy only)."""
     if scratch.exists():
@@ -79,7 +92,7 @@ def journal_game(state: Path, scratch: Path) -> tuple[dict | None, list[str]]:
     return recovery.game.start, [entry["action"] for entry in recovery.game.actions]
 
 
-def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str]]:
+def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str, str]]:
     """Start `tafel run`, read its log until `lines_before_kill` lines came, SIGKILL it; the moves
     it logged as confirmed."""
     process = subprocess.Popen(
@@ -94,7 +107,7 @@ def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str]]:
     for seen, line in enumerate(process.stdout, start=1):
         match = CONFIRMED.search(line)
         if match:
-            confirmed.append((int(match.group(1)), match.group(2)))
+            confirmed.append((int(match.group(1)), match.group(2), match.group(3)))
         assert "Traceback" not in line, line
         if seen >= lines_before_kill:
             break
@@ -118,7 +131,11 @@ def test_no_confirmed_move_is_lost_or_duplicated_across_kills(tmp_path: Path, ga
         start, actions = journal_game(state, tmp_path / "scratch")
         if start != current_start:  # the game ended and a new one began: compare afresh
             current_start, confirmed_game = start, []
-        for number, text in confirmed:
+        for number, text, via in confirmed:
+            if via == "correction":  # the player corrected the last move: it replaces that one
+                assert number == len(confirmed_game) and confirmed_game
+                confirmed_game[-1] = text
+                continue
             # Numbers continue the game without a gap or a repeat: nothing counted twice.
             assert number == len(confirmed_game) + 1 or (number == 1 and start is not None)
             if number == 1:
@@ -126,7 +143,9 @@ def test_no_confirmed_move_is_lost_or_duplicated_across_kills(tmp_path: Path, ga
             confirmed_game.append(text)
             total_confirmed += 1
         # Everything confirmed is in the journal, in order; the journal may hold one move more (written
-        # and fsynced, then killed before the log line).
+        # and fsynced, then killed before the log line), or a correction of the last one (the same).
+        if confirmed_game and len(actions) >= len(confirmed_game) and corrected(state, len(confirmed_game)):
+            confirmed_game[-1] = actions[len(confirmed_game) - 1]
         assert actions[: len(confirmed_game)] == confirmed_game
         assert len(actions) <= len(confirmed_game) + 1
         confirmed_game = list(actions)
