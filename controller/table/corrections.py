@@ -3,7 +3,8 @@
 A player who lets go of a piece on a legal field, then moves it on to the field they meant, has made
 one move, not two. After a commit, until the next player's move has begun, a settled board that
 shows the position before the commit plus a *different* legal action of the same player replaces
-the commit. Never across hidden randomness (a card drawn, a deck shuffled): that cannot be undone.
+the commit. Never across hidden randomness (a card drawn, a deck shuffled): that cannot be undone;
+a move that played a hidden card may only be corrected to another move of the same card.
 
 The window closes with the next commit or take-back, and as soon as a piece is lifted from a field
 the committed move did not touch: the next player has started. (Putting the moved piece down on a
@@ -41,6 +42,7 @@ class CorrectionWindow:
     before: State  # the state the committed action was played in
     action: Action
     channels: frozenset[int]  # the sensor channels the committed action changed
+    revealed: bool = False  # the commit brought hidden information to light (a card played)
 
     def next_player_started(self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...]) -> bool:
         """Whether the evidence (channel, reading) against the position after the commit shows a piece
@@ -54,5 +56,15 @@ class CorrectionWindow:
         return False
 
     def alternatives(self, actions: list[Action]) -> list[Action]:
-        """The same player's other actions among those the board matches in the state before."""
-        return [action for action in actions if action != self.action]
+        """The same player's other actions among those the board matches in the state before.
+
+        When the commit brought hidden information to light (a hidden card played), only actions
+        that reveal the very same (the same card) may replace it: nothing is taken back across it.
+        """
+        card = getattr(self.action, "card", None)
+        return [
+            action
+            for action in actions
+            if action != self.action
+            and (not self.revealed or (card is not None and getattr(action, "card", None) == card))
+        ]

@@ -42,19 +42,36 @@ class FollowingHands:
         acked = self._provisional
         if acked is None or isinstance(acked, str | Correction | ThenMove) or acked not in cands.mismatch_of:
             return None
-        own = self._unmasked(cands.mismatch_of[acked])
-        if not own or not own < mismatch:
-            return None
-        extra = mismatch - own
-        channels = {channel for channel, _ in own}
+        return acked if self._followed([acked], mismatch, cands) else None
+
+    def _asked_and_followed(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
+        """The moves a pending confirmation asks about, when the next player has started meanwhile:
+        the request stays (the answer commits the move chosen, then the rest is matched)."""
+        asked = [a for a in self._choice.asking if not isinstance(a, str | Correction | ThenMove)]
+        if not asked or len(asked) != len(self._choice.asking) or any(a not in cands.mismatch_of for a in asked):
+            return []
+        return asked if self._followed(asked, mismatch, cands) else []
+
+    def _followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
+        """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
+        move of the next player, and no bigger move of this player could be under way."""
+        own = {self._unmasked(cands.mismatch_of[move]) for move in moves}
+        if len(own) != 1:
+            return False
+        (own_pairs,) = own
+        if not own_pairs or not own_pairs < mismatch:
+            return False
+        extra = mismatch - own_pairs
+        channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
-            return None  # a field of the move changed again: it is not finished
-        if any(other != acked and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
-            return None  # this player may be making a bigger move
-        following = self._candidates(cands.successor[acked])
-        if not any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
-            return None  # nothing the next player could be starting
-        return acked
+            return False  # a field of the move changed again: it is not finished
+        if any(other not in moves and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
+            return False  # this player may be making a bigger move
+        for move in moves:
+            following = self._candidates(cands.successor[move])
+            if any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
+                return True
+        return False  # nothing the next player could be starting
 
     def _corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead."""
@@ -66,7 +83,18 @@ class FollowingHands:
             return []
         before = self._candidates(window.before)
         evidence = self._evidence_against(before.expected)
+        if not evidence:
+            # The board shows the position before the commit: a move no sensor sees may have
+            # replaced it (a Catcher moved on onto its own stack under a binary sensor).
+            return window.alternatives(before.invisible)
         return window.alternatives(self._index(before).get(evidence, []))
+
+    def _unseen_correction(self, choice: Choice) -> bool:
+        """Whether `choice` is a correction to a move no sensor sees: it is asked, never assumed."""
+        window = self._correction
+        if not isinstance(choice, Correction) or window is None:
+            return False
+        return not self._candidates(window.before).mismatch_of[choice.action]
 
     def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
         """A move the board shows that could also be the last acknowledged move followed at once by

@@ -38,8 +38,6 @@ from hal.protocols import InputEvent, Readings
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
-
-
 class Tracker(FollowingHands):
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
@@ -352,9 +350,10 @@ class Tracker(FollowingHands):
         self._vias.append(via)
         self._history.append(before)
         self._enter(now, after)
-        if via in ("sensors", "correction") and chance_count(after) == chance_count(before):
+        if via in ("sensors", "correction"):
             channels = frozenset(channel for channel, _ in cands.mismatch_of[action])
-            self._correction = CorrectionWindow(before, action, channels)
+            revealed = chance_count(after) != chance_count(before)  # e.g. a hidden card played
+            self._correction = CorrectionWindow(before, action, channels, revealed)
 
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
@@ -469,6 +468,7 @@ class Tracker(FollowingHands):
                 self._commit(now, replied)
                 committed.append(replied)
                 return self._match(now, committed, took_back)
+            actions = list(self._asked_and_followed(mismatch, cands))  # the request stays
         corrections = [Correction(action) for action in self._corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -476,7 +476,11 @@ class Tracker(FollowingHands):
             actions = list(corrections)
         elif len(actions) == 1 and actions[0] != TAKEBACK:
             actions.extend(self._moved_on(actions[0], cands))  # the last move moved on, or a new one?
-        if len(actions) == 1 and not self._placement_unseen(actions[0], mismatch, cands):
+        if (
+            len(actions) == 1
+            and not self._placement_unseen(actions[0], mismatch, cands)
+            and not self._unseen_correction(actions[0])
+        ):
             return self._single(now, actions[0], cands, committed, took_back, base)
         self._provisional = None
         if actions:
