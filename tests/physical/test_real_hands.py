@@ -1,0 +1,206 @@
+"""How people really move pieces (docs/tracker.md, "Where one move ends and the next begins"): each
+numbered case of real hands, scripted on every sensor model with human timings.
+
+1. a graze of the only legal field commits nothing;
+2. letting go on a wrong legal field, then moving on, is one move (a correction);
+3. a capture that sends the victim home first, then pauses, is not taken for a take-back;
+4. a fast reply commits the last move and then the reply, never one merged move;
+5. a confirmation press takes the candidate the player saw;
+6. a piece held in the air for seconds is not a sensor fault.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.games import Piece
+from controller.games.klotz import Move
+from controller.table.tracker import TrackerConfig
+from hal.protocols import InputEvent
+from tests.physical.test_tracker_klotz import (
+    CANDIDATES,
+    CELL,
+    FOUR,
+    KLOTZ,
+    MODELS,
+    Table,
+    ambiguous,
+    capture_table,
+    feed,
+    move,
+)
+
+DEFAULT = TrackerConfig()
+
+
+def targets_of(state, origin: str) -> list[str]:
+    """The fields the piece on `origin` may legally go to."""
+    return sorted(
+        KLOTZ.format_cell(action.target)
+        for action in state.legal_actions()
+        if isinstance(action, Move) and action.origin == CELL(origin)
+    )
+
+
+# --- 1. a graze ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("touch_ms", [60, 120])
+def test_1_a_graze_of_the_only_legal_field_commits_nothing(model: str, touch_ms: int) -> None:
+    assert targets_of(FOUR, "f7") == ["e7"]  # the 1-block on f7 has one destination
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("f7")
+    table.run(150)
+    table.place("e7", pieces)  # touches it...
+    table.run(touch_ms)
+    pieces = table.lift("e7")  # ...and takes it back
+    table.run(150)
+    table.place("f7", pieces)
+    out = table.run(3000)
+    assert table.commits(start) == [] and out.mode == "idle" and table.state is FOUR
+
+
+# --- 2. letting go on a wrong field, then moving on ------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("dwell", [300, 800])
+def test_2_letting_go_on_a_wrong_legal_field_then_moving_on_is_one_move(model: str, dwell: int) -> None:
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("g12")
+    table.run(150)
+    table.place(wrong, pieces)
+    table.run(dwell)  # let go longer than the settle time: the board commits it...
+    assert table.commits(start) and table.commits(start)[-1][1] == f"g12-{wrong}"
+    pieces = table.lift(wrong)
+    table.run(300)
+    table.place(meant, pieces)  # ...and the correction replaces it
+    out = table.run(1500)
+    assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}"]
+    assert table.vias(start) == ["sensors", "correction"]
+    assert sum(o.replaced for _, o in table.since(start)) == 1
+    assert table.state == FOUR.apply(move(f"g12-{meant}")) and out.mode == "idle"
+    assert len(table.tracker.history) == 1  # one move stands
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_2_the_next_players_lift_ends_the_chance_to_correct(model: str) -> None:
+    wrong = targets_of(FOUR, "g12")[0]
+    table = Table(model=model)
+    table.carry("g12", wrong)
+    table.run(600)
+    after = table.state
+    blue_move = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
+    table.carry("i8", KLOTZ.format_cell(blue_move.target))  # Blue moves: the window closes
+    table.run(600)
+    assert [text for _, text in table.commits()][-2:] == [f"g12-{wrong}", after.action_to_str(blue_move)]
+    assert "correction" not in table.vias()
+
+
+# --- 3. a capture with the victim home first, then a pause -----------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("pause", [1000, 2500, 4000])
+def test_3_a_capture_with_a_pause_after_the_victim_went_home_is_no_takeback(model: str, pause: int) -> None:
+    table = capture_table(model)  # Red played g8-g12; Yellow captures from f12
+    start = table.now
+    table.carry("g12", "g8")  # the captured square goes home first: the position before Red's move
+    out = table.run(pause)
+    assert out.mode == "takeback" and table.took_back() == 0  # shown, never done by itself
+    table.carry("f12", "g12")
+    table.run(1000)
+    assert [text for _, text in table.commits(start)] == ["f12-g12"]
+    assert table.took_back() == 0 and table.state.current_player == 0  # Yellow's move, Red to play
+
+
+# --- 4. a fast reply -------------------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("reply_ms", [40, 100, 200])
+def test_4_a_fast_reply_commits_the_last_move_then_the_reply(model: str, reply_ms: int) -> None:
+    to = targets_of(FOUR, "g12")[0]
+    red = move(f"g12-{to}")
+    after = FOUR.apply(red)
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", to)
+    table.run(reply_ms)  # Blue lifts before Red's move was committed
+    pieces = table.lift("i8")
+    table.run(300)
+    table.place(KLOTZ.format_cell(blue.target), pieces)
+    out = table.run(1000)
+    assert [text for _, text in table.commits(start)] == [f"g12-{to}", after.action_to_str(blue)]
+    assert out.mode == "idle" and table.state == after.apply(blue)
+
+
+# --- 5. confirmation by buttons --------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("reaction_ms", [250, 650, 5000])
+def test_5_confirm_takes_the_candidate_shown_however_late(model: str, reaction_ms: int) -> None:
+    tracker, readings, outs = ambiguous(model, preview_ms=0)  # the default: no rotation
+    board = readings(f9=0, f10=1)
+    shown = outs[-1][1].previewed
+    assert shown == CANDIDATES[0]
+    feed(tracker, 300, 300 + reaction_ms, board)
+    out = tracker.step(300 + reaction_ms, board, [InputEvent("button", "confirm")])
+    assert out.committed == (shown,)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("reaction_ms", [250, 290])
+def test_5_with_rotation_a_press_just_after_a_change_takes_what_was_seen(model: str, reaction_ms: int) -> None:
+    tracker, readings, outs = ambiguous(model, preview_ms=800)
+    board = readings(f9=0, f10=1)
+    outs += feed(tracker, 300, 1000, board)  # the request began at 200: the preview changes at 1000
+    assert dict(outs)[990].previewed == CANDIDATES[0]
+    feed(tracker, 1000, 1000 + reaction_ms, board)
+    out = tracker.step(1000 + reaction_ms, board, [InputEvent("button", "confirm")])
+    assert out.committed == (CANDIDATES[0],)  # seen before the change; nobody reacts that fast
+
+
+# --- 6. a piece held in the air --------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("hold_ms", [5000, 9000])
+def test_6_a_piece_held_in_the_air_for_seconds_is_no_sensor_fault(model: str, hold_ms: int) -> None:
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("g12")
+    table.run(hold_ms)
+    assert all(not out.faults for _, out in table.since(start))
+    assert table.tracker._masked == {}
+    to = targets_of(FOUR, "g12")[0]
+    table.place(to, pieces)
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == [f"g12-{to}"]
+
+
+def test_6_a_stray_reading_nobody_could_have_lifted_is_still_a_fault() -> None:
+    table = Table(model="binary")
+    start = table.now
+    table.place("e5", [Piece("cylinder1", None, 1)])  # a stray piece on an empty field
+    table.run(DEFAULT.stuck_after_ms + 500)
+    assert any(out.faults for _, out in table.since(start))
+
+
+# --- whole games with every behaviour on -----------------------------------------------------------
+HUMAN_GAMES = {
+    "klotz": (2, "square14", {"max_plies": 80}),
+    "fillit": (2, "hex61", {"max_turns": 30}),
+    "zillo": (2, "square14", {"max_turns": 40}),
+}
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("game", sorted(HUMAN_GAMES))
+@pytest.mark.parametrize("seed", [3, 4])
+def test_whole_games_with_human_hands_commit_exactly_the_moves_meant(game: str, model: str, seed: int) -> None:
+    from controller.games import load_game
+    from controller.terminal.physical import play_physical_game
+    from hal.profile import load_profile
+
+    players, profile, options = HUMAN_GAMES[game]
+    stats, final = play_physical_game(
+        load_game(game), players, seed, "greedy", load_profile(profile), model, "high", **options
+    )
+    assert stats.wrong_commits == 0 and stats.missed == 0
+    assert stats.committed == stats.intended and final.is_terminal()
+    assert sum(stats.behaviours.values()) > 0  # the hands did behave like people
