@@ -159,7 +159,10 @@ class PhysicalTable:
             if len(moves) == 1 and last.reply_at is not None and 0 <= last.reply_at <= self.now:
                 following = last.after
                 action = bots[following.current_player].choose(following)
-                if not tracker.is_invisible(action, following):
+                # Nobody grabs the piece the last player has just put down before the board took
+                # the move (in Zillo anyone may move the Zillo): that reply waits for the commit.
+                touched = _fields(tracker, last.action, last.before)
+                if not tracker.is_invisible(action, following) and not touched & _fields(tracker, action, following):
                     moves.append(self._start(action, following))
                     self.stats.fast_replies += 1
                 last.reply_at = -1
@@ -180,6 +183,12 @@ class PhysicalTable:
         )
         self.judge.intend(move)
         return move
+
+
+def _fields(tracker, action: Action, state: State) -> set:
+    """The fields `action` takes pieces from or puts pieces on."""
+    print_ = tracker.footprint_of(action, state)
+    return {move.origin for move in print_.moves} | {move.target for move in print_.moves}
 
 
 def play_physical_game(
