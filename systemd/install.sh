@@ -91,7 +91,10 @@ fi
 # --- system packages, groups and the service user --------------------------------------------------
 say "installing system packages"
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial
+apt-get update
+# python3-libgpiod: Blinka (the LED strip's driver) imports gpiod on every Pi.
+apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial \
+    python3-libgpiod
 
 for group in gpio spi dialout; do
     getent group "$group" >/dev/null || groupadd --system "$group"

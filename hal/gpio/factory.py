@@ -70,10 +70,28 @@ def make_pin_factory(name: str = "lgpio") -> Any:
         raise _missing(name, error) from error
     except RuntimeError as error:  # RPi.GPIO refuses at import on the Pi 5
         raise hardware_error(error, doing) from error
+    except OSError as error:
+        raise _unwritable_cwd(name, error) from error
     try:
         return factory_class()
     except Exception as error:
         raise hardware_error(error, doing) from error
+
+
+def _unwritable_cwd(name: str, error: OSError) -> HardwareError:
+    """`import lgpio` starts a helper that creates its notification pipe (.lgd-nfy*) in the current
+    directory: a read-only one (the service's / under ProtectSystem=strict) fails the import."""
+    import os
+
+    try:
+        where = os.getcwd()
+    except OSError:  # the directory is gone
+        where = "the current directory"
+    return HardwareError(
+        f"the {name} library could not start ({error.strerror or error}): it needs a writable working "
+        f"directory for its notification pipe, and {where} is not. Run tafel from a writable directory; "
+        "the systemd unit sets WorkingDirectory=/run/tafel for this"
+    )
 
 
 def _missing(name: str, error: ImportError) -> HardwareError:

@@ -7,6 +7,9 @@ calls; behaviour is tested with gpiozero's MockFactory). lgpio is replaced by a 
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
+import os
 import subprocess
 import sys
 import types
@@ -161,3 +164,43 @@ def test_backends_import_without_hardware_libraries() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+class _LgpioThatNeedsAWritableDirectory(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """`import lgpio` as on a Pi: the module starts a helper thread that creates its notification
+    pipe (.lgd-nfy0) in the current directory, and the import fails where that is not writable."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        return importlib.util.spec_from_loader(name, self) if name == "lgpio" else None
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        open(".lgd-nfy0", "w").close()
+
+
+def test_lgpio_in_a_read_only_working_directory_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None
+) -> None:
+    read_only = tmp_path / "root"
+    read_only.mkdir()
+    read_only.chmod(0o555)
+    monkeypatch.delitem(sys.modules, "lgpio", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_LgpioThatNeedsAWritableDirectory(), *sys.meta_path])
+    monkeypatch.chdir(read_only)
+    if os.access(read_only, os.W_OK):  # root writes anywhere: make the directory vanish instead
+        monkeypatch.chdir(tmp_path)
+        read_only.chmod(0o755)
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        monkeypatch.chdir(gone)
+        gone.rmdir()
+    with pytest.raises(HardwareError, match=r"lgpio library could not start .* writable working directory"):
+        make_pin_factory("lgpio")
+    sys.modules.pop("lgpio", None)
+
+
+def test_the_unit_gives_the_service_a_writable_working_directory() -> None:
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "tafel.service").read_text()
+    assert "RuntimeDirectory=tafel" in unit and "WorkingDirectory=/run/tafel" in unit
