@@ -126,10 +126,14 @@ class PinSet:
         )
 
     def input(self, gpio: int, purpose: str, pull_up: bool) -> Any:
-        """An input pin with the internal pull-up (or pull-down); returns the gpiozero Pin."""
-        from gpiozero import DigitalInputDevice
+        """An input pin with the internal pull-up (or pull-down); returns the gpiozero Pin.
 
-        return self._open(gpio, purpose, lambda: DigitalInputDevice(gpio, pull_up=pull_up, pin_factory=self.factory))
+        A plain `InputDevice`: the scan loop polls levels, so no edge detection is switched on
+        (`DigitalInputDevice` would set edges='both' with a callback: with RPi.GPIO on current
+        kernels that fails, with lgpio every select step would queue a Python callback)."""
+        from gpiozero import InputDevice
+
+        return self._open(gpio, purpose, lambda: InputDevice(gpio, pull_up=pull_up, pin_factory=self.factory))
 
     def device(self, purpose: str, opener: Any) -> Any:
         """Any other gpiozero device (an MCP3008), opened by `opener()`; returns the device."""

@@ -55,6 +55,8 @@ def _check_digital(model: str, where: str, board: str) -> None:
         )
 
 
+DEFAULT_SETTLE_US = 10  # microseconds after each select step (see MuxWiring.settle_us)
+
 @dataclass(frozen=True)
 class MuxWiring:
     """74HC4067 multiplexers with shared select lines and one signal pin each."""
@@ -64,7 +66,10 @@ class MuxWiring:
     enable_pin: int | None = None
     active_low: bool = True  # reed switches and open-drain hall switches pull the line low
     pull_up: bool = True  # the Pi's internal pull-up on each signal pin
-    settle_us: int = 0  # wait after changing the select lines (long wires, weak pull-ups)
+    # Wait after changing the select lines: the common line behind the Pi's internal pull-up (about
+    # 50 kOhm) and the multiplexer's capacitance needs microseconds, else the field read after an
+    # occupied one shows a stable phantom piece.
+    settle_us: int = DEFAULT_SETTLE_US
     where: str = field(default="[gpio.mux]", compare=False)
 
     def __post_init__(self) -> None:
@@ -111,7 +116,7 @@ class MuxWiring:
             enable_pin=table.gpio("enable_pin", None),
             active_low=table.flag("active_low", True),
             pull_up=table.flag("pull_up", True),
-            settle_us=table.integer("settle_us", 0, minimum=0),
+            settle_us=table.integer("settle_us", DEFAULT_SETTLE_US, minimum=0),
             where=where,
         )
         table.finish()
@@ -194,7 +199,7 @@ class AnalogMuxWiring:
     zero: float = 0.5  # a ratiometric sensor with no field reads half of its supply (= ADC reference)
     hysteresis: float = 0.01
     invert: bool = False
-    settle_us: int = 0
+    settle_us: int = DEFAULT_SETTLE_US  # the ADC's sampling capacitor charges through the multiplexer
     where: str = field(default="[gpio.analog]", compare=False)
 
     def __post_init__(self) -> None:
@@ -299,7 +304,7 @@ class AnalogMuxWiring:
             zero=table.number("zero", 0.5),
             hysteresis=table.number("hysteresis", 0.01),
             invert=table.flag("invert", False),
-            settle_us=table.integer("settle_us", 0, minimum=0),
+            settle_us=table.integer("settle_us", DEFAULT_SETTLE_US, minimum=0),
             where=where,
         )
         table.finish()

@@ -204,3 +204,25 @@ def test_lgpio_in_a_read_only_working_directory_says_what_to_do(
 def test_the_unit_gives_the_service_a_writable_working_directory() -> None:
     unit = (Path(__file__).resolve().parents[2] / "systemd" / "tafel.service").read_text()
     assert "RuntimeDirectory=tafel" in unit and "WorkingDirectory=/run/tafel" in unit
+
+
+def test_scan_inputs_switch_on_no_edge_detection() -> None:
+    """The scanners poll levels: an input must not ask the library for edge callbacks (RPi.GPIO's
+    add_event_detect fails on current kernels; lgpio would queue a callback per select step)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hal.gpio.factory import PinSet
+
+    factory = MockFactory()
+    pins = PinSet(factory)
+    pin = pins.input(17, "mux signal", pull_up=True)
+    assert pin.when_changed is None  # no callback: the library never queues an event
+    assert type(pins.devices[0]).__name__ == "InputDevice"  # DigitalInputDevice would set edges='both'
+    pins.close()
+
+
+def test_multiplexers_wait_for_the_common_line_by_default() -> None:
+    from hal.gpio.wiring import AnalogMuxWiring, MuxWiring
+
+    assert MuxWiring((5, 6, 13, 19), (17,)).settle_us == 10
+    assert AnalogMuxWiring((5, 6, 13, 19), ((0, 0),), (0.1,)).settle_us == 10
