@@ -3,6 +3,8 @@
 #
 #   sudo systemd/install.sh --variant gpio-mux     # first install: pick the wiring variant
 #   sudo systemd/install.sh                        # update: keeps /etc/tafel/config.toml
+#   systemd/install.sh --dry-run --variant gpio-mux  # show every change, make none
+#   sudo systemd/install.sh --uninstall            # remove the service (keeps config and game)
 #
 # Idempotent: running it again updates the code, profiles, unit and udev rule, never the config.
 set -euo pipefail
@@ -24,7 +26,7 @@ readonly SRC
 
 usage() {
     cat <<EOF
-usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start]
+usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start] [--dry-run] [--uninstall]
 
   --variant VARIANT  wiring of this board, for a first install: ${VARIANTS// /, }
                      (copies wiring/examples/VARIANT.toml to $CONFIG; an existing config is kept)
@@ -32,10 +34,29 @@ usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start]
                      the service cannot see /home)
   --any-os           do not insist on Raspberry Pi OS (e.g. Debian or Ubuntu on a Pi)
   --no-start         install and enable, but do not (re)start the service now
+  --dry-run          print every change it would make (packages, files, boot configuration) and
+                     make none; needs no root
+  --uninstall        stop and remove the service, unit, udev rule and program; keeps
+                     $CONFIG_DIR and the saved game in /var/lib/tafel
 EOF
 }
 
 say() { printf 'tafel install: %s\n' "$*"; }
+# Every change goes through run/append_line, so --dry-run can show it instead.
+run() {
+    if ((dry_run)); then
+        printf 'tafel install: would run: %s\n' "$*"
+    else
+        "$@"
+    fi
+}
+append_line() { # append_line FILE LINE: add LINE at the end of FILE
+    if ((dry_run)); then
+        printf 'tafel install: would add to %s: %s\n' "$1" "$2"
+    else
+        printf '%s\n' "$2" >>"$1"
+    fi
+}
 die() {
     printf 'tafel install: error: %s\n' "$*" >&2
     exit 1
@@ -45,6 +66,8 @@ variant=""
 editable=0
 any_os=0
 start=1
+dry_run=0
+uninstall=0
 while (($#)); do
     case "$1" in
     --variant)
@@ -59,6 +82,8 @@ while (($#)); do
     --editable) editable=1 && shift ;;
     --any-os) any_os=1 && shift ;;
     --no-start) start=0 && shift ;;
+    --dry-run) dry_run=1 && shift ;;
+    --uninstall) uninstall=1 && shift ;;
     -h | --help)
         usage
         exit 0
@@ -71,7 +96,7 @@ while (($#)); do
 done
 
 # --- checks before anything changes ---------------------------------------------------------------
-((EUID == 0)) || die "run me as root (sudo $0 ...)"
+((EUID == 0 || dry_run)) || die "run me as root (sudo $0 ...)"
 if ((!any_os)); then
     if [[ ! -f /etc/rpi-issue ]] && ! grep -qs '^ID=raspbian' /etc/os-release; then
         die "this is not Raspberry Pi OS (no /etc/rpi-issue); use --any-os to install anyway"
@@ -80,6 +105,16 @@ fi
 [[ -f "$SRC/pyproject.toml" && -f "$SRC/systemd/tafel.service" ]] || die "$SRC is not a tafel checkout"
 if [[ -n "$variant" && " $VARIANTS " != *" $variant "* ]]; then
     die "unknown variant '$variant' (variants: ${VARIANTS// /, })"
+fi
+if ((uninstall)); then
+    say "removing tafel (keeping $CONFIG_DIR and /var/lib/tafel)"
+    run systemctl disable --now tafel.service || true
+    run rm -f "$UNIT" "$RULES"
+    run systemctl daemon-reload
+    run udevadm control --reload-rules
+    run rm -rf "$PREFIX"
+    say "done: the user $SERVICE_USER, $CONFIG_DIR and /var/lib/tafel are still there (remove them by hand)"
+    exit 0
 fi
 if [[ ! -e "$CONFIG" && -z "$variant" ]]; then
     die "no $CONFIG yet: choose the wiring with --variant (${VARIANTS// /, })"
@@ -91,91 +126,119 @@ fi
 # --- system packages, groups and the service user --------------------------------------------------
 say "installing system packages"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update
+run apt-get update
 # python3-libgpiod: Blinka (the LED strip's driver) imports gpiod on every Pi.
-apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial \
+run apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial \
     python3-libgpiod
 
 for group in gpio spi dialout; do
-    getent group "$group" >/dev/null || groupadd --system "$group"
+    getent group "$group" >/dev/null || run groupadd --system "$group"
 done
 if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
     say "creating the system user $SERVICE_USER"
-    useradd --system --user-group --home-dir /var/lib/tafel --no-create-home \
+    run useradd --system --user-group --home-dir /var/lib/tafel --no-create-home \
         --shell /usr/sbin/nologin --comment "tafel smart board" "$SERVICE_USER"
 fi
-usermod --append --groups gpio,spi,dialout "$SERVICE_USER"
+run usermod --append --groups gpio,spi,dialout "$SERVICE_USER"
 
 # --- the program, its board profiles and docs ------------------------------------------------------
-install -d -m 0755 "$PREFIX"
+run install -d -m 0755 "$PREFIX"
 if [[ ! -x "$VENV/bin/python" ]]; then
     say "creating $VENV"
     # System site packages: Raspberry Pi OS's own lgpio, gpiozero and pyserial satisfy the [pi] extra.
-    "$PYTHON" -m venv --system-site-packages "$VENV"
+    run "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
 say "installing tafel from $SRC"
 if ((editable)); then
-    "$VENV/bin/pip" install --quiet --editable "${SRC}[pi]"
+    run "$VENV/bin/pip" install --quiet --editable "${SRC}[pi]"
 else
-    "$VENV/bin/pip" install --quiet --upgrade "${SRC}[pi]"
+    run "$VENV/bin/pip" install --quiet --upgrade "${SRC}[pi]"
 fi
 
 # Profile names in the config are looked up in $PREFIX/wiring (profile_dir).
-rm -rf "$PREFIX/wiring.new"
-cp -r "$SRC/wiring" "$PREFIX/wiring.new"
-rm -rf "$PREFIX/wiring"
-mv "$PREFIX/wiring.new" "$PREFIX/wiring"
-install -d -m 0755 "$PREFIX/docs"
-install -m 0644 "$SRC/docs/service.md" "$PREFIX/docs/service.md"
+run rm -rf "$PREFIX/wiring.new"
+run cp -r "$SRC/wiring" "$PREFIX/wiring.new"
+run rm -rf "$PREFIX/wiring"
+run mv "$PREFIX/wiring.new" "$PREFIX/wiring"
+run install -d -m 0755 "$PREFIX/docs"
+run install -m 0644 "$SRC/docs/service.md" "$PREFIX/docs/service.md"
 
 # --- configuration ---------------------------------------------------------------------------------
-install -d -m 0755 "$CONFIG_DIR"
+run install -d -m 0755 "$CONFIG_DIR"
 if [[ -e "$CONFIG" ]]; then
     say "keeping the existing $CONFIG"
 else
     say "writing $CONFIG for the $variant wiring"
+fi
+if [[ ! -e "$CONFIG" ]] && ((!dry_run)); then
     tmp="$(mktemp "$CONFIG_DIR/config.toml.XXXXXX")"
     sed "s|^# *profile_dir = .*|profile_dir = \"$PREFIX/wiring\"|" "$SRC/wiring/examples/$variant.toml" >"$tmp"
     chmod 0644 "$tmp"
     mv "$tmp" "$CONFIG"
 fi
-say "checking $CONFIG as $SERVICE_USER"
-runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" run --config "$CONFIG" --check ||
-    die "fix $CONFIG (docs: $PREFIX/docs/service.md), then run me again"
+# The configuration the boot settings depend on: the installed one, or (dry run, first install) the
+# example it would become, read with the checkout's own code.
+if ((dry_run)); then
+    config_file="$CONFIG"
+    [[ -e "$config_file" ]] || config_file="$SRC/wiring/examples/$variant.toml"
+    read_python=(env "PYTHONPATH=$SRC" "$PYTHON")
+else
+    say "checking $CONFIG as $SERVICE_USER"
+    runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" run --config "$CONFIG" --check ||
+        die "fix $CONFIG (docs: $PREFIX/docs/service.md), then run me again"
+    config_file="$CONFIG"
+    read_python=("$VENV/bin/python")
+fi
 
 # The SPI buses the wiring uses: SPI0 for an analog scanner's ADCs or a strip on spi_port 0, SPI1 for
 # a strip on spi_port 1 (the configuration knows; see Config.spi_buses).
-buses=" $("$VENV/bin/python" -c 'import sys
+buses=" $("${read_python[@]}" -c 'import sys
 from controller.service.config import load_config
-print(*load_config(sys.argv[1]).spi_buses())' "$CONFIG") "
+print(*load_config(sys.argv[1]).spi_buses())' "$config_file") "
+boot_dir=/boot/firmware
+[[ -d "$boot_dir" ]] || boot_dir=/boot
+boot_config="$boot_dir/config.txt"
+cmdline="$boot_dir/cmdline.txt"
 if [[ "$buses" == *" 0 "* ]]; then
     if command -v raspi-config >/dev/null; then
         say "enabling SPI0 (takes effect after a reboot if it was off)"
-        raspi-config nonint do_spi 0
+        run raspi-config nonint do_spi 0
     else
-        say "switch SPI0 on yourself: dtparam=spi=on in /boot/firmware/config.txt, then reboot"
+        say "switch SPI0 on yourself: dtparam=spi=on in $boot_config, then reboot"
     fi
 fi
-if [[ "$buses" == *" 1 "* ]]; then
-    boot_config=/boot/firmware/config.txt
-    [[ -f "$boot_config" ]] || boot_config=/boot/config.txt
-    if ! grep -qs '^dtoverlay=spi1-1cs' "$boot_config"; then
-        say "enabling SPI1 for the LED strip in $boot_config (takes effect after a reboot)"
-        printf '\n# tafel: the LED strip on SPI1 (data on GPIO20)\ndtoverlay=spi1-1cs\n' >>"$boot_config"
+if [[ "$buses" == *" 1 "* ]] && ! grep -qs '^dtoverlay=spi1-1cs' "$boot_config"; then
+    say "enabling SPI1 for the LED strip in $boot_config (takes effect after a reboot)"
+    # Under [all]: a config.txt that ends in a conditional section ([pi4], [cm4] ...) would else
+    # apply the overlay to that model only.
+    append_line "$boot_config" ""
+    append_line "$boot_config" "[all]"
+    append_line "$boot_config" "# tafel: the LED strip on SPI1 (data on GPIO20)"
+    append_line "$boot_config" "dtoverlay=spi1-1cs"
+fi
+if [[ "$buses" != "  " ]] && ! grep -qs 'spidev\.bufsiz=' "$cmdline"; then
+    # One LED frame goes to the SPI driver in one transfer: 201 LEDs need 4,952 bytes, more than
+    # the kernel's 4,096-byte default, so the strip would fail at its first frame.
+    say "raising the SPI transfer size in $cmdline (takes effect after a reboot)"
+    if ((dry_run)); then
+        printf 'tafel install: would add to the kernel command line in %s: spidev.bufsiz=32768\n' "$cmdline"
+    else
+        sed -i '1 s/$/ spidev.bufsiz=32768/' "$cmdline"
     fi
 fi
 
 # --- udev rule and systemd unit --------------------------------------------------------------------
-install -D -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
-udevadm control --reload-rules
-udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
+run install -D -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
+run udevadm control --reload-rules
+run udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
 
-install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
-systemctl daemon-reload
-systemctl enable tafel.service
+run install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
+run systemctl daemon-reload
+run systemctl enable tafel.service
 if ((start)); then
     say "(re)starting tafel.service"
-    systemctl restart tafel.service
-    systemctl --no-pager --lines=5 status tafel.service || true
+    run systemctl restart tafel.service
+    ((dry_run)) || systemctl --no-pager --lines=5 status tafel.service || true
 fi
+((!dry_run)) || say "dry run: nothing was changed"
 say "done: logs with  journalctl -u tafel -f"

@@ -138,3 +138,34 @@ def test_the_installed_config_finds_the_installed_profiles(tmp_path: Path, varia
     config.write_text(re.sub(r"(?m)^# *profile_dir = .*$", f'profile_dir = "{installed}"', text))
     loaded = load_config(config)
     assert loaded.board.profile == installed / f"{loaded.profile.name}.toml"
+
+
+def dry_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(INSTALL), "--dry-run", "--any-os", *args], capture_output=True, text=True)
+
+
+def test_the_install_dry_run_shows_the_boot_changes_and_makes_none() -> None:
+    result = dry_run("--variant", "gpio-mux")  # its LED strip is on SPI1
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "would add to the kernel command line in " in out and "spidev.bufsiz=32768" in out
+    assert "would add to " in out and "[all]" in out and "dtoverlay=spi1-1cs" in out
+    assert "would run: apt-get update" in out
+    assert "would run: systemctl restart tafel.service" in out
+    assert out.rstrip().splitlines()[-2].endswith("dry run: nothing was changed")
+
+
+def test_the_install_dry_run_of_the_simulated_board_touches_no_boot_settings() -> None:
+    out = dry_run("--variant", "sim").stdout
+    assert "spidev.bufsiz" not in out and "dtoverlay" not in out
+
+
+def test_the_uninstall_removes_the_service_and_keeps_config_and_game() -> None:
+    result = dry_run("--uninstall")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "would run: systemctl disable --now tafel.service" in out
+    assert "would run: rm -f /etc/systemd/system/tafel.service /etc/udev/rules.d/99-tafel.rules" in out
+    assert "would run: rm -rf /opt/tafel" in out
+    removals = [line for line in out.splitlines() if "would run: rm" in line]
+    assert not any("/etc/tafel" in line or "/var/lib/tafel" in line for line in removals)
