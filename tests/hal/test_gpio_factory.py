@@ -226,3 +226,26 @@ def test_multiplexers_wait_for_the_common_line_by_default() -> None:
 
     assert MuxWiring((5, 6, 13, 19), (17,)).settle_us == 10
     assert AnalogMuxWiring((5, 6, 13, 19), ((0, 0),), (0.1,)).settle_us == 10
+
+
+def test_a_silent_fall_back_to_software_spi_is_refused_with_advice() -> None:
+    import warnings
+
+    from gpiozero.exc import SPISoftwareFallback
+
+    from hal.gpio.analog import _hardware_spi
+
+    closed: list[bool] = []
+
+    class Device:
+        def close(self) -> None:
+            closed.append(True)
+
+    def opener() -> Device:  # what gpiozero does when /dev/spidev0.0 cannot be opened
+        warnings.warn(SPISoftwareFallback("failed to initialize hardware SPI, falling back to software"), stacklevel=1)
+        return Device()
+
+    with pytest.raises(RuntimeError, match=r"hardware SPI could not be opened .* dtparam=spi=on .* spi group"):
+        _hardware_spi(opener, "MCP3008 on chip select 0")
+    assert closed == [True]
+    assert isinstance(_hardware_spi(Device, "MCP3008"), Device)  # hardware SPI: no complaint
