@@ -245,7 +245,7 @@ def test_a_silent_fall_back_to_software_spi_is_refused_with_advice() -> None:
         warnings.warn(SPISoftwareFallback("failed to initialize hardware SPI, falling back to software"), stacklevel=1)
         return Device()
 
-    with pytest.raises(RuntimeError, match=r"hardware SPI could not be opened .* dtparam=spi=on .* spi group"):
+    with pytest.raises(RuntimeError, match=r"hardware SPI could not be opened .*dtparam=spi=on.*spi group"):
         _hardware_spi(opener, "MCP3008 on chip select 0")
     assert closed == [True]
     assert isinstance(_hardware_spi(Device, "MCP3008"), Device)  # hardware SPI: no complaint
