@@ -22,7 +22,18 @@ GRAY = tuple(address ^ (address >> 1) for address in range(16))
 class MuxScanner:
     """74HC4067 multiplexers sharing four select lines."""
 
-    def __init__(self, select_pins: list, signal_pins: list, channels: int, active_low: bool = True) -> None:
+    def __init__(
+        self,
+        select_pins: list,
+        signal_pins: list,
+        channels: int,
+        active_low: bool = True,
+        settle_us: int = 10,
+        sleep_us: object = None,
+    ) -> None:
+        """`settle_us`: wait after each select step, so the common line (behind a weak pull-up and
+        the multiplexer's capacitance) settles: else the field read after an occupied one shows a
+        stable phantom piece. `sleep_us` is the clock's microsecond wait (time.sleep_us)."""
         if len(select_pins) != 4:
             raise ValueError(f"a 74HC4067 needs 4 select pins, got {len(select_pins)}")
         if not signal_pins:
@@ -30,6 +41,12 @@ class MuxScanner:
         if not 0 < channels <= 16 * len(signal_pins):
             raise ValueError(f"{channels} channels do not fit {len(signal_pins)} mux(es) of 16 channels")
         self.channels = channels
+        self._settle_us = settle_us
+        if sleep_us is None:
+            import time
+
+            sleep_us = getattr(time, "sleep_us", None) or (lambda us: time.sleep(us / 1_000_000))
+        self._sleep_us = sleep_us
         self._selects = list(select_pins)
         for pin in self._selects:
             pin.value(0)
@@ -58,6 +75,8 @@ class MuxScanner:
                 if changed >> bit & 1:
                     selects[bit].value(address >> bit & 1)
             current = address
+            if self._settle_us:
+                self._sleep_us(self._settle_us)
             for channel, pin in pairs:
                 values[channel] = pin.value() ^ invert
         self._address = current

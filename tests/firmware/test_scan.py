@@ -16,7 +16,20 @@ def mux_scanner(channels: int, muxes: int) -> tuple[MuxScanner, MuxBoard]:
     fake_machine.attach(board)
     selects = [Pin(pin, Pin.OUT, value=0) for pin in board.select_pins]
     signals = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in board.signal_pins]
-    return MuxScanner(selects, signals, channels), board
+    return MuxScanner(selects, signals, channels, sleep_us=lambda us: None), board
+
+
+def test_mux_waits_for_the_common_line_after_each_select_step() -> None:
+    board = MuxBoard([2, 3, 4, 5], [6])
+    fake_machine.attach(board)
+    selects = [Pin(pin, Pin.OUT, value=0) for pin in board.select_pins]
+    signals = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in board.signal_pins]
+    waits: list[tuple[int, int]] = []  # (microseconds, select writes so far)
+    scanner = MuxScanner(selects, signals, 16, sleep_us=lambda us: waits.append((us, board.select_writes)))
+    board.select_writes = 0
+    scanner.read([0] * 16)
+    assert len(waits) == 16 and {us for us, _ in waits} == {10}  # the default: 10 us, every address
+    assert [writes for _, writes in waits] == sorted(writes for _, writes in waits)  # after each step
 
 
 def test_mux_channel_is_mux_times_16_plus_address() -> None:
