@@ -162,6 +162,7 @@ class Performance:
         self._press: tuple[int, str] | None = None  # a button the player is about to press
         self._acked = False
         self.reply_at: int | None = None  # when the next player starts (a fast reply), once decided
+        self.acknowledged_at: int | None = None  # when the LEDs acknowledged the finished move
         # Acknowledgement latency is measured on a recording pixel sink (the simulated LEDs) only.
         self._recorder = backends.pixels if hasattr(backends.pixels, "frames") else None
         self._frames_before = self._recorder.count if self._recorder is not None else 0
@@ -194,6 +195,8 @@ class Performance:
         if done and self._declare and output.mode == "idle":
             self._backends.inputs.push("declare", self.text)
             self._declare = False
+        if done and output.acknowledged == action and self.acknowledged_at is None:
+            self.acknowledged_at = now  # the green light: the next player may go
         answered = output.acknowledged == action or action in output.committed or action in output.candidates
         if done and not self._acked and answered:
             recorder = self._recorder

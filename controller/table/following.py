@@ -23,6 +23,7 @@ Choice = Action | str | Correction | ThenMove  # what the board may ask about
 class FollowingHands:
     """The tracker's rules for the seams between moves (mixed into `Tracker`)."""
 
+    _ask_corrections: bool = False
     _provisional: Choice | None
     _acknowledged: Action | None
     _correction: CorrectionWindow | None
@@ -81,6 +82,9 @@ class FollowingHands:
         if window.next_player_started(mismatch, self._expected):
             self._correction = None
             return []
+        # The next player's move may be under way (a piece sent home first): then a correction is
+        # only asked about, never assumed.
+        self._ask_corrections = self._may_begin_a_move(mismatch, self._candidates(self._state), sent_home=True)
         before = self._candidates(window.before)
         evidence = self._evidence_against(before.expected)
         if not evidence:
@@ -90,11 +94,12 @@ class FollowingHands:
         return window.alternatives(self._index(before).get(evidence, []))
 
     def _unseen_correction(self, choice: Choice) -> bool:
-        """Whether `choice` is a correction to a move no sensor sees: it is asked, never assumed."""
+        """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor
+        sees, or one the next player's move may be beginning."""
         window = self._correction
         if not isinstance(choice, Correction) or window is None:
             return False
-        return not self._candidates(window.before).mismatch_of[choice.action]
+        return self._ask_corrections or not self._candidates(window.before).mismatch_of[choice.action]
 
     def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
         """A move the board shows that could also be the last acknowledged move followed at once by
@@ -139,19 +144,32 @@ class FollowingHands:
         turn (a captured piece sent home first, its field empty until the capturing piece lands):
         then a take-back needs a confirm, or the next change."""
         takeback = self._takeback_mismatch()
-        if not takeback:
-            return False
+        return bool(takeback) and self._may_begin_a_move(takeback, cands)
+
+    def _may_begin_a_move(self, evidence: Mismatch, cands: CandidateTable, sent_home: bool = False) -> bool:
+        """Whether `evidence` (against `cands`' state) may be the first part of one of its moves:
+        every change is part of the move, or empties a field the move fills again (a captured or
+        displaced piece sent home first). With `sent_home`, only when the evidence is exactly that:
+        pieces taken from fields the move lands on, put down where the move sends them home."""
         channel_of = self.board.channel_of  # type: ignore[attr-defined]
-        emptied = {channel for channel, value in takeback if value == 0}
+        expected = cands.expected
+        emptied = {channel for channel, value in evidence if value == 0}
         for action, mismatch in cands.mismatch_of.items():
             move = self._unmasked(mismatch)
-            if move == takeback or not all(pair in move or pair[0] in emptied for pair in takeback):
+            if move == evidence or not all(pair in move or pair[0] in emptied for pair in evidence):
                 continue
-            # A field empty now must be one the move fills (a sensor that cannot tell the capturing
-            # piece from the captured one sees no change there at the end).
-            filled = {channel_of.get(cell) for cell in cands.footprint(action).targets}
-            if all(pair in move or pair[0] in filled for pair in takeback):
-                return True
+            # A field empty now must be one the move fills (a sensor that cannot tell the arriving
+            # piece from the one that left sees no change there at the end).
+            print_ = cands.footprint(action)
+            filled = {channel_of.get(cell) for cell in print_.targets}
+            if not all(pair in move or pair[0] in filled for pair in evidence):
+                continue
+            if sent_home:
+                homes = {channel_of.get(cell) for cell in print_.returns}
+                placed = {ch for ch, value in evidence if abs(value) > abs(expected[ch])}
+                if not placed or not placed <= homes:
+                    continue
+            return True
         return False
 
     def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:

@@ -351,7 +351,12 @@ class Tracker(FollowingHands):
         self._history.append(before)
         self._enter(now, after)
         if via in ("sensors", "correction"):
-            channels = frozenset(channel for channel, _ in cands.mismatch_of[action])
+            # The fields of the moving piece (not where a captured piece was sent home): a lift
+            # anywhere else means the next player has started.
+            print_ = cands.footprint(action)
+            moved = (print_.origins | print_.targets) - print_.returns
+            channel_of = self.board.channel_of
+            channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
             revealed = chance_count(after) != chance_count(before)  # e.g. a hidden card played
             self._correction = CorrectionWindow(before, action, channels, revealed)
 

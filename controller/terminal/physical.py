@@ -156,7 +156,8 @@ class PhysicalTable:
                 last.reply_at = last.finished_at + hands.between(hands.style.fast_reply_ms) if reply else -1
             if len(moves) == 1 and last.reply_at is not None and last.reply_at >= 0 and self._last_mode == "confirm":
                 last.reply_at = -1  # the board asks about the last move: the next player waits for it
-            if len(moves) == 1 and last.reply_at is not None and 0 <= last.reply_at <= self.now:
+            acknowledged = last.acknowledged_at is not None  # a person replies to the green light
+            if len(moves) == 1 and acknowledged and last.reply_at is not None and 0 <= last.reply_at <= self.now:
                 following = last.after
                 action = bots[following.current_player].choose(following)
                 # Nobody grabs the piece the last player has just put down before the board took
