@@ -12,6 +12,8 @@ numbered case of real hands, scripted on every sensor model with human timings.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.games import Piece
 from controller.games.klotz import Move
@@ -204,3 +206,24 @@ def test_whole_games_with_human_hands_commit_exactly_the_moves_meant(game: str, 
     assert stats.wrong_commits == 0 and stats.missed == 0
     assert stats.committed == stats.intended and final.is_terminal()
     assert sum(stats.behaviours.values()) > 0  # the hands did behave like people
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(sorted(HUMAN_GAMES)),
+    model=st.sampled_from(MODELS),
+    seed=st.integers(min_value=0, max_value=10_000),
+)
+def test_property_human_hands_never_make_the_board_commit_a_move_not_made(game: str, model: str, seed: int) -> None:
+    """Any game, sensor and seed: with every human behaviour on (fast replies included), every
+    commit that stands is the move meant, made, in order, and nothing is missed."""
+    from controller.games import load_game
+    from controller.terminal.physical import play_physical_game
+    from hal.profile import load_profile
+
+    players, profile, options = HUMAN_GAMES[game]
+    stats, _ = play_physical_game(
+        load_game(game), players, seed, "random", load_profile(profile), model, "high", **options
+    )
+    assert stats.wrong_commits == 0 and stats.missed == 0
+    assert stats.committed == stats.intended
