@@ -178,4 +178,14 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     run.add_argument("--max-seconds", type=float, metavar="S", help="stop after this many seconds")
     run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
     run.set_defaults(run=commands["run"])
+
+    diagnose = sub.add_parser("diagnose", help="check a board's sensors and LEDs before playing (wiring/README.md)")
+    diagnose.add_argument(
+        "--config", default="/etc/tafel/config.toml", metavar="FILE", help="the board's service configuration"
+    )
+    diagnose.add_argument(
+        "--seconds", type=float, default=60.0, metavar="S", help="how long to read the sensors (default 60)"
+    )
+    diagnose.add_argument("--walk", action="store_true", help="first light each LED in profile order, one at a time")
+    diagnose.set_defaults(run=commands["diagnose"])
     return parser

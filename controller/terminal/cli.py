@@ -248,6 +248,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    from controller.service.backends import BackendError
+    from controller.service.config import ConfigError, load_config
+    from controller.terminal.diagnose import run_diagnose
+    from hal.errors import HardwareError
+
+    try:
+        config = load_config(args.config)
+        report = run_diagnose(config, args.seconds, args.walk)
+    except (ConfigError, BackendError, HardwareError) as error:
+        print(f"tafel: {error}", file=sys.stderr)
+        return 2
+    return 1 if report.always_read or report.together or report.unmapped else 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.service.loop import Limits, run_service
 
@@ -262,6 +277,7 @@ COMMANDS = {
     "companion": cmd_companion,
     "bench": cmd_bench,
     "run": cmd_run,
+    "diagnose": cmd_diagnose,
 }
 
 
