@@ -3,7 +3,8 @@ piece came from and may go, the moves of a card shown, which fields to clear and
 nearest legal position, and which move a confirmation request is showing.
 
 Pure functions of the evidence (the channels that differ from the game and their readings) and the
-candidate table; the tracker decides when each applies.
+candidate table; the tracker decides when each applies (`TrackerHints`, at the end, feeds them the
+tracker's evidence).
 """
 
 from __future__ import annotations
@@ -154,3 +155,38 @@ def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iter
     if callable(fields):
         return fields(action)
     return print_.origins, print_.targets
+
+
+class TrackerHints:
+    """The tracker's hints from its evidence (mixed into `Tracker`): the functions above, fed with
+    the tracker's mismatch, expectation and candidate tables."""
+
+    _mismatch: dict[int, int]
+    _expected: tuple[int, ...]
+    _state: State
+    board: BoardMap
+
+    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
+        return lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
+
+    def _card_hints(self) -> dict[Cell, HintKind]:
+        """The moves of the card shown: where pieces may be lifted, and where they may go."""
+        if self._choice.card is None:
+            return {}
+        cands = self._candidates(self._state)
+        return card_hints(cands, self._choice.with_card(cands.mismatch_of))
+
+    def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
+        """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
+
+        `target` None means: choose the nearest of the current position, every legal action's and a
+        take-back; ties prefer the current position.
+        """
+        if target is None:
+            options: list[Mismatch] = [frozenset()]
+            options.extend(self._index(self._candidates(self._state)))
+            takeback = self._takeback_mismatch()
+            if takeback is not None:
+                options.append(takeback)
+            target = nearest(self._mismatch, options, self._expected)
+        return guidance_to(self._mismatch, target, self._expected, self.board)

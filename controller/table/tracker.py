@@ -38,7 +38,7 @@ from hal.protocols import InputEvent, Readings
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
-class Tracker(FollowingHands):
+class Tracker(FollowingHands, guidance.TrackerHints):
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
     def __init__(
@@ -594,32 +594,6 @@ class Tracker(FollowingHands):
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
         return [cells[ch] for ch in self._mismatch if ch in cells]
-
-    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
-        return guidance.lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
-
-    def _card_hints(self) -> dict[Cell, HintKind]:
-        """The moves of the card shown: where pieces may be lifted, and where they may go."""
-        if self._choice.card is None:
-            return {}
-        cands = self._candidates(self._state)
-        return guidance.card_hints(cands, self._choice.with_card(cands.mismatch_of))
-
-    def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
-        """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
-
-        `target` None means: choose the nearest of the current position, every legal action's and a
-        take-back; ties prefer the current position.
-        """
-        if target is None:
-            options: list[Mismatch] = [frozenset()]
-            options.extend(self._index(self._candidates(self._state)))
-            takeback = self._takeback_mismatch()
-            if takeback is not None:
-                options.append(takeback)
-            target = guidance.nearest(self._mismatch, options, self._expected)
-        return guidance.guidance_to(self._mismatch, target, self._expected, self.board)
-
 
 def _with(output: TrackerOutput, **changes) -> TrackerOutput:
     return replace(output, **changes)
