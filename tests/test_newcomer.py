@@ -59,7 +59,10 @@ def assert_clean(result: subprocess.CompletedProcess[str], *codes: int) -> str:
         ["--version"],
         ["games"],
         *(["games", name] for name in SHORT),
-        *([command, "--help"] for command in ("games", "selfplay", "demo", "play", "companion", "bench", "run", "diagnose")),
+        *(
+            [command, "--help"]
+            for command in ("games", "selfplay", "demo", "play", "companion", "bench", "run", "diagnose")
+        ),
         ["selfplay", "klotz", "--players", "4", "--games", "3", "--seed", "1", "--json"],
         ["demo", "klotz", "--players", "4", "--seed", "7", "--sensor", "signed", "--noise", "high", *SHORT["klotz"]],
         ["run", "--config", "wiring/examples/sim.toml", "--check"],
