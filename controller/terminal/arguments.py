@@ -188,4 +188,13 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     )
     diagnose.add_argument("--walk", action="store_true", help="first light each LED in profile order, one at a time")
     diagnose.set_defaults(run=commands["diagnose"])
+
+    calibrate = sub.add_parser("calibrate", help="measure an analog hall board and choose its thresholds")
+    calibrate.add_argument(
+        "--config", default="/etc/tafel/config.toml", metavar="FILE", help="the board's service configuration"
+    )
+    calibrate.add_argument(
+        "--write", action="store_true", help="store the thresholds in the configuration's [gpio.analog] table"
+    )
+    calibrate.set_defaults(run=commands["calibrate"])
     return parser

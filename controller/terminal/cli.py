@@ -263,6 +263,19 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     return 1 if report.always_read or report.together or report.unmapped else 0
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from controller.service.config import ConfigError, load_config
+    from controller.terminal.calibrate import run_calibrate
+    from hal.errors import HardwareError
+
+    try:
+        result = run_calibrate(load_config(args.config), write=args.write)
+    except (ConfigError, HardwareError, ValueError) as error:
+        print(f"tafel: {error}", file=sys.stderr)
+        return 2
+    return 1 if result.tight else 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.service.loop import Limits, run_service
 
@@ -278,6 +291,7 @@ COMMANDS = {
     "bench": cmd_bench,
     "run": cmd_run,
     "diagnose": cmd_diagnose,
+    "calibrate": cmd_calibrate,
 }
 
 
