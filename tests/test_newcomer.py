@@ -61,7 +61,7 @@ def assert_clean(result: subprocess.CompletedProcess[str], *codes: int) -> str:
         *(["games", name] for name in SHORT),
         *(
             [command, "--help"]
-            for command in ("games", "selfplay", "demo", "play", "companion", "bench", "run", "diagnose")
+            for command in ("games", "selfplay", "demo", "play", "companion", "bench", "run", "diagnose", "calibrate")
         ),
         ["selfplay", "klotz", "--players", "4", "--games", "3", "--seed", "1", "--json"],
         ["demo", "klotz", "--players", "4", "--seed", "7", "--sensor", "signed", "--noise", "high", *SHORT["klotz"]],
