@@ -68,11 +68,14 @@ class FollowingHands:
             return False  # a field of the move changed again: it is not finished
         if any(other not in moves and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
             return False  # this player may be making a bigger move
-        for move in moves:
-            following = self._candidates(cands.successor[move])
-            if any(extra <= self._unmasked(m) for m in following.mismatch_of.values()):
-                return True
-        return False  # nothing the next player could be starting
+        # The next player starts by lifting a piece: every other change takes a piece away from a
+        # field that holds one (checked against the readings, so no table of the next position is
+        # built inside this scan).
+        expected = cands.expected
+        return all(
+            expected[channel] and (abs(value) < abs(expected[channel]) or value * expected[channel] < 0)
+            for channel, value in extra
+        )
 
     def _corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead."""
@@ -82,16 +85,20 @@ class FollowingHands:
         if window.next_player_started(mismatch, self._expected):
             self._correction = None
             return []
-        # The next player's move may be under way (a piece sent home first): then a correction is
-        # only asked about, never assumed.
-        self._ask_corrections = self._may_begin_a_move(mismatch, self._candidates(self._state), sent_home=True)
         before = self._candidates(window.before)
         evidence = self._evidence_against(before.expected)
         if not evidence:
             # The board shows the position before the commit: a move no sensor sees may have
             # replaced it (a Catcher moved on onto its own stack under a binary sensor).
-            return window.alternatives(before.invisible)
-        return window.alternatives(self._index(before).get(evidence, []))
+            found = window.alternatives(before.invisible)
+        else:
+            found = window.alternatives(self._index(before).get(evidence, []))
+        # The next player's move may be under way (a piece sent home first): then a correction is
+        # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
+        self._ask_corrections = bool(found) and self._may_begin_a_move(
+            mismatch, self._candidates(self._state), sent_home=True
+        )
+        return found
 
     def _unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor
