@@ -7,6 +7,7 @@ import pytest
 
 from controller.games import load_game
 from controller.terminal.bench import format_bench, run_bench
+from controller.terminal.bench_gpio import run_gpio_bench
 from controller.terminal.cli import main
 from controller.terminal.play import play_terminal
 
@@ -91,6 +92,24 @@ def test_bench_measures_every_sensor_model_and_the_playouts() -> None:
     assert set(result["playout_actions_per_s"]) >= {"klotz"}
     text = format_bench(result)
     assert "place-to-LED" in text and "python-chess" in text
+    assert "GPIO scan cost per backend" in text and "not measured on a Pi" in text
+
+
+def test_bench_counts_the_library_calls_of_each_gpio_backend() -> None:
+    """Calls per scan are what a Pi would make (gpiozero's real factories over the lgpio stand-in):
+    the mux steps the select lines in Gray code, the chain over GPIO pulses the clock per bit, over
+    SPI it is one transfer, the ADC one transfer per field. Times are only reported."""
+    rows = {(row["backend"], row["library"]): row for row in run_gpio_bench(scans=2)}
+    assert rows["mux (13 x 74HC4067)", "lgpio"]["calls_per_scan"] == {"gpio_write": 19, "gpio_read": 196}
+    assert rows["mux (13 x 74HC4067)", "rpigpio"]["calls_per_scan"] == {"output": 19, "input": 196}
+    shift_gpio = rows["shift over GPIO (25 x 74HC165)", "lgpio"]
+    assert shift_gpio["calls_per_scan"] == {"gpio_write": 2 + 400, "gpio_read": 196}
+    assert rows["shift over SPI0 (25 x 74HC165)", "lgpio"]["calls_per_scan"] == {"gpio_write": 2, "spi_read": 1}
+    analog = rows["analog (4 x 74HC4067, MCP3008)", "lgpio"]
+    assert analog["calls_per_scan"]["gpio_write"] == 19 and analog["calls_per_scan"]["spi_xfer"] == analog["channels"]
+    for row in rows.values():
+        for pi, estimate in row["estimate_us"].items():
+            assert (estimate > 0 and row["estimate_max_hz"][pi] == int(1e6 / estimate)) or estimate == round(estimate)
 
 
 def test_selfplay_physical_with_cards_shown_first_needs_fewer_confirmations(capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,6 +94,9 @@ def run_bench(
     chess_speed = chess_playout_speed(playout_seconds, seed)
     if on_step is not None:
         on_step()
+    gpio = gpio_scan_costs()
+    if on_step is not None:
+        on_step()
     return {
         "game": game_name,
         "players": players,
@@ -104,13 +107,25 @@ def run_bench(
         "latency": latency,
         "playout_actions_per_s": playouts,
         "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
+        "gpio_scan": gpio,
     }
+
+
+def gpio_scan_costs() -> list[dict[str, Any]] | str:
+    """The GPIO section (bench_gpio.py), or why it cannot run here."""
+    try:
+        import gpiozero  # noqa: F401
+    except ImportError:
+        return "gpiozero is not installed (pip install 'tafel[pi]'): no GPIO scan costs"
+    from controller.terminal.bench_gpio import run_gpio_bench
+
+    return run_gpio_bench()
 
 
 def bench_steps(games: int) -> int:
     """How many times `run_bench` calls `on_step`."""
     models = [model for model in MODEL_NAMES if model != "signed_count"]
-    return len(models) * games + len(GAMES) + 1
+    return len(models) * games + len(GAMES) + 2
 
 
 def format_bench(result: dict[str, Any]) -> str:
@@ -136,4 +151,11 @@ def format_bench(result: dict[str, Any]) -> str:
         lines.append(f"  {name:<18} {speed:>12,.0f}")
     chess_speed = result["python_chess_actions_per_s"]
     lines.append(f"  {'python-chess':<18} {chess_speed:>12,.0f}" if chess_speed else "  python-chess: not installed")
+    gpio = result.get("gpio_scan")
+    if isinstance(gpio, list):
+        from controller.terminal.bench_gpio import format_gpio_bench
+
+        lines += ["", format_gpio_bench(gpio)]
+    elif gpio:
+        lines += ["", gpio]
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hal.gpio.factory import PinSet
+from hal.gpio.factory import PinSet, hardware_spi
 from hal.gpio.select import SelectLines, busy_wait
 from hal.gpio.wiring import MUX_INPUTS, AnalogMuxWiring
 from hal.protocols import Readings
@@ -116,7 +116,7 @@ class AnalogMuxScanner:
 
         purpose = f"MCP3008 on chip select {chip}, channel {channel} (multiplexer {index})"
         return self._pins.device(
-            purpose, lambda: _hardware_spi(lambda: MCP3008(channel=channel, device=chip, pin_factory=factory), purpose)
+            purpose, lambda: hardware_spi(lambda: MCP3008(channel=channel, device=chip, pin_factory=factory), purpose)
         )
 
     @property
@@ -148,24 +148,3 @@ class AnalogMuxScanner:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def _hardware_spi(opener: Any, purpose: str) -> Any:
-    """Open an SPI device, refusing gpiozero's silent software fallback: bit-banged SPI takes about
-    0.2 s per analog scan, far too slow to follow a game, and means the SPI bus is not usable."""
-    import warnings
-
-    from gpiozero.exc import SPISoftwareFallback
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SPISoftwareFallback)
-        device = opener()
-    fallback = [w for w in caught if issubclass(w.category, SPISoftwareFallback)]
-    if fallback:
-        device.close()
-        raise RuntimeError(
-            f"hardware SPI could not be opened for the {purpose} ({fallback[0].message}); gpiozero would fall "
-            "back to software SPI, far too slow for scanning. Switch SPI on (dtparam=spi=on in "
-            "/boot/firmware/config.txt, or sudo raspi-config nonint do_spi 0), reboot, and make sure the "
-            "user is in the spi group"
-        )
-    return device

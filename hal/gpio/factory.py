@@ -109,6 +109,35 @@ def _missing(name: str, error: ImportError) -> HardwareError:
     )
 
 
+def hardware_spi(opener: Any, purpose: str) -> Any:
+    """Open an SPI device, refusing gpiozero's silent software fallback: bit-banged SPI takes about
+    0.2 s per analog scan, far too slow to follow a game, and means the SPI bus is not usable."""
+    import warnings
+
+    from gpiozero.exc import SPISoftwareFallback
+
+    device = failure = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SPISoftwareFallback)
+        try:
+            device = opener()
+        except Exception as error:  # the software bus may refuse a setting the hardware one takes
+            failure = error
+    fallback = [w for w in caught if issubclass(w.category, SPISoftwareFallback)]
+    if failure is not None and not fallback:
+        raise failure
+    if fallback:
+        if device is not None:
+            device.close()
+        raise RuntimeError(
+            f"hardware SPI could not be opened for the {purpose} ({fallback[0].message}); gpiozero would fall "
+            "back to software SPI, far too slow for scanning. Switch SPI on (dtparam=spi=on in "
+            "/boot/firmware/config.txt, or sudo raspi-config nonint do_spi 0), reboot, and make sure the "
+            "user is in the spi group"
+        )
+    return device
+
+
 class PinSet:
     """The gpiozero devices one backend opened, so that they are all closed together (also when
     opening a later one fails). Hands out the raw pins for fast polling in scan loops."""

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hal.gpio.factory import PinSet
+from hal.gpio.fastio import reader
 from hal.gpio.select import SelectLines, busy_wait
 from hal.gpio.wiring import MUX_INPUTS, MuxWiring
 from hal.protocols import Readings
@@ -34,11 +35,11 @@ class MuxScanner:
         if wiring.enable_pin is not None:
             self._pins.output(wiring.enable_pin, "multiplexer enable", initial=False)  # E is active low
         signals = [
-            self._pins.input(pin, f"multiplexer {index} signal", wiring.pull_up)
+            reader(self._pins.input(pin, f"multiplexer {index} signal", wiring.pull_up))
             for index, pin in enumerate(wiring.signal_pins)
         ]
         self._select = SelectLines(select, wiring.settle_us, wait)
-        # For each address, the (channel, pin) pairs to read; channels beyond the profile are skipped.
+        # For each address, the (channel, read) pairs to read; channels beyond the profile are skipped.
         self._reads = [
             [(m * MUX_INPUTS + address, pin) for m, pin in enumerate(signals) if m * MUX_INPUTS + address < channels]
             for address in range(MUX_INPUTS)
@@ -54,8 +55,8 @@ class MuxScanner:
         level = self._level
         reads = self._reads
         for address in self._select.addresses():
-            for channel, pin in reads[address]:
-                readings[channel] = level[bool(pin.state)]
+            for channel, read in reads[address]:
+                readings[channel] = level[read()]
         return tuple(readings)
 
     def close(self) -> None:

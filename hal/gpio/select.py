@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from hal.gpio.fastio import writer
+
 GRAY: tuple[int, ...] = tuple(i ^ (i >> 1) for i in range(16))
 """The 16 multiplexer addresses, each differing from the one before in one bit."""
 
@@ -27,21 +29,21 @@ class SelectLines:
     def __init__(self, pins: Sequence[Any], settle_us: int = 0, wait: Callable[[float], None] = busy_wait) -> None:
         if len(pins) != 4:
             raise ValueError(f"a 74HC4067 has 4 select lines, got {len(pins)}")
-        self._pins = tuple(pins)
+        self._writers = tuple(writer(pin) for pin in pins)  # one library call per write
         self._settle = settle_us / 1_000_000
         self._wait = wait
 
     def addresses(self) -> Iterator[int]:
-        pins = self._pins
+        writers = self._writers
         previous: int | None = None
         for address in GRAY:
             if previous is None:
                 # Write every line at the start of a scan: nothing else may have left them as we did.
-                for bit, pin in enumerate(pins):
-                    pin.state = (address >> bit) & 1
+                for bit, write in enumerate(writers):
+                    write((address >> bit) & 1)
             else:
                 bit = (address ^ previous).bit_length() - 1
-                pins[bit].state = (address >> bit) & 1
+                writers[bit]((address >> bit) & 1)
             previous = address
             if self._settle:
                 self._wait(self._settle)

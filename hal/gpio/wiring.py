@@ -123,10 +123,18 @@ class MuxWiring:
         return wiring
 
 
+SHIFT_BUSES: tuple[str, ...] = ("gpio", "spi")
+DEFAULT_SHIFT_SPI_HZ = 4_000_000  # 200 bits in 50 us; the 74HC165 manages about 20 MHz at 3.3 V
+
+
 @dataclass(frozen=True)
 class ShiftRegisterWiring:
     """A chain of 74HC165 parallel-in shift registers: chip 0's QH goes to the Pi, chip k+1's QH to
-    chip k's SER; SH/LD and CLK are shared."""
+    chip k's SER; SH/LD and CLK are shared.
+
+    `bus = "gpio"` clocks the chain bit by bit from Python (3 library calls per input); `bus = "spi"`
+    lets SPI0 clock it (CLK on SCLK, GPIO 11; QH on MISO, GPIO 9): one transfer per scan. SPI0 then
+    belongs to the chain, so a NeoPixel strip on the SPI driver moves to SPI1."""
 
     load_pin: int
     clock_pin: int
@@ -134,11 +142,28 @@ class ShiftRegisterWiring:
     chips: int
     clock_enable_pin: int | None = None
     active_low: bool = True  # reed switches to GND with a pull-up resistor per input
+    bus: str = "gpio"
+    spi_hz: int = DEFAULT_SHIFT_SPI_HZ
     where: str = field(default="[gpio.shift]", compare=False)
 
     def __post_init__(self) -> None:
+        if self.bus not in SHIFT_BUSES:
+            raise wiring_error(self.where, "bus", f"must be one of {', '.join(repr(b) for b in SHIFT_BUSES)}, "
+                               f"not {self.bus!r}")  # fmt: skip
         for name in ("load_pin", "clock_pin", "data_pin"):
             check_gpio(getattr(self, name), self.where, name)
+        if self.bus == "spi":
+            for name, role in (("clock_pin", "SCLK"), ("data_pin", "MISO")):
+                if getattr(self, name) != SPI0[role]:
+                    raise wiring_error(
+                        self.where,
+                        name,
+                        f'with bus = "spi" the chain is clocked by SPI0: {name} must be GPIO {SPI0[role]} '
+                        f"(SPI0 {role}), not GPIO {getattr(self, name)}",
+                    )
+            rate = self.spi_hz
+            if isinstance(rate, bool) or not isinstance(rate, int) or not 10_000 <= rate <= 20_000_000:
+                raise wiring_error(self.where, "spi_hz", f"must be 10000..20000000, not {self.spi_hz!r}")
         if self.clock_enable_pin is not None:
             check_gpio(self.clock_enable_pin, self.where, "clock_enable_pin")
         if isinstance(self.chips, bool) or not isinstance(self.chips, int) or self.chips < 1:
@@ -150,11 +175,12 @@ class ShiftRegisterWiring:
         return SHIFT_INPUTS * self.chips
 
     def claims(self) -> list[Claim]:
-        claims = [
-            (self.load_pin, "shift register SH/LD"),
-            (self.clock_pin, "shift register CLK"),
-            (self.data_pin, "shift register QH (data)"),
-        ]
+        claims = [(self.load_pin, "shift register SH/LD")]
+        if self.bus == "spi":
+            # The kernel's SPI0 driver claims all five pins; SCLK and MISO carry the chain.
+            claims += [(gpio, f"SPI0 {role} (shift register chain)") for role, gpio in SPI0.items()]
+        else:
+            claims += [(self.clock_pin, "shift register CLK"), (self.data_pin, "shift register QH (data)")]
         if self.clock_enable_pin is not None:
             claims.append((self.clock_enable_pin, "shift register CLK INH"))
         return claims
@@ -169,13 +195,17 @@ class ShiftRegisterWiring:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[gpio.shift]") -> ShiftRegisterWiring:
         table = Table(data, where)
+        bus = table.text("bus", "gpio", SHIFT_BUSES)
+        on_spi = bus == "spi"
         wiring = cls(
             load_pin=table.gpio("load_pin"),
-            clock_pin=table.gpio("clock_pin"),
-            data_pin=table.gpio("data_pin"),
+            clock_pin=table.gpio("clock_pin", SPI0["SCLK"]) if on_spi else table.gpio("clock_pin"),
+            data_pin=table.gpio("data_pin", SPI0["MISO"]) if on_spi else table.gpio("data_pin"),
             chips=table.integer("chips", minimum=1),
             clock_enable_pin=table.gpio("clock_enable_pin", None),
             active_low=table.flag("active_low", True),
+            bus=bus,
+            spi_hz=table.integer("spi_hz", DEFAULT_SHIFT_SPI_HZ, minimum=10_000, maximum=20_000_000),
             where=where,
         )
         table.finish()

@@ -1,8 +1,9 @@
 """Choosing the pin factory: lgpio by default, RPi.GPIO where chosen, and a HardwareError that says
 what to do when a library is missing, the machine is no Pi, or RPi.GPIO meets a Pi 5.
 
-The RPi.GPIO path runs against fake-rpi injected as RPi.GPIO (it only proves the selection and the
-calls; behaviour is tested with gpiozero's MockFactory). lgpio is replaced by a stand-in module.
+Both libraries are replaced by stand-ins at their own interface (sim/lgpio_standin.py,
+sim/rpigpio_standin.py) over a simulated GPIO chip, so gpiozero's real pin factories run above them;
+tests/hal/test_real_pin_libraries.py scans every wiring through them.
 """
 
 from __future__ import annotations
@@ -17,22 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import fake_rpi
 import gpiozero.pins.local
 import pytest
-from fake_rpi import wrappers
 from gpiozero.exc import PinUnknownPi
 
 from hal.errors import HardwareError, WiringError
 from hal.gpio import MuxScanner, MuxWiring, make_pin_factory
-
-PI_3B = 0xA02082
-
-
-@pytest.fixture
-def on_a_pi(monkeypatch: pytest.MonkeyPatch) -> None:
-    """gpiozero believes it runs on a Pi 3B (it reads the revision from /proc otherwise)."""
-    monkeypatch.setattr(gpiozero.pins.local, "get_pi_revision", lambda: PI_3B)
+from sim.gpiochip import SimGpioChip
+from sim.lgpio_standin import pi_libraries
 
 
 @pytest.fixture
@@ -45,65 +38,22 @@ def fresh_pin_modules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         sys.modules.pop(name, None)
 
 
-@pytest.fixture
-def fake_rpigpio(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> Any:
-    """fake-rpi as RPi.GPIO, quiet, remembering each pin's function (it reports every pin as an
-    output otherwise, and gpiozero refuses pulls on outputs) and the levels written."""
-    gpio = fake_rpi.RPi.GPIO
-    monkeypatch.setattr(wrappers, "PRINT_ON", False)
-    monkeypatch.setitem(sys.modules, "RPi", fake_rpi.RPi)
-    monkeypatch.setitem(sys.modules, "RPi.GPIO", gpio)
-    functions: dict[int, int] = {}
-    written: list[tuple[int, int]] = []
-    monkeypatch.setattr(
-        gpio, "setup", lambda channel, function, *args, **kwargs: functions.__setitem__(channel, function)
-    )
-    monkeypatch.setattr(gpio, "gpio_function", lambda channel: functions.get(channel, gpio.IN))
-    monkeypatch.setattr(gpio, "output", lambda channel, state: written.append((channel, int(state))))
-    monkeypatch.setattr(gpio, "_inputs", [None] * 40)
-    monkeypatch.setattr(gpio, "functions", functions, raising=False)
-    monkeypatch.setattr(gpio, "written", written, raising=False)
-    return gpio
-
-
-def fake_lgpio(open_error: str | None) -> types.ModuleType:
-    module = types.ModuleType("lgpio")
-
-    class LgpioError(Exception):
-        pass
-
-    def gpiochip_open(chip: int) -> int:
-        if open_error is not None:
-            raise LgpioError(open_error)
-        return 7
-
-    module.error = LgpioError  # type: ignore[attr-defined]
-    module.gpiochip_open = gpiochip_open  # type: ignore[attr-defined]
-    module.gpiochip_close = lambda handle: None  # type: ignore[attr-defined]
-
-    def constant(name: str) -> int:
-        if name.isupper():  # flags such as SET_PULL_UP or BOTH_EDGES, read when gpiozero imports
-            return 0
-        raise AttributeError(name)
-
-    module.__getattr__ = constant  # type: ignore[method-assign]
-    return module
-
-
-def test_rpigpio_is_selectable_and_scans_through_rpi_gpio(on_a_pi: None, fake_rpigpio: Any) -> None:
-    factory = make_pin_factory("rpigpio")
-    assert type(factory).__name__ == "RPiGPIOFactory"
-    gpio = fake_rpigpio
-    gpio.set_input(17, 0)  # multiplexer 0: every input reads a magnet
-    gpio.set_input(27, 1)  # multiplexer 1: none
-    scanner = MuxScanner(MuxWiring((5, 6, 13, 19), (17, 27), enable_pin=26), 32, factory)
-    assert scanner.scan() == (1,) * 16 + (0,) * 16
-    assert {pin: gpio.functions[pin] for pin in (5, 6, 13, 19, 26, 17, 27)} == {
-        5: gpio.OUT, 6: gpio.OUT, 13: gpio.OUT, 19: gpio.OUT, 26: gpio.OUT, 17: gpio.IN, 27: gpio.IN
-    }  # fmt: skip
-    assert {channel for channel, _ in gpio.written} == {5, 6, 13, 19}  # the select lines were driven
-    scanner.close()
-    factory.close()
+def test_rpigpio_is_selectable_and_scans_through_rpi_gpio() -> None:
+    chip = SimGpioChip()
+    chip.wire_muxes((5, 6, 13, 19), (17, 27), enable_pin=26)
+    chip.magnets = set(range(16))  # multiplexer 0: every input sees a magnet; multiplexer 1: none
+    with pi_libraries(chip, "pi3b", rpigpio=True):
+        factory = make_pin_factory("rpigpio")
+        assert type(factory).__name__ == "RPiGPIOFactory"
+        scanner = MuxScanner(MuxWiring((5, 6, 13, 19), (17, 27), enable_pin=26), 32, factory)
+        assert scanner.scan() == (1,) * 16 + (0,) * 16
+        assert {pin: chip.lines[pin].output for pin in (5, 6, 13, 19, 26, 17, 27)} == {
+            5: True, 6: True, 13: True, 19: True, 26: True, 17: False, 27: False
+        }  # fmt: skip
+        assert chip.lines[17].pull == "up" and chip.lines[27].pull == "up"
+        assert chip.calls["add_event_detect"] == 0
+        scanner.close()
+        factory.close()
 
 
 def test_rpigpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> None:
@@ -112,20 +62,18 @@ def test_rpigpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fr
         make_pin_factory("rpigpio")
 
 
-def test_rpigpio_on_a_pi_5_points_to_lgpio(monkeypatch: pytest.MonkeyPatch, fake_rpigpio: Any) -> None:
-    def refuse(mode: int) -> None:
-        raise RuntimeError("Cannot determine SOC peripheral base address")
-
-    monkeypatch.setattr(fake_rpigpio, "setmode", refuse)
-    with pytest.raises(HardwareError, match=r'fails on the Raspberry Pi 5: set pin_factory = "lgpio"'):
+def test_rpigpio_on_a_pi_5_points_to_lgpio() -> None:
+    with pi_libraries(SimGpioChip(), "pi5", rpigpio=True), pytest.raises(
+        HardwareError, match=r'fails on the Raspberry Pi 5: set pin_factory = "lgpio"'
+    ):
         make_pin_factory("rpigpio")
 
 
-def test_lgpio_is_the_default(monkeypatch: pytest.MonkeyPatch, on_a_pi: None, fresh_pin_modules: None) -> None:
-    monkeypatch.setitem(sys.modules, "lgpio", fake_lgpio(None))
-    factory = make_pin_factory()
-    assert type(factory).__name__ == "LGPIOFactory"
-    factory.close()
+def test_lgpio_is_the_default() -> None:
+    with pi_libraries(SimGpioChip()):
+        factory = make_pin_factory()
+        assert type(factory).__name__ == "LGPIOFactory"
+        factory.close()
 
 
 def test_lgpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: None) -> None:
@@ -134,11 +82,10 @@ def test_lgpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fres
         make_pin_factory("lgpio")
 
 
-def test_lgpio_without_access_to_the_gpio_chip(
-    monkeypatch: pytest.MonkeyPatch, on_a_pi: None, fresh_pin_modules: None
-) -> None:
-    monkeypatch.setitem(sys.modules, "lgpio", fake_lgpio("can not open gpiochip"))
-    with pytest.raises(HardwareError, match=r"cannot open the GPIO chip.*gpio group"):
+def test_lgpio_without_access_to_the_gpio_chip() -> None:
+    chip = SimGpioChip()
+    chip.accessible = False
+    with pi_libraries(chip), pytest.raises(HardwareError, match=r"cannot open the GPIO chip.*gpio group"):
         make_pin_factory("lgpio")
 
 
@@ -146,10 +93,10 @@ def test_not_a_raspberry_pi(monkeypatch: pytest.MonkeyPatch, fresh_pin_modules: 
     def no_revision() -> int:
         raise PinUnknownPi("unable to locate Pi revision in /proc/device-tree or /proc/cpuinfo")
 
-    monkeypatch.setattr(gpiozero.pins.local, "get_pi_revision", no_revision)
-    monkeypatch.setitem(sys.modules, "lgpio", fake_lgpio(None))
-    with pytest.raises(HardwareError, match=r"this machine is not a Raspberry Pi.*simulated board"):
-        make_pin_factory("lgpio")
+    with pi_libraries(SimGpioChip()):
+        monkeypatch.setattr(gpiozero.pins.local, "get_pi_revision", no_revision)
+        with pytest.raises(HardwareError, match=r"this machine is not a Raspberry Pi.*simulated board"):
+            make_pin_factory("lgpio")
 
 
 def test_unknown_pin_factory() -> None:
@@ -233,7 +180,7 @@ def test_a_silent_fall_back_to_software_spi_is_refused_with_advice() -> None:
 
     from gpiozero.exc import SPISoftwareFallback
 
-    from hal.gpio.analog import _hardware_spi
+    from hal.gpio.factory import hardware_spi
 
     closed: list[bool] = []
 
@@ -246,6 +193,6 @@ def test_a_silent_fall_back_to_software_spi_is_refused_with_advice() -> None:
         return Device()
 
     with pytest.raises(RuntimeError, match=r"hardware SPI could not be opened .*dtparam=spi=on.*spi group"):
-        _hardware_spi(opener, "MCP3008 on chip select 0")
+        hardware_spi(opener, "MCP3008 on chip select 0")
     assert closed == [True]
-    assert isinstance(_hardware_spi(Device, "MCP3008"), Device)  # hardware SPI: no complaint
+    assert isinstance(hardware_spi(Device, "MCP3008"), Device)  # hardware SPI: no complaint
