@@ -9,6 +9,7 @@ and `write(data)`; the strip behaves like MicroPython's neopixel.NeoPixel.
 """
 
 from firmware import proto
+from firmware.config import SCAN_RATES
 from firmware.scan import Debouncer, debounce_scans
 
 FIRMWARE_VERSION = "tafel-scanner 1.0.0"
@@ -18,6 +19,9 @@ FIRMWARE_VERSION = "tafel-scanner 1.0.0"
 TICKS_PERIOD = 1 << 30
 _TICKS_MASK = TICKS_PERIOD - 1
 _TICKS_HALF = TICKS_PERIOD // 2
+
+RATE_PROBE_SCANS = 4  # scans timed at start, before HELLO announces the rate
+SCAN_SHARE = 2  # a scan may take at most 1/SCAN_SHARE of its period: the rest is USB and the LEDs
 
 
 def ticks_diff(a: int, b: int) -> int:
@@ -40,6 +44,7 @@ class ScannerApp:
         config: dict,
         status_pin: object = None,
         sensor_model: str = "binary",
+        clock_us: object = None,
     ) -> None:
         self.source = source
         self.port = port
@@ -54,6 +59,8 @@ class ScannerApp:
         self._heartbeat_ms = config["heartbeat_ms"]
         self._full_ms = config["full_ms"]
         self._status_pin = status_pin
+        self._clock_us = clock_us  # time.ticks_us on the board: times the first scans
+        self._rate_problem = None
         self._raw = [0] * self.channels
         self.debouncer = Debouncer(self.channels, debounce_scans(self.debounce_ms, self.scan_hz))
         self._deframer = proto.Deframer()
@@ -89,6 +96,8 @@ class ScannerApp:
 
     def _start(self, now: int) -> None:
         self._started = True
+        if self._clock_us is not None:
+            self._fit_rate(self._time_scans())
         self.source.read(self._raw)
         self.debouncer.update(self._raw)  # the first scan is stable at once
         self.scans = 1
@@ -97,7 +106,34 @@ class ScannerApp:
         self._next_heartbeat = ticks_add(now, self._heartbeat_ms)
         self.port.write(b"\x00")  # ends whatever partial data the host has buffered
         self._send_hello()
+        if self._rate_problem is not None:
+            self._error(proto.E_RATE, self._rate_problem)
         self._send_full(now)
+
+    def _time_scans(self) -> int:
+        """The slowest of a few scans, in microseconds."""
+        clock = self._clock_us
+        slowest = 0
+        for _ in range(RATE_PROBE_SCANS):
+            started = clock()
+            self.source.read(self._raw)
+            slowest = max(slowest, ticks_diff(clock(), started))
+        return slowest
+
+    def _fit_rate(self, scan_us: int) -> None:
+        """Scan at the configured rate if a scan fits its share of the period, else at the fastest
+        rate that fits (the slowest rate if none does), and say so once HELLO is out."""
+        wanted = self.scan_hz
+        fitting = [rate for rate in SCAN_RATES if rate <= wanted and scan_us * SCAN_SHARE <= 1_000_000 // rate]
+        rate = max(fitting) if fitting else min(SCAN_RATES)
+        if rate == wanted:
+            return
+        self.scan_hz = rate
+        self._period = 1000 // rate
+        self.debouncer = Debouncer(self.channels, debounce_scans(self.debounce_ms, rate))
+        # ERROR texts are short (proto.MAX_TEXT); the host adds the code's name, "scan rate".
+        using = f"using {rate}" if fitting else f"{rate} overruns"
+        self._rate_problem = f"scan_hz {wanted}: scans take {scan_us} us; {using}"
 
     def _scan(self, now: int) -> None:
         self.source.read(self._raw)

@@ -56,11 +56,21 @@ def build(settings: dict, port: object) -> app.ScannerApp:
     status = None
     if settings["status_pin"] is not None:
         status = pin_class(settings["status_pin"], pin_class.OUT, value=0)
-    return app.ScannerApp(source, port, strip, settings, status)
+    clock_us = getattr(time, "ticks_us", None)  # MicroPython's; CPython's time has none
+    return app.ScannerApp(source, port, strip, settings, status, clock_us=clock_us)
 
 
 class UsbPort:
     """The USB serial port (the REPL's stdin/stdout) as a non-blocking byte port.
+
+    Reading stdin blocks until the buffer is full, so a frame's first byte is read only when poll
+    says it is there. The frames are COBS-encoded: each code byte says how many non-zero data bytes
+    follow it, and the host writes every frame whole, so after a code byte its run and the byte
+    after it (the next code byte, or the frame's closing 0) are read in one call, without polling:
+    a lit LED frame arrives in a handful of reads rather than one per byte (dark LEDs are zero
+    bytes, a run each). Reads go into one preallocated buffer and poll with ipoll, so receiving
+    allocates nothing but the returned bytes. A host that died mid-frame could hold a read; the
+    board's watchdog (watchdog_ms) restarts it then.
 
     Ctrl-C (0x03) may occur inside a frame, so the keyboard interrupt is switched off while the
     loop runs and restored by close().
@@ -78,14 +88,38 @@ class UsbPort:
         micropython.kbd_intr(-1)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
+        poll = select.poll()
+        poll.register(sys.stdin, select.POLLIN)
+        self._poll = getattr(poll, "ipoll", poll.poll)  # MicroPython's ipoll allocates nothing
+        self._buffer = bytearray(self.READ_BUDGET)
+        self._view = memoryview(self._buffer)
+        self._ahead = 0  # bytes of the current frame known to be on their way
 
     def read(self) -> bytes:
-        data = bytearray()
-        while len(data) < self.READ_BUDGET and self._poll.poll(0):
-            data.extend(self._in.read(1))
-        return bytes(data)
+        view = self._view
+        budget = self.READ_BUDGET
+        got = 0
+        while got < budget:
+            if self._ahead:
+                count = self._in.readinto(view[got : got + min(self._ahead, budget - got)])
+            elif self._ready():
+                count = self._in.readinto(view[got : got + 1])
+            else:
+                break
+            if not count:
+                break
+            got += count
+            self._ahead = max(0, self._ahead - count)
+            if not self._ahead:
+                # The last byte read is a code byte (its run and the byte after it follow) or the
+                # delimiter 0 (the frame is over: wait for poll again).
+                self._ahead = self._buffer[got - 1]
+        return bytes(view[:got])
+
+    def _ready(self) -> bool:
+        for _ in self._poll(0):
+            return True
+        return False
 
     def write(self, data: bytes) -> None:
         self._out.write(data)

@@ -41,6 +41,7 @@ E_BAD_PAYLOAD = 3  # a well-formed frame asked for something impossible (e.g. LE
 E_UNKNOWN_TYPE = 4  # a frame type the scanner does not handle
 E_CONFIG = 5  # the scanner's own configuration is invalid; the text says what to fix
 E_INTERNAL = 6  # an unexpected exception in the firmware; the board restarts
+E_RATE = 7  # the configured scan rate is out of reach; the board scans at the rate its HELLO gives
 ERROR_NAMES = {
     E_BAD_FRAME: "bad frame",
     E_GAP: "lost frames",
@@ -48,6 +49,7 @@ ERROR_NAMES = {
     E_UNKNOWN_TYPE: "unknown frame type",
     E_CONFIG: "configuration",
     E_INTERNAL: "internal error",
+    E_RATE: "scan rate",
 }
 
 # What the readings mean; the same names as hal.sensors.MODEL_NAMES, sent as an index in HELLO.

@@ -272,6 +272,11 @@ def _neopixel_error(error: BaseException, doing: str, wiring: NeoPixelWiring) ->
             f"{doing}: NeoPixels need a Raspberry Pi; Adafruit Blinka does not recognise this machine "
             f"({text.splitlines()[0]}). On other machines use the simulated board"
         )
+    if "gpiod" in lowered:
+        return HardwareError(
+            f"{doing}: Adafruit Blinka needs the gpiod package on a Raspberry Pi ({text.splitlines()[0]}): "
+            f"{INSTALL_PI} (it includes gpiod)"
+        )
     if wiring.driver == "pwm" and ("sudo" in lowered or "/dev/mem" in lowered or "ws2811_init" in lowered):
         return HardwareError(f"{doing}: /dev/mem: the pwm driver needs root ({text}). Run as root, or {SPI_HINT}")
     device = f"/dev/spidev{wiring.spi_port}.0"

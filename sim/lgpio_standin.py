@@ -8,6 +8,10 @@ and devices, tafel's scanners — is the code a Pi runs. Each call is counted on
 
 from __future__ import annotations
 
+import contextlib
+import importlib.abc
+import importlib.util
+import os
 import sys
 import types
 from collections.abc import Iterator
@@ -168,9 +172,10 @@ def pi_libraries(chip: SimGpioChip, model: str = "pi4", rpigpio: bool = False) -
 
     saved = {name: sys.modules.get(name) for name in ("lgpio", "RPi", "RPi.GPIO", *_PIN_MODULES)}
     revision = gpiozero.pins.local.get_pi_revision
-    for name in _PIN_MODULES:  # they bind their library at import: import them anew over the stand-in
+    for name in ("lgpio", *_PIN_MODULES):  # they bind their library at import: import them anew
         sys.modules.pop(name, None)
-    sys.modules["lgpio"] = make_lgpio(chip)
+    finder = _LgpioFinder(chip)
+    sys.meta_path.insert(0, finder)
     if rpigpio:
         from sim.rpigpio_standin import make_rpi_package
 
@@ -180,6 +185,8 @@ def pi_libraries(chip: SimGpioChip, model: str = "pi4", rpigpio: bool = False) -
     try:
         yield chip
     finally:
+        sys.meta_path.remove(finder)
+        finder.close_pipe()
         gpiozero.pins.local.get_pi_revision = revision
         for name, module in saved.items():
             if module is None:
@@ -189,3 +196,35 @@ def pi_libraries(chip: SimGpioChip, model: str = "pi4", rpigpio: bool = False) -
 
 
 _PIN_MODULES = ("gpiozero.pins.lgpio", "gpiozero.pins.rpigpio")
+
+
+class _LgpioFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """`import lgpio` as on a Pi: the import starts lgpio's notification thread, which makes a FIFO
+    named .lgd-nfy0 in the current directory and opens it, so the import fails (FileNotFoundError)
+    where the directory is not writable, as the service's / is under ProtectSystem=strict."""
+
+    PIPE = ".lgd-nfy0"
+
+    def __init__(self, chip: SimGpioChip) -> None:
+        self.chip = chip
+        self.pipe: tuple[int, str] | None = None
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        return importlib.util.spec_from_loader(name, self) if name == "lgpio" else None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        return make_lgpio(self.chip)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        path = os.path.abspath(self.PIPE)
+        with contextlib.suppress(OSError):  # the C library ignores this failure; the open below fails
+            os.mkfifo(path)
+        self.pipe = (os.open(path, os.O_RDONLY | os.O_NONBLOCK), path)
+
+    def close_pipe(self) -> None:
+        if self.pipe is not None:
+            descriptor, path = self.pipe
+            os.close(descriptor)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            self.pipe = None
