@@ -106,8 +106,6 @@ class ScannerApp:
         self._next_heartbeat = ticks_add(now, self._heartbeat_ms)
         self.port.write(b"\x00")  # ends whatever partial data the host has buffered
         self._send_hello()
-        if self._rate_problem is not None:
-            self._error(proto.E_RATE, self._rate_problem)
         self._send_full(now)
 
     def _time_scans(self) -> int:
@@ -180,6 +178,8 @@ class ScannerApp:
             FIRMWARE_VERSION,
         )
         self._send(proto.HELLO, payload)
+        if self._rate_problem is not None:  # after every HELLO: a host may connect at any time
+            self._error(proto.E_RATE, self._rate_problem)
 
     def _send_full(self, now: int) -> None:
         self._send(proto.FULL, proto.pack_full(self.debouncer.stable))

@@ -94,6 +94,7 @@ class UsbPort:
         self._buffer = bytearray(self.READ_BUDGET)
         self._view = memoryview(self._buffer)
         self._ahead = 0  # bytes of the current frame known to be on their way
+        self._aligned = False  # a delimiter was seen: code bytes can be trusted
 
     def read(self) -> bytes:
         view = self._view
@@ -109,11 +110,16 @@ class UsbPort:
             if not count:
                 break
             got += count
-            self._ahead = max(0, self._ahead - count)
-            if not self._ahead:
-                # The last byte read is a code byte (its run and the byte after it follow) or the
-                # delimiter 0 (the frame is over: wait for poll again).
-                self._ahead = self._buffer[got - 1]
+            if self._ahead > count:
+                self._ahead -= count
+                continue
+            # The last byte read is a code byte (its run and the byte after it follow) or the
+            # delimiter 0 (the frame is over: wait for poll again). Code bytes are trusted only
+            # after a delimiter: the board may start mid-frame, or a terminal's echo may garble.
+            last = self._buffer[got - 1]
+            if not last:
+                self._aligned = True
+            self._ahead = last if self._aligned else 0
         return bytes(view[:got])
 
     def _ready(self) -> bool:

@@ -163,6 +163,7 @@ class SerialLink:
         self.backoff_min_ms = backoff_min_ms
         self.backoff_max_ms = backoff_max_ms
         self.stats = LinkStats()
+        self.rate_note = ""  # the scanner's E_RATE message: it scans slower than its configuration asks
         self.info: ScannerInfo | None = None
         self.heartbeat: Heartbeat | None = None
         self._transport: Transport | None = None
@@ -405,6 +406,7 @@ class SerialLink:
         solicited = self._hello_sent_at is not None
         self._hello_sent_at = None
         self.info = info
+        self.rate_note = ""  # a new HELLO: any scan-rate note that matters follows it
         self._leds_shown = None  # a HELLO may mean the board restarted: its strip is blank
         if self._leds_wanted is not None:
             self._send_leds()
@@ -441,9 +443,13 @@ class SerialLink:
         self._awaiting_full = False
         self._full_sent_at = None
         if not self._status.ok:
-            self._status = LinkStatus("connected", self.info.firmware if self.info else "")
+            self._status = LinkStatus("connected", self._connected_detail())
             self._ever_connected = True
             self._failures = 0
+
+    def _connected_detail(self) -> str:
+        firmware = self.info.firmware if self.info else ""
+        return "; ".join(part for part in (firmware, self.rate_note) if part)
 
     def _on_changes(self, payload: bytes) -> None:
         changes = proto.unpack_changes(payload)
@@ -467,6 +473,10 @@ class SerialLink:
             self.info = None
             self._opened_at = now
             self._request_hello(now)
+        elif code == proto.E_RATE:  # scanning works, slower than configured: say so while connected
+            self.rate_note = f"scanner {name}: {message}"
+            if self._status.ok:
+                self._status = LinkStatus("connected", self._connected_detail())
         elif code in (proto.E_BAD_FRAME, proto.E_GAP):
             # Some of our frames were lost: the strip may be wrong, so send it whole again.
             self._leds_shown = None

@@ -170,6 +170,13 @@ WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (key
 BACKEND_KEYS: dict[str, tuple[str, ...]] = {"sim": (), "gpio": (), "serial": ("port", "baud")}
 
 
+def default_state_dir() -> Path:
+    """Where the journal lives without `state_dir`: the directory systemd's StateDirectory= made for
+    the service (it says where in $STATE_DIRECTORY), else /var/lib/tafel."""
+    given = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(given) if given else DEFAULT_STATE_DIR
+
+
 def state_dir_problem(path: Path) -> str | None:
     """Why the journal could not be kept in `path`, in words; None when it can. Tried for real (a
     scratch directory made and removed), since permissions alone do not tell: root may write
@@ -477,7 +484,7 @@ class _Loader:
             raise self.error("tracker", None, str(error)) from None
 
     def service(self, table: Mapping[str, Any]) -> ServiceConfig:
-        state_dir = DEFAULT_STATE_DIR  # systemd's StateDirectory= creates it for the service
+        state_dir = default_state_dir()
         if "state_dir" in table:
             state_dir = self._path(self._text(table, "service", "state_dir"))
             problem = state_dir_problem(state_dir)

@@ -90,9 +90,11 @@ class CountingReader:
     def __init__(self, descriptor: int) -> None:
         self.file = os.fdopen(descriptor, "rb", buffering=0)
         self.reads = 0
+        self.sizes: list[int] = []
 
     def readinto(self, buffer: Any) -> int:
         self.reads += 1
+        self.sizes.append(len(buffer))
         return self.file.readinto(buffer)
 
     def fileno(self) -> int:
@@ -109,6 +111,10 @@ def usb_port(firmware_main: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setitem(sys.modules, "micropython", micropython)
     port = firmware_main.UsbPort()
     assert micropython.interrupt_char == -1  # Ctrl-C may be a byte of a frame
+    os.write(write_end, b"\x00")  # the link's first delimiter: from here on, frames are whole
+    assert port.read() == b"\x00"
+    reader.reads = 0
+    reader.sizes.clear()
     yield port, reader, write_end
     port.close()
     assert micropython.interrupt_char == 3
@@ -142,6 +148,21 @@ def cobs_runs(frame: bytes) -> int:
         runs += 1
         index += frame[index]
     return runs + 1  # the first code byte, read alone after poll
+
+
+def test_before_the_first_delimiter_nothing_is_read_ahead(firmware_main: ModuleType, usb_port: Any) -> None:
+    """A board that starts mid-frame, or a terminal echoing garbage before the host set it raw,
+    must not block the board waiting for bytes that a stray "code byte" promised."""
+    _, reader, host = usb_port
+    fresh = firmware_main.UsbPort()
+    os.write(host, b"\x7f\x10^@")  # would promise 127 bytes if taken for a code byte
+    assert fresh.read() == b"\x7f\x10^@"
+    assert reader.sizes == [1, 1, 1, 1]
+    frame = proto.encode_frame(proto.REQUEST_HELLO, 0)
+    os.write(host, frame + frame)
+    assert fresh.read() == frame + frame
+    assert reader.sizes[4 : 4 + len(frame)] == [1] * len(frame)  # byte by byte up to the first delimiter
+    assert len(reader.sizes) < 4 + 2 * len(frame)  # then whole runs
 
 
 def test_frames_split_by_the_budget_resume_mid_run(usb_port: Any) -> None:

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from firmware import proto
-from firmware.app import FaultReporter
+from firmware.app import FaultReporter, ScannerApp
 from hal.protocols import PixelSink, SensorSource
 from hal.serial import LinkStatus, SerialLink, SerialPixels, SerialScanner, pyserial_opener, serial_backends
 from tests.serial.rig import BoardEnd, LinkRig, damage, drop
@@ -419,3 +419,23 @@ def test_serial_backends_share_one_link() -> None:
 def test_pyserial_opener_reports_a_missing_port() -> None:
     with pytest.raises(OSError):
         pyserial_opener("/dev/tafel-scanner-absent")()
+
+
+def test_a_board_slower_than_its_scan_rate_says_so_while_it_stays_connected(rig: LinkRig) -> None:
+    """The board timed its first scans (4.5 ms each: too slow for 200 or 125 a second with half of
+    each period left for USB and the LEDs), scans at 100 a second and says so; the host keeps
+    reading and shows the note with the link's status."""
+    ticks = [0]
+    source = rig.app.source
+
+    class SlowSource:
+        def read(self, into: list[int]) -> None:
+            source.read(into)
+            ticks[0] += 4_500
+
+    rig.app = ScannerApp(SlowSource(), BoardEnd(rig.cable), rig.app.strip, rig.cfg, clock_us=lambda: ticks[0])
+    rig.connect()
+    note = "scanner scan rate: scan_hz 200: scans take 4500 us; using 100"
+    assert rig.link.status == LinkStatus("connected", f"tafel-scanner 1.0.0; {note}")
+    assert rig.link.info.scan_hz == 100 and rig.readings is not None
+    assert rig.link.stats.last_scanner_error == note.removeprefix("scanner ")

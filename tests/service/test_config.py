@@ -513,3 +513,11 @@ def test_docs_describe_every_section_and_key() -> None:
         assert f"`[{name}]`" in text and f"`[{name}]`" in readme, name
         for key in (f.name for f in dataclasses.fields(wiring) if f.name not in ("where", "buttons")):
             assert f"`{key}`" in readme, f"[{name}] {key}"
+
+
+def test_without_state_dir_the_journal_goes_where_systemd_says(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = (ROOT / "wiring/examples/sim.toml").read_text().replace('state_dir = "../../.tafel-state"', "")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    assert parse_config(text, "sim.toml", ROOT / "wiring/examples").service.state_dir == Path("/var/lib/tafel")
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}:/var/lib/other")  # StateDirectory= with two names
+    assert parse_config(text, "sim.toml", ROOT / "wiring/examples").service.state_dir == tmp_path
