@@ -40,7 +40,7 @@ EDGE_CALLS = ("gpio_claim_alert", "callback")
 # give the service its own /tmp and /var/tmp, then become the service user and run it in $1.
 UNIT = r"""
 set -e
-run="$1"; state="$2"; shift 2
+run="$1"; state="$2"; private_tmp="$3"; shift 3
 mount --bind "$run" "$run"
 mount --bind "$state" "$state"
 for point in $(awk '{print $2}' /proc/self/mounts); do
@@ -49,11 +49,21 @@ for point in $(awk '{print $2}' /proc/self/mounts); do
         *) mount -o remount,bind,ro "$point" ;;
     esac
 done
-mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /var/tmp
+if [ "$private_tmp" = yes ]; then
+    mount -t tmpfs tmpfs /tmp
+    mount -t tmpfs tmpfs /var/tmp
+fi
 cd "$run"
 exec "$@"
 """
+
+
+def private_tmp() -> str:
+    """PrivateTmp= as a fresh /tmp and /var/tmp, unless this checkout (or its .venv) lives there: an
+    installed service runs from /opt/tafel; a CI clone under /tmp must stay visible (read-only)."""
+    homes = (ROOT, Path(sys.prefix), Path(sys.executable).resolve())
+    inside = any(str(home).startswith(("/tmp/", "/var/tmp/")) for home in homes)
+    return "no" if inside else "yes"
 
 
 def unit_command(run: Path, state: Path, command: list[str]) -> list[str]:
@@ -61,10 +71,10 @@ def unit_command(run: Path, state: Path, command: list[str]) -> list[str]:
         drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--no-new-privs",
                 "--inh-caps=-all", "--bounding-set=-all"]  # fmt: skip
         return ["unshare", "--mount", "--propagation", "private", "sh", "-c", UNIT, "unit", str(run), str(state),
-                *drop, *command]  # fmt: skip
+                private_tmp(), *drop, *command]  # fmt: skip
     # Not root: a user namespace gives the mounts; the user is already unprivileged outside it.
     return ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "sh", "-c", UNIT,
-            "unit", str(run), str(state), *command]  # fmt: skip
+            "unit", str(run), str(state), private_tmp(), *command]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
