@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 SPI0_PINS = {"MOSI": 10, "SCLK": 11, "MISO": 9, "CE0": 8, "CE1": 7}
+EDGE_CALLS = ("gpio_claim_alert", "callback", "add_event_detect")  # library calls that mean edge detection
 
 
 class ChipError(Exception):

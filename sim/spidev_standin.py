@@ -20,6 +20,40 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_BUFSIZ = 4096
+NEOPIXEL_BITS = {0b11110000: 1, 0b11000000: 0}  # neopixel_spi sends each colour bit as one SPI byte
+
+
+def force_pi4_board() -> None:
+    """Make Blinka detect a Raspberry Pi 4 (its BLINKA_FORCE* variables, with platformdetect's own
+    names for the board and chip). Must run before `import board`; detection is once per process."""
+    from adafruit_platformdetect.constants import boards, chips
+
+    os.environ["BLINKA_FORCEBOARD"] = boards.RASPBERRY_PI_4B
+    # platformdetect's own identifier for the Broadcom family of every Pi up to the 4 (BCM2835..2711):
+    # with it Blinka loads the same pin module as on a real Pi 4.
+    os.environ["BLINKA_FORCECHIP"] = chips.BCM2XXX
+
+
+def pi_spidev(spi0: bool = True, spi1: bool = True, bufsiz: int = DEFAULT_BUFSIZ) -> SpidevKernel:
+    """The spidev devices a Pi has: /dev/spidev0.0 and 0.1 with dtparam=spi=on, /dev/spidev1.0 with
+    dtoverlay=spi1-1cs."""
+    devices = ({(0, 0), (0, 1)} if spi0 else set()) | ({(1, 0)} if spi1 else set())
+    return SpidevKernel(devices, bufsiz)
+
+
+def neopixel_levels(frame: bytes) -> list[int]:
+    """The colour bytes of one neopixel_spi transfer, in wire order (the reset gaps of zeros around
+    the frame skipped). Raises ValueError on a byte that is neither a 0 bit nor a 1 bit."""
+    body = frame.strip(b"\x00")
+    try:
+        bits = [NEOPIXEL_BITS[byte] for byte in body]
+    except KeyError as error:
+        raise ValueError(f"byte {error.args[0]:#010b} is not a NeoPixel bit") from None
+    return [int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits), 8)]
+
+
+def is_dark(frame: bytes) -> bool:
+    return not any(neopixel_levels(frame))
 
 
 @dataclass

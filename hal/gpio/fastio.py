@@ -19,25 +19,32 @@ Writer = Callable[[int], object]
 Reader = Callable[[], int]
 
 
-def _library(pin: Any, name: str) -> Any:
-    """The pin library gpiozero's pin module bound at import (`lgpio` or `GPIO`), if any."""
+def _direct(pin: Any, lgpio_call: str, rpigpio_call: str) -> Callable[..., Any] | None:
+    """The pin library's own call for `pin` with its handle and number bound (lgpio's
+    `lgpio_call(handle, number, ...)`, RPi.GPIO's `rpigpio_call(number, ...)`), or None for a pin of
+    any other kind. The library is the one gpiozero's pin module bound at import."""
+    kind = type(pin).__name__
+    number = getattr(pin, "_number", None)
     module = sys.modules.get(type(pin).__module__)
-    return getattr(module, name, None)
+    if number is None or module is None:
+        return None
+    if kind == "LGPIOPin":
+        lgpio = getattr(module, "lgpio", None)
+        handle = getattr(pin.factory, "_handle", None)
+        if lgpio is not None and handle is not None:
+            return functools.partial(getattr(lgpio, lgpio_call), handle, number)
+    if kind == "RPiGPIOPin":
+        gpio = getattr(module, "GPIO", None)
+        if gpio is not None:
+            return functools.partial(getattr(gpio, rpigpio_call), number)
+    return None
 
 
 def writer(pin: Any) -> Writer:
     """`write(level)` for an output pin opened by gpiozero."""
-    kind = type(pin).__name__
-    number = getattr(pin, "_number", None)
-    if kind == "LGPIOPin" and number is not None:
-        lgpio = _library(pin, "lgpio")
-        handle = getattr(pin.factory, "_handle", None)
-        if lgpio is not None and handle is not None:
-            return functools.partial(lgpio.gpio_write, handle, number)
-    if kind == "RPiGPIOPin" and number is not None:
-        gpio = _library(pin, "GPIO")
-        if gpio is not None:
-            return functools.partial(gpio.output, number)
+    direct = _direct(pin, "gpio_write", "output")
+    if direct is not None:
+        return direct
 
     def write(level: int) -> None:
         pin.state = level
@@ -47,15 +54,5 @@ def writer(pin: Any) -> Writer:
 
 def reader(pin: Any) -> Reader:
     """`read() -> 0 or 1` for an input pin opened by gpiozero."""
-    kind = type(pin).__name__
-    number = getattr(pin, "_number", None)
-    if kind == "LGPIOPin" and number is not None:
-        lgpio = _library(pin, "lgpio")
-        handle = getattr(pin.factory, "_handle", None)
-        if lgpio is not None and handle is not None:
-            return functools.partial(lgpio.gpio_read, handle, number)
-    if kind == "RPiGPIOPin" and number is not None:
-        gpio = _library(pin, "GPIO")
-        if gpio is not None:
-            return functools.partial(gpio.input, number)
-    return lambda: int(bool(pin.state))
+    direct = _direct(pin, "gpio_read", "input")
+    return direct if direct is not None else lambda: int(bool(pin.state))

@@ -29,12 +29,11 @@ from hal.gpio import (
 )
 from hal.gpio.wiring import GpioConfig
 from hal.profile import load_profile
-from sim.gpiochip import SimGpioChip, chip_for
+from sim.gpiochip import EDGE_CALLS, SimGpioChip, chip_for
 from sim.lgpio_standin import pi_libraries
 
 ROOT = Path(__file__).resolve().parents[2]
 SELECTS = (5, 6, 13, 19)
-EDGE_CALLS = ("gpio_claim_alert", "callback", "add_event_detect")
 
 
 @pytest.fixture(params=["lgpio", "rpigpio"])

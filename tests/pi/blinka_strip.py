@@ -11,12 +11,9 @@ CASE: "spi1" (LEDs on SPI1, the kernel has every device), "no-spi1" (the overlay
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
-os.environ["BLINKA_FORCEBOARD"] = "RASPBERRY_PI_4B"
-os.environ["BLINKA_FORCECHIP"] = "BCM2XXX"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
@@ -24,14 +21,14 @@ def main(case: str, bufsiz_file: str) -> None:
     import hal.neopixel
     from hal.errors import HardwareError
     from hal.neopixel import NeoPixelSink, NeoPixelWiring
-    from sim.spidev_standin import SpidevKernel
+    from sim.spidev_standin import force_pi4_board, pi_spidev
 
+    force_pi4_board()
     if case == "no-gpiod":
         sys.modules["gpiod"] = None  # type: ignore[assignment]  # `import gpiod` raises ImportError
     bufsiz = int(Path(bufsiz_file).read_text())
     hal.neopixel.SPIDEV_BUFSIZ = Path(bufsiz_file)
-    devices = {(0, 0), (0, 1)} | (set() if case == "no-spi1" else {(1, 0)})
-    kernel = SpidevKernel(devices, bufsiz)
+    kernel = pi_spidev(spi1=case != "no-spi1", bufsiz=bufsiz)
     report: dict[str, object] = {}
     with kernel.installed():
         try:

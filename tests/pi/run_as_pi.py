@@ -13,13 +13,10 @@ that reached the chip and the SPI transfers, so a test can see the scanner and t
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tomllib
 from pathlib import Path
 
-os.environ["BLINKA_FORCEBOARD"] = "RASPBERRY_PI_4B"
-os.environ["BLINKA_FORCECHIP"] = "BCM2XXX"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
@@ -29,21 +26,20 @@ def main(config_path: str, bufsiz_file: str, report_path: str) -> int:
     from hal.gpio.wiring import GpioConfig
     from sim.gpiochip import chip_for
     from sim.lgpio_standin import pi_libraries
-    from sim.spidev_standin import SpidevKernel
+    from sim.spidev_standin import force_pi4_board, is_dark, pi_spidev
 
+    force_pi4_board()
     data = tomllib.loads(Path(config_path).read_text())
     gpio = GpioConfig.from_mapping(data["gpio"]) if "gpio" in data else None
     chip = chip_for(gpio.scanner if gpio is not None else None)
-    devices = ({(0, 0), (0, 1)} if chip.spi_enabled else set()) | {(1, 0)}  # SPI1: dtoverlay=spi1-1cs
-    kernel = SpidevKernel(devices, int(Path(bufsiz_file).read_text()))
+    kernel = pi_spidev(spi0=chip.spi_enabled, bufsiz=int(Path(bufsiz_file).read_text()))
     hal.neopixel.SPIDEV_BUFSIZ = Path(bufsiz_file)
     with pi_libraries(chip, "pi4"), kernel.installed():
         code = tafel(["run", "--config", config_path])
     report = {
         "exit": code,
         "calls": dict(chip.calls),
-        # neopixel_spi sends a 0 bit as 0b11000000 and the reset gaps as 0: a dark frame has nothing else
-        "spi_writes": [[bus, len(data), set(data) <= {0, 0b11000000}] for bus, _, data in kernel.writes],
+        "spi_writes": [[bus, len(data), is_dark(data)] for bus, _, data in kernel.writes],
         "lines_left_as_outputs": sorted(gpio for gpio, line in chip.lines.items() if line.output),
     }
     Path(report_path).write_text(json.dumps(report))

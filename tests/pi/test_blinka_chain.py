@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from hal.neopixel import spi_frame_bytes
+from sim.spidev_standin import is_dark, neopixel_levels
 
 pytest.importorskip("adafruit_blinka", reason="Blinka is installed with the dev extras")
 pytest.importorskip("neopixel_spi", reason="neopixel_spi is installed with the dev extras")
@@ -29,13 +30,6 @@ def run(case: str, bufsiz: int, tmp_path: Path) -> dict:
     return json.loads(done.stdout)
 
 
-def decode(frame: bytes, reset: int = 64) -> list[int]:
-    """neopixel_spi sends each colour bit as one SPI byte: 0b11110000 for 1, 0b11000000 for 0."""
-    body = frame[reset : len(frame) - reset] if frame[-1] == 0 else frame[reset:]
-    bits = [{0b11110000: 1, 0b11000000: 0}[byte] for byte in body[: len(body) // 8 * 8]]
-    return [int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits), 8)]
-
-
 def test_a_whole_frame_leaves_in_one_transfer_on_spi1(tmp_path: Path) -> None:
     report = run("spi1", 32768, tmp_path)
     assert "error" not in report
@@ -44,10 +38,10 @@ def test_a_whole_frame_leaves_in_one_transfer_on_spi1(tmp_path: Path) -> None:
     assert {bus for bus, _, _ in report["writes"]} == {1}
     assert all(len(frame) == spi_frame_bytes(201) for frame in frames)  # never split: the strip would latch half
     assert report["speeds"] == [6_400_000]
-    shown = decode(frames[0])
+    shown = neopixel_levels(frames[0])
     assert shown[:3] == [0, 255, 0]  # GRB on the wire: the first LED red
     assert shown[600:603] == [0, 0, 255]  # the last LED blue
-    assert not any(decode(frames[-1]))  # closing switches every LED off
+    assert is_dark(frames[-1])  # closing switches every LED off
 
 
 def test_the_kernels_default_bufsiz_is_refused_with_the_cmdline_fix(tmp_path: Path) -> None:

@@ -28,13 +28,13 @@ import pytest
 
 from hal.neopixel import spi_frame_bytes
 from hal.profile import load_profile
+from sim.gpiochip import EDGE_CALLS
 from tests.service.notify import NotifyListener
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "wiring" / "examples"
 LIMIT = 120.0
 NOBODY = 65534
-EDGE_CALLS = ("gpio_claim_alert", "callback")
 
 # Inside a new mount namespace: keep the two writable directories, make everything else read-only,
 # give the service its own /tmp and /var/tmp, then become the service user and run it in $1.
