@@ -22,6 +22,7 @@ demo: $(VENV)/.installed
 	$(BIN)/tafel demo klotz --players 4 --seed 7
 
 test: $(VENV)/.installed-dev
+	@$(BIN)/python -m tests.web.browser
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev

@@ -163,6 +163,11 @@ class NeoPixelSink:
         self._pixels = self._open()
         self.frames_shown = 0
 
+    def set_brightness(self, brightness: float) -> None:
+        """Change the level of every colour from the next frame on."""
+        self._levels = level_table(brightness)
+        self.brightness = brightness
+
     @classmethod
     def from_profile(cls, profile: BoardProfile, wiring: NeoPixelWiring | None = None) -> NeoPixelSink:
         """LED count, colour order and brightness from a board profile."""

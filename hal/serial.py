@@ -576,6 +576,12 @@ class SerialPixels:
     def status(self) -> LinkStatus:
         return self.link.status
 
+    def set_brightness(self, brightness: float) -> None:
+        """Change the level of every colour from the next frame on."""
+        if not 0 < brightness <= 1:
+            raise ValueError(f"brightness must be in (0, 1], not {brightness!r}")
+        self.brightness = brightness
+
     def show(self, colours: Sequence[RGB]) -> None:
         level = self.brightness
         scaled: list[RGB] = []

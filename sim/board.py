@@ -193,6 +193,10 @@ class SimPixels:
         self._keep = keep  # a long-running service keeps only the latest frames (at least `keep`)
         self.frames: list[tuple[int, tuple[RGB, ...]]] = []
         self.count = 0  # frames shown in all
+        self.brightness = 1.0  # kept as set; frames are recorded at full scale, as composed
+
+    def set_brightness(self, brightness: float) -> None:
+        self.brightness = brightness
 
     @property
     def size(self) -> int:

@@ -128,8 +128,12 @@ class Performance:
         show_card: bool = False,
         on_hand: Callable[[int, HandStep], None] | None = None,
         before: State | None = None,
+        answers: bool = True,
     ) -> None:
         self.action = action
+        # Whether the hands' owner answers a confirmation request by itself (a bot or a script does;
+        # a person who asked for the move from a screen answers it there).
+        self.answers = answers
         self._on_hand = on_hand  # told of every step as the hands make it
         self.before = before if before is not None else tracker.state  # a fast reply starts from the move meant
         self.text = self.before.action_to_str(action)
@@ -210,7 +214,9 @@ class Performance:
                 stats.ack_ms.append(now - self.finished_at)
                 self.ack_frame = self._recorder.last if self._recorder is not None else None
             return True
-        if done and output.mode == "confirm" and action in output.candidates:
+        if not self.answers and (output.transitions or output.took_back):
+            return True  # the person chose (this move or another): the hands are done
+        if done and output.mode == "confirm" and action in output.candidates and self.answers:
             if not self._asked:
                 # The player sees the amber request in this scan's frame: they answer on the screen
                 # REACTION_MS later, or step with menu to their move and press confirm.
@@ -223,7 +229,7 @@ class Performance:
                 hands = self._backends.hands
                 wanted = output.previewed == action
                 self._press = (now + hands.between(hands.style.press_ms), "confirm" if wanted else "menu")
-        if done and now - self.finished_at >= GIVE_UP_MS:
+        if done and self.answers and now - self.finished_at >= GIVE_UP_MS:
             stats.missed += 1
             return False
         return None
@@ -264,16 +270,17 @@ def _lift(board: SimBoard, cell: Cell, pieces: tuple[Piece, ...]) -> None:
 
 
 class HandsDriver:
-    """Virtual hands that play every seat on the simulated board, scan by scan, for a loop that owns
-    the clock (the `tafel run` service): the scripted moves first, then bots if there are any, until
-    the game is over. Nothing starts before the board first matches the game (set-up is done)."""
+    """Virtual hands that play on the simulated board, scan by scan, for a loop that owns the clock
+    (the `tafel run` service): the scripted moves first, then the moves people ask for (`request`,
+    from a screen) and the bots' (`bots`: one per seat, None for a seat people play), until the game
+    is over. Nothing starts before the board first matches the game (set-up is done)."""
 
     def __init__(
         self,
         backends: SimBackends,
         tracker: Tracker,
         moves: Sequence[str] = (),
-        bots: Sequence[Bot] = (),
+        bots: Sequence[Bot | None] = (),
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.stats = PhysicalStats()
@@ -289,26 +296,41 @@ class HandsDriver:
         self._log = log or (lambda message: None)
         self._ready = False
         self._restoring: tuple[int, list[HandStep], int] | None = None
+        self._requested: list[Action] = []
 
     @property
     def finished(self) -> bool:
-        """Nothing left to play: the game is over, the script ran out (and no bots) or the hands gave up."""
-        if self.current is not None:
+        """Nothing left to play by itself: the game is over, the script ran out and no bot plays, or
+        the hands gave up."""
+        if self.current is not None or self._requested:
             return False
         if self.stopped is not None or self._tracker.state.is_terminal():
             return True
-        return self._next_move >= len(self._moves) and not self._bots
+        return self._next_move >= len(self._moves) and not any(bot is not None for bot in self._bots)
+
+    @property
+    def busy(self) -> bool:
+        """Whether the hands are making a move or setting the board up (a new request must wait)."""
+        return self.current is not None or bool(self._requested) or not self._ready
+
+    def request(self, action: Action) -> None:
+        """A person asked for `action` (legal in the current state): the hands make it next, and the
+        person answers any confirmation request it raises."""
+        self._requested.append(action)
 
     def before_scan(self, now: int) -> None:
         if self.current is None and not self._ready:
             self._restore(now)
         if self.current is None and self._ready and not self.finished:
+            asked = bool(self._requested)
             action = self._next_action(self._tracker.state)
             if action is not None:
                 if self._judged_from is None:  # a resumed game: judge from here on
                     self._judged_from = len(self._tracker.history)
                     self.judge = Judge(self.stats)
-                self.current = Performance(self._backends, self._tracker, action, now, self.stats)
+                self.current = Performance(
+                    self._backends, self._tracker, action, now, self.stats, answers=not asked
+                )
                 self.judge.intend(self.current)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
         if self.current is not None:
@@ -348,6 +370,12 @@ class HandsDriver:
             self.current = None
 
     def _next_action(self, state: State) -> Action | None:
+        if self._requested:
+            action = self._requested.pop(0)
+            if action in state.legal_actions():
+                return action
+            self._log("virtual hands: a requested move is no longer legal; dropped")
+            return None
         if self._next_move < len(self._moves):
             text = self._moves[self._next_move]
             self._next_move += 1
@@ -357,6 +385,5 @@ class HandsDriver:
                 self.stopped = f"scripted move {text!r} does not fit the game: {error}"
                 self._log(self.stopped)
                 return None
-        if self._bots:
-            return self._bots[state.current_player].choose(state)
-        return None
+        bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
+        return bot.choose(state) if bot is not None else None

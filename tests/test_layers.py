@@ -12,13 +12,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each layer and what it may import besides itself (see docs/architecture.md, "Layers").
-GAMES, HAL, BOTS, TABLE, SIM, SERVICE, TERMINAL = (
+GAMES, HAL, BOTS, TABLE, SIM, SERVICE, WEB, TERMINAL = (
     "controller.games",
     "hal",
     "controller.bots",
     "controller.table",
     "sim",
     "controller.service",
+    "controller.web",
     "controller.terminal",
 )
 ALLOWED: dict[str, frozenset[str]] = {
@@ -28,7 +29,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     TABLE: frozenset({GAMES, HAL}),
     SIM: frozenset({GAMES, HAL, BOTS, TABLE}),
     SERVICE: frozenset({GAMES, HAL, BOTS, TABLE, SIM}),
-    TERMINAL: frozenset({GAMES, HAL, BOTS, TABLE, SIM, SERVICE}),
+    WEB: frozenset({GAMES, HAL, BOTS, TABLE, SIM, SERVICE}),
+    TERMINAL: frozenset({GAMES, HAL, BOTS, TABLE, SIM, SERVICE, WEB}),
 }
 PROJECT_ROOTS = ("controller", "hal", "sim")
 

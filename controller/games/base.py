@@ -176,6 +176,11 @@ class State(ABC):
     def marks(self) -> dict[Cell, Mark]:
         """What the LEDs show as part of the state."""
 
+    def public_action_to_str(self, action: Action) -> str:
+        """The action as the other seats may read it: its notation, unless it hides something (a card
+        laid face down); played in this state."""
+        return self.action_to_str(action)
+
     def legal_action_strings(self) -> tuple[str, ...]:
         return tuple(self.action_to_str(action) for action in self.legal_actions())
 

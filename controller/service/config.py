@@ -15,6 +15,7 @@ have their wiring, that the scanner fits the board profile, and that no GPIO ser
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tempfile
 import tomllib
@@ -110,6 +111,19 @@ class ServiceConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The web app `tafel run` serves to the players' phones (docs/web.md)."""
+
+    enabled: bool
+    listen: str  # the address to listen on: 0.0.0.0 = every network the board is on
+    port: int
+    pin: str | None  # the table PIN for admin actions; None: a new one at every start, shown on the table view
+
+
+DEFAULT_WEB_PORT = 8080
+
+
+@dataclass(frozen=True)
 class SimConfig:
     noise: str
     seed: int
@@ -134,6 +148,7 @@ class Config:
     service: ServiceConfig
     sim: SimConfig
     profile: BoardProfile  # the board profile with this file's [board] sensor_model and [leds] brightness
+    web: WebConfig = WebConfig(True, "0.0.0.0", DEFAULT_WEB_PORT, None)
 
     def load_game(self) -> Game:
         return load_game(self.game.name)
@@ -165,6 +180,7 @@ SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "tracker": tuple(f.name for f in fields(TrackerConfig)),
     "service": ("state_dir", "scan_hz", "watchdog", "log_level"),
     "sim": ("noise", "seed", "hands", "speed", "bots", "bot", "moves"),
+    "web": ("enabled", "listen", "port", "pin"),
 }
 WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (keys: wiring/README.md)
 BACKEND_KEYS: dict[str, tuple[str, ...]] = {"sim": (), "gpio": (), "serial": ("port", "baud")}
@@ -348,7 +364,25 @@ class _Loader:
             self.service(self._table(data, "service")),
             sim,
             profile,
+            self.web(self._table(data, "web")),
         )
+
+    def web(self, table: Mapping[str, Any]) -> WebConfig:
+        listen = self._text(table, "web", "listen", "0.0.0.0")
+        try:
+            ipaddress.ip_address(listen)
+        except ValueError:
+            if listen != "localhost":
+                raise self.error("web", "listen", f"{listen!r} is not an IP address (0.0.0.0: every network)") from None
+        port = self._int(table, "web", "port", DEFAULT_WEB_PORT, 1)
+        if port > 65535:
+            raise self.error("web", "port", f"{port} is not a port number (1 to 65535)")
+        pin = None
+        if "pin" in table:
+            pin = table["pin"]
+            if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
+                raise self.error("web", "pin", 'must be 4 to 8 digits in quotes, e.g. pin = "4711"')
+        return WebConfig(self._bool(table, "web", "enabled", True), listen, port, pin)
 
     def game(self, table: Mapping[str, Any]) -> tuple[GameConfig, Game]:
         name = self._text(table, "game", "name")

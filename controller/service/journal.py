@@ -31,6 +31,9 @@ JOURNAL = "journal.log"
 SNAPSHOT = "snapshot.json"
 SNAPSHOT_VERSION = 1
 RECORD_TYPES = ("start", "action", "takeback", "correction", "abandon")
+# What a start record holds: how the game was made, who plays each seat ("human" or a bot), whether
+# the configuration or the lobby started it, and the game's id in the history.
+START_KEYS = ("game", "players", "seed", "options", "seats", "origin", "id")
 
 
 class JournalError(ValueError):
@@ -191,8 +194,12 @@ class Journal:
         if self._records_since_snapshot >= self.compact_after:
             self.compact()
 
-    def start_game(self, game: str, players: int, seed: int, options: Mapping[str, Any]) -> None:
-        self.append({"type": "start", "game": game, "players": players, "seed": seed, "options": dict(options)})
+    def start_game(self, game: str, players: int, seed: int, options: Mapping[str, Any], **more: Any) -> None:
+        """A new game; `more` are the other START_KEYS (seats, origin, id)."""
+        extra = {key: value for key, value in more.items() if key in START_KEYS}
+        self.append(
+            {"type": "start", "game": game, "players": players, "seed": seed, "options": dict(options), **extra}
+        )
 
     def action(self, text: str, via: str = "sensors") -> None:
         self.append({"type": "action", "action": text, "via": via})
@@ -220,11 +227,11 @@ class Journal:
             "actions": game.actions if game is not None else [],
             "last_seq": self._seq,
         }
-        _atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
+        atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
         if self._file is not None:
             self._file.close()
             self._file = None
-        _atomic_write(self.path, b"")
+        atomic_write(self.path, b"")
         self._records_since_snapshot = 0
         self._open()
 
@@ -238,7 +245,7 @@ def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
     """Apply one journal record to the game it describes."""
     kind = record["type"]
     if kind == "start":
-        start = {key: record[key] for key in ("game", "players", "seed", "options") if key in record}
+        start = {key: record[key] for key in START_KEYS if key in record}
         return GameRecord(start)
     if kind == "abandon":
         return None
@@ -257,7 +264,7 @@ def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
     return game
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as handle:
         handle.write(data)

@@ -21,19 +21,20 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
-from controller.bots import make_bot
-from controller.bots.seeds import bot_seed
 from controller.games import Action, Game, State
 from controller.games.seats import result_line, seat_name
+from controller.service.archive import Archive
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.persistence import JournalPersistence
+from controller.service.control import ControlChannel
+from controller.service.persistence import JournalPersistence, Persistence
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
+from controller.service.table_control import TableControl, moves_of, new_game_id
 from controller.table.palette import OFF
 from controller.table.session import Session
 from controller.table.tracker import TrackerOutput
@@ -81,47 +82,6 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> logg
 
 
 SIM_BOARD_FILE = "sim-board.json"  # the simulated board's pieces, kept beside the journal
-
-
-class Persistence(Protocol):
-    """Where a game survives a restart: the service asks it for the game to resume at start, and reports
-    every commit and take-back to it before the LEDs show the move as done (the session runs commit
-    hooks before it pushes the frame)."""
-
-    def resume(self, game: Game, fresh: State, start: Mapping[str, Any]) -> Sequence[State]:
-        """The states of the game to continue, oldest first (the last is the current position);
-        `[fresh]` when there is nothing to resume. `start` says how `fresh` was made (game, players,
-        seed, options)."""
-        ...
-
-    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None: ...
-
-    def on_takeback(self, state: State) -> None: ...
-
-    def new_game(self, start: Mapping[str, Any]) -> None:
-        """The players abandoned the game; a new one starts as `start` says."""
-        ...
-
-    def close(self) -> None: ...
-
-
-class NoPersistence:
-    """Keeps nothing: every start begins a new game."""
-
-    def resume(self, game: Game, fresh: State, start: Mapping[str, Any]) -> Sequence[State]:
-        return [fresh]
-
-    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
-        return None
-
-    def on_takeback(self, state: State) -> None:
-        return None
-
-    def new_game(self, start: Mapping[str, Any]) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
 
 
 def persistence_for(config: Config, log: logging.Logger | None = None) -> Persistence:
@@ -202,7 +162,7 @@ class Limits:
     until_game_over: bool = False  # ... or, on the simulated board, once the virtual hands have nothing to play
 
 
-class Service:
+class Service(TableControl):
     def __init__(
         self,
         config: Config,
@@ -236,6 +196,20 @@ class Service:
         self._ready = False
         self._device_state: str | None = None  # the scanner link's state last logged
         self._device_details: set[str] = set()  # the reasons logged in that state
+        # What the screens see and change (controller.service.table_control):
+        self.control = ControlChannel()
+        self.archive = Archive(Path(config.service.state_dir) / "games")
+        self.tracker_config = config.tracker
+        self.seats: tuple[str, ...] = ()
+        self.moves = []
+        self.start_record: dict[str, Any] = {}
+        self.game_id = ""
+        self._bots = []
+        self._changed = True
+        self._notices: list[str] = []
+        self._revision = 0
+        self._published: TrackerOutput | None = None
+        self._readings_at = 0
 
     # --- control -------------------------------------------------------------------------------
     def request_stop(self, reason: str) -> None:
@@ -271,19 +245,20 @@ class Service:
     def start(self) -> None:
         """Bring the hardware up, lay out (or resume) the game and scan once: READY follows only this."""
         config = self.config
-        game = self.game = config.load_game()
+        game = config.load_game()
         settings = config.game
         seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
         fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
-        start = {"game": game.name, "players": fresh.players, "seed": seed, "options": dict(settings.options)}
-        history = list(self.persistence.resume(game, fresh, start))
+        start = self._start_record(game, fresh.players, seed, settings.options, self._configured_seats(fresh.players))
+        history = list(self.persistence.resume(game, fresh, start, self._fits))
         state = history[-1]
+        game = state.game
         profile = config.profile
         self.log.info(
             "%s, %d players, seed %d, board %s (%s sensors); sensors %s, LEDs %s, buttons %s; %g scans/s",
             game.title,
             state.players,
-            seed,
+            self.persistence.started.get("seed", seed),
             profile.name,
             config.board.sensor_model or profile.sensor_model,
             config.sensors.backend,
@@ -291,41 +266,62 @@ class Service:
             config.buttons.backend,
             config.service.scan_hz,
         )
-        backends = self.backends = from_config(config)
+        self.backends = from_config(config)
+        self._load_settings()
+        period_ms = 1000 / config.service.scan_hz
+        if self.backends.sim is not None:
+            self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
+        else:
+            self._clock = RealClock(period_ms, self._monotonic, self._sleep)
+        self._begin(history, dict(self.persistence.started), self.persistence.standing_actions(), first=True)
+        self._scan()  # the hardware answers: sensors read, the first LED frame shown
+
+    def _begin(self, history: list[State], start: dict[str, Any], actions: Sequence[str], first: bool = False) -> None:
+        """Lay out a game on the board (at start, or a new or resumed game from the lobby): a session
+        over the same devices, the move list, and on the simulated board the virtual hands."""
+        config = self.config
+        backends = self.backends
+        assert backends is not None
+        state = history[-1]
+        game = self.game = state.game
+        self.start_record = start
+        self.game_id = str(start.get("id") or new_game_id())
+        self.seats = self._seats_of(start, state.players)
+        self.moves = moves_of(history, actions)
         sim = backends.sim
         # Real pieces outlive a restart: so do the simulated ones, in the state directory. A new
         # board starts set up, as the virtual players would have done.
-        if sim is not None and not sim.board.keep_in(Path(config.service.state_dir) / SIM_BOARD_FILE):
+        if sim is not None and first and not sim.board.keep_in(Path(config.service.state_dir) / SIM_BOARD_FILE):
             sim.board.load(state.occupancy())
         session = self.session = Session.create(
             game,
             state,
-            profile,
+            config.profile,
             backends.sensors,
             backends.pixels,
             backends.inputs,
             config.board.sensor_model,
-            config.tracker,
+            self.tracker_config,
             history[:-1],
         )
         session.on_record.append(self.persistence.on_commit)
         session.on_record.append(self._log_commit)
+        session.on_record.append(self._record_move)
         session.on_takeback.append(self.persistence.on_takeback)
+        session.on_takeback.append(self._takeback_move)
         session.on_abandon.append(self._abandon)
         if backends.device_status() is not None:
             session.device_trouble = backends.device_trouble
-        period_ms = 1000 / config.service.scan_hz
+        self._announced_over = state.is_terminal()
+        self._last_mode = ""
+        self._last_output = None
+        self._hands_done = False
+        bots = self._bots_for(state)
         if sim is not None:
-            self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
-            bots = (
-                [make_bot(config.sim.bot, bot_seed(seed, seat)) for seat in range(state.players)]
-                if config.sim.bots
-                else []
-            )
-            self.driver = HandsDriver(sim, session.tracker, config.sim.moves, bots, self.log.debug)
+            self.driver = HandsDriver(sim, session.tracker, config.sim.moves if first else (), bots, self.log.debug)
         else:
-            self._clock = RealClock(period_ms, self._monotonic, self._sleep)
-        self._scan()  # the hardware answers: sensors read, the first LED frame shown
+            self._bots = bots
+        self._changed = True
 
     def _log_commit(self, before: State, action: Action, after: State, via: str) -> None:
         """One line per confirmed move, written after the journal has it on disk."""
@@ -334,14 +330,21 @@ class Service:
         self.log.info("confirmed move %d: %s by %s (%s)", moves, before.action_to_str(action), who, via)
 
     def _abandon(self, now: int) -> State:
-        """The players abandoned the game: the journal closes it and a new game starts from set-up."""
+        """The players abandoned the game (menu: abandon): it goes to the history, and a new game of
+        the same kind starts from set-up."""
         assert self.game is not None
-        settings = self.config.game
+        self._keep_in_history()
+        state = self.session.state if self.session is not None else None
+        players = state.players if state is not None else self.config.game.players
+        options = self.start_record.get("options", self.config.game.options)
         seed = secrets.randbelow(2**31)
-        fresh = self.game.new_game(players=settings.players, seed=seed, **settings.options)
-        start = {"game": self.game.name, "players": fresh.players, "seed": seed, "options": dict(settings.options)}
+        fresh = self.game.new_game(players=players, seed=seed, **options)
+        start = self._start_record(self.game, players, seed, options, self.seats, self.start_record.get("origin"))
         self.persistence.new_game(start)
+        self.start_record, self.game_id, self.moves = start, start["id"], []
         self.log.info("game abandoned; a new %s game starts (seed %d): set up the board", self.game.title, seed)
+        self._announced_over = False
+        self._changed = True
         return fresh
 
     def describe(self) -> str:
@@ -377,6 +380,7 @@ class Service:
     def _scan(self) -> None:
         assert self._clock is not None and self.session is not None
         now = self._clock.tick()
+        self.control.drain(self._execute, self._command_failed)  # a screen's commands, between two scans
         driver = self.driver
         if driver is not None:
             driver.before_scan(now)
@@ -385,9 +389,13 @@ class Service:
             driver.after_scan(now, output)
         self._report(output)
         self._report_device()
+        self._publish(now, output)
         if driver is not None and driver.finished and not self._hands_done:
             self._hands_done = True
             self._report_hands(driver)
+
+    def _command_failed(self, command: object, error: Exception) -> None:
+        self.log.error("a command from a screen failed: %r: %s", command, error, exc_info=error)
 
     def _game_done(self) -> bool:
         if self.driver is not None:
@@ -546,13 +554,19 @@ class Service:
         return previous
 
 
+FrontEnd = Callable[["Service"], Callable[[], None] | None]
+"""Starts a front-end beside a service (the web app); returns how to stop it."""
+
+
 def run_service(
     config_path: str | Path = DEFAULT_CONFIG,
     limits: Limits = Limits(),
     check: bool = False,
     stream: TextIO | None = None,
+    front_end: FrontEnd | None = None,
 ) -> int:
-    """`tafel run`: 0 after a clean stop, 1 when the service failed, 2 for a bad configuration."""
+    """`tafel run`: 0 after a clean stop, 1 when the service failed, 2 for a bad configuration.
+    `front_end` (the web app) is started beside the service and stopped after it."""
     handler = configure_logging("info", stream)
     log = logging.getLogger(LOGGER)
     try:
@@ -565,6 +579,12 @@ def run_service(
             log.info("%s: the configuration is valid", config.source)
             return 0
         logging.getLogger().setLevel(config.service.log_level.upper())
-        return Service(config, log=log).run(limits)
+        service = Service(config, log=log)
+        stop_front_end = front_end(service) if front_end is not None else None
+        try:
+            return service.run(limits)
+        finally:
+            if stop_front_end is not None:
+                stop_front_end()
     finally:
         logging.getLogger().removeHandler(handler)

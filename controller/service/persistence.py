@@ -7,12 +7,85 @@ take-back before the LEDs show it as done (the session runs these hooks before i
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from controller.games import Action, Game, State
+from controller.games import Action, Game, State, load_game
 from controller.service.journal import Journal, JournalError
+
+
+class Persistence(Protocol):
+    """Where a game survives a restart: the service asks it for the game to resume at start, and reports
+    every commit and take-back to it before the LEDs show the move as done (the session runs commit
+    hooks before it pushes the frame)."""
+
+    def resume(
+        self, game: Game, fresh: State, start: Mapping[str, Any], fits: Callable[[Game], bool] | None = None
+    ) -> Sequence[State]:
+        """The states of the game to continue, oldest first (the last is the current position);
+        `[fresh]` when there is nothing to resume. `start` says how `fresh` was made (game, players,
+        seed, options, seats). A game started from the lobby resumes even when the configuration
+        names another, if `fits` says the board can play it."""
+        ...
+
+    @property
+    def started(self) -> Mapping[str, Any]:
+        """How the game in progress was started (its `start`)."""
+        ...
+
+    def standing_actions(self) -> list[tuple[str, str]]:
+        """The game in progress's actions that stand, as (notation, how it was recognised)."""
+        ...
+
+    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None: ...
+
+    def on_takeback(self, state: State) -> None: ...
+
+    def new_game(self, start: Mapping[str, Any]) -> None:
+        """The players left the game; a new one starts as `start` says."""
+        ...
+
+    def replace_game(self, start: Mapping[str, Any], actions: Sequence[str]) -> None:
+        """The players left the game for a saved one: `start` and its `actions` become the game."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class NoPersistence:
+    """Keeps nothing across a restart: every start begins a new game."""
+
+    def __init__(self) -> None:
+        self.started: Mapping[str, Any] = {}
+        self._actions: list[tuple[str, str]] = []
+
+    def resume(
+        self, game: Game, fresh: State, start: Mapping[str, Any], fits: Callable[[Game], bool] | None = None
+    ) -> Sequence[State]:
+        self.started = dict(start)
+        return [fresh]
+
+    def standing_actions(self) -> list[tuple[str, str]]:
+        return list(self._actions)
+
+    def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
+        if via == "correction" and self._actions:
+            self._actions.pop()
+        self._actions.append((before.action_to_str(action), via))
+
+    def on_takeback(self, state: State) -> None:
+        if self._actions:
+            self._actions.pop()
+
+    def new_game(self, start: Mapping[str, Any]) -> None:
+        self.started, self._actions = dict(start), []
+
+    def replace_game(self, start: Mapping[str, Any], actions: Sequence[str]) -> None:
+        self.started, self._actions = dict(start), [(text, "resumed") for text in actions]
+
+    def close(self) -> None:
+        return None
 
 
 class JournalPersistence:
@@ -21,34 +94,62 @@ class JournalPersistence:
     def __init__(self, directory: str | Path, log: logging.Logger | None = None, compact_after: int = 500) -> None:
         self.journal = Journal(directory, compact_after)
         self.log = log or logging.getLogger("tafel")
-        self._start: dict[str, Any] | None = None
+        self._start: dict[str, Any] = {}
 
-    def resume(self, game: Game, fresh: State, start: Mapping[str, Any]) -> Sequence[State]:
+    @property
+    def started(self) -> Mapping[str, Any]:
+        return self._start
+
+    def standing_actions(self) -> list[tuple[str, str]]:
+        game = self.journal.game
+        if game is None:
+            return []
+        return [(entry["action"], entry.get("via", "sensors")) for entry in game.actions]
+
+    def resume(
+        self, game: Game, fresh: State, start: Mapping[str, Any], fits: Callable[[Game], bool] | None = None
+    ) -> Sequence[State]:
         """The game in the journal if it can go on; otherwise `fresh`, recorded as a new game.
 
         A damaged journal tail is cut off (the last complete record wins) and said in one log line.
-        A finished game, a game of another kind than configured, or one that no longer replays is
-        closed with an `abandon` record and a new game starts.
+        A finished game, a game of another kind than configured (unless the players chose it in the
+        lobby and `fits` says this board can play it), or one that no longer replays is closed with
+        an `abandon` record and a new game starts.
         """
         recovery = self.journal.recover()
         if recovery.damaged is not None:
             self.log.warning("journal: %s; the game resumes from the last complete record", recovery.damaged)
         record = recovery.game
         if record is not None:
-            states = self._replay(record, game)
+            chosen = self._lobby_game(record.start, fits)
+            states = self._replay(record, chosen or game)
             if states is not None:
                 self._start = dict(record.start)
                 self.log.info(
                     "resumed %s after %d moves from the journal in %s",
-                    game.title,
+                    states[-1].game.title,
                     len(states) - 1,
                     self.journal.directory,
                 )
                 return states
             self.journal.abandon()
         self._start = dict(start)
-        self.journal.start_game(start["game"], start["players"], start["seed"], start["options"])
+        self._record_start(start)
         return [fresh]
+
+    def _lobby_game(self, start: Mapping[str, Any], fits: Callable[[Game], bool] | None) -> Game | None:
+        """The game the players chose in the lobby, if this board can play it."""
+        if start.get("origin") != "lobby" or fits is None:
+            return None
+        try:
+            game = load_game(str(start.get("game")))
+        except ValueError:
+            return None
+        return game if fits(game) else None
+
+    def _record_start(self, start: Mapping[str, Any]) -> None:
+        more = {key: value for key, value in start.items() if key not in ("game", "players", "seed", "options")}
+        self.journal.start_game(start["game"], start["players"], start["seed"], start["options"], **more)
 
     def _replay(self, record: Any, game: Game) -> list[State] | None:
         if record.start.get("game") != game.name:
@@ -78,10 +179,16 @@ class JournalPersistence:
         self.journal.takeback()
 
     def new_game(self, start: Mapping[str, Any]) -> None:
-        """The players abandoned the game: close it in the journal and record the new one."""
+        """The players left the game: close it in the journal and record the new one."""
         self.journal.abandon()
         self._start = dict(start)
-        self.journal.start_game(start["game"], start["players"], start["seed"], start["options"])
+        self._record_start(start)
+
+    def replace_game(self, start: Mapping[str, Any], actions: Sequence[str]) -> None:
+        """The players went back to a saved game: close this one and record that one, move by move."""
+        self.new_game(start)
+        for text in actions:
+            self.journal.action(text, "resumed")
 
     def close(self) -> None:
         self.journal.close()

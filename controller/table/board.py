@@ -69,3 +69,12 @@ def board_map(profile: BoardProfile, game: Game, state: State, model_name: str |
     return BoardMap(
         profile, name, model, channel_of, led_of, {ch: cell for cell, ch in channel_of.items()}, tuple(game_cells)
     )
+
+
+def fits(profile: BoardProfile, game: Game, model_name: str | None = None) -> bool:
+    """Whether `game` can be played on `profile` (the board has every field the game uses)."""
+    try:
+        board_map(profile, game, game.new_game(), model_name)
+    except ValueError:
+        return False
+    return True

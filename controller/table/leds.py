@@ -122,6 +122,13 @@ class FrameComposer:
             else:
                 frame[status] = STATUS_COLOURS.get(output.mode, scale(HINT_COLOURS["green"], 0.1))
 
+    def steady_frame(self, output: TrackerOutput, faults: bool = False) -> tuple[RGB, ...]:
+        """The frame for `output` with every blinking LED in its lit phase: what a screen draws (it
+        blinks them itself)."""
+        if output is self._last_output and self._last_key == (0, faults):
+            return self._last_frame  # what the LEDs show now is already the lit phase
+        return self._build(output, 0, faults)
+
     def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
         """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""
         return self._gate.push(sink, frame, now)

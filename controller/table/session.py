@@ -14,7 +14,7 @@ from controller.table.board import BoardMap, board_map
 from controller.table.leds import FrameComposer
 from controller.table.tracker import Tracker, TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile
-from hal.protocols import InputSource, PixelSink, SensorSource
+from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
 
 CommitHook = Callable[[State, Action, State], None]
 ABANDON = "abandon"  # the menu choice that abandons the game in progress
@@ -79,6 +79,7 @@ class Session:
         self.last_scan_changed = False
         self._last_scan = None
         self.last_output: TrackerOutput | None = None
+        self._injected: list[InputEvent] = []
 
     @classmethod
     def create(
@@ -109,6 +110,9 @@ class Session:
         if readings is not None:
             self._last_scan = readings
         events = self.inputs.poll() if self.inputs is not None else []
+        if self._injected:
+            events = [*events, *self._injected]
+            self._injected = []
         if any(event.kind == "menu" and event.value == ABANDON for event in events):
             events = [event for event in events if not (event.kind == "menu" and event.value == ABANDON)]
             for hook in self.on_abandon:
@@ -128,6 +132,15 @@ class Session:
         self._show(frame, now)
         self.last_output = output
         return output
+
+    def inject(self, event: InputEvent) -> None:
+        """An input from a screen (a button, a card, a declared action), handled at the next step
+        exactly like one from the board's own inputs."""
+        self._injected.append(event)
+
+    def scan_readings(self) -> tuple[int, ...]:
+        """The sensors' raw readings of the last scan that was read (zeros before the first)."""
+        return tuple(self._last_scan) if self._last_scan is not None else (0,) * self.tracker.board.channels
 
     def _scan(self, now: int):
         """One scan; a failing sensor backend counts as a dropped scan and is retried with back-off,

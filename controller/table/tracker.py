@@ -595,5 +595,6 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         cells = self.board.cell_of_channel
         return [cells[ch] for ch in self._mismatch if ch in cells]
 
+
 def _with(output: TrackerOutput, **changes) -> TrackerOutput:
     return replace(output, **changes)

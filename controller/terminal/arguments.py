@@ -165,6 +165,12 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         "--seconds", type=float, default=2.0, metavar="S", help="time per playout measurement (default 2)"
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
+    bench.add_argument(
+        "--web",
+        action="store_true",
+        help="measure the web app instead: scan jitter and memory with 8 pages connected, commit-to-page time,"
+        " page load in Chromium (about a minute)",
+    )
     bench.set_defaults(run=commands["bench"])
 
     run = sub.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")
@@ -177,6 +183,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     run.add_argument("--check", action="store_true", help="validate the configuration and exit")
     run.add_argument("--max-seconds", type=float, metavar="S", help="stop after this many seconds")
     run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
+    run.add_argument("--no-web", action="store_true", help="do not serve the web app ([web] in the configuration)")
     run.set_defaults(run=commands["run"])
 
     diagnose = sub.add_parser("diagnose", help="check a board's sensors and LEDs before playing (wiring/README.md)")

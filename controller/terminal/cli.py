@@ -240,6 +240,12 @@ def cmd_companion(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller.terminal.bench import bench_steps, format_bench, run_bench
 
+    if args.web:
+        from controller.terminal.bench_web import bench_web, format_web
+
+        web = bench_web()
+        print(json.dumps(web) if args.json else format_web(web))
+        return 0
     with progress_bar(bench_steps(args.games), "bench", "step", enabled=not args.json) as advance:
         result = run_bench(
             games=args.games, seed=args.seed, noise=args.noise, playout_seconds=args.seconds, on_step=advance
@@ -279,7 +285,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.service.loop import Limits, run_service
 
-    return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check)
+    front_end = None
+    if not args.no_web:
+        from controller.web.server import start_web
+
+        front_end = start_web
+    return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check, front_end=front_end)
 
 
 COMMANDS = {

@@ -63,6 +63,9 @@ seed = {seed}
 speed = 0
 bots = true
 bot = "random"
+
+[web]
+enabled = false
 """
 
 

@@ -8,6 +8,7 @@ refusal when SPI is off), and the common line's slow rise behind a multiplexer.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +48,10 @@ def opened(chip: SimGpioChip, library: str) -> Iterator[object]:
         try:
             yield factory
         finally:
+            # A device whose constructor failed is only garbage now: finalise it here, while no pin
+            # factory holds its reservation lock (gpiozero's __del__ releases pins through it, and
+            # a collection inside the next test's reserve_pins would wait on that lock forever).
+            gc.collect()
             factory.close()
 
 

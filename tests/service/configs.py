@@ -48,6 +48,9 @@ moves = [{listed}]
 [service]
 state_dir = "state"
 {service}
+
+[web]
+enabled = false  # these tests are about the loop; tests/web serves the app
 {extra}
 """
 

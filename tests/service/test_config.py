@@ -521,3 +521,19 @@ def test_without_state_dir_the_journal_goes_where_systemd_says(monkeypatch: pyte
     assert parse_config(text, "sim.toml", ROOT / "wiring/examples").service.state_dir == Path("/var/lib/tafel")
     monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}:/var/lib/other")  # StateDirectory= with two names
     assert parse_config(text, "sim.toml", ROOT / "wiring/examples").service.state_dir == tmp_path
+
+
+def test_the_web_section_has_documented_defaults_and_clear_errors(tmp_path: Path) -> None:
+    web = load_config(write(tmp_path, MINIMAL)).web
+    assert (web.enabled, web.listen, web.port, web.pin) == (True, "0.0.0.0", 8080, None)
+    chosen = load_config(write(tmp_path, MINIMAL + '\n[web]\nlisten = "127.0.0.1"\nport = 9000\npin = "4711"\n')).web
+    assert (chosen.listen, chosen.port, chosen.pin) == ("127.0.0.1", 9000, "4711")
+    for table, words in (
+        ('listen = "the kitchen"', r"\[web\] listen: 'the kitchen' is not an IP address"),
+        ("port = 70000", r"\[web\] port: 70000 is not a port number"),
+        ("pin = 4711", r"\[web\] pin: must be 4 to 8 digits in quotes"),
+        ('pin = "12"', r"\[web\] pin: must be 4 to 8 digits"),
+        ("colour = 1", r"\[web\].*colour"),
+    ):
+        message = error_of(tmp_path, MINIMAL + f"\n[web]\n{table}\n")
+        assert re.search(words, message), message

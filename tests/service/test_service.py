@@ -26,6 +26,7 @@ from controller.service.loop import (
     run_service,
     sd_level,
 )
+from controller.service.persistence import NoPersistence
 from controller.service.sdnotify import Notifier
 from controller.table.palette import OFF
 from tests.service.configs import EXAMPLES, opening_moves, sim_config, write
@@ -60,25 +61,30 @@ def datagrams(systemd: NotifyListener) -> list[list[str]]:
     return systemd.wait_for("STOPPING=1")
 
 
-class Recording:
+class Recording(NoPersistence):
     """A persistence that remembers what the service reported to it, and resumes a given history."""
 
     def __init__(self, history: Sequence[State] = ()) -> None:
+        super().__init__()
         self.history = list(history)
         self.commits: list[str] = []
         self.takebacks = 0
         self.closed = False
 
-    def resume(self, game: Game, fresh: State, start) -> Sequence[State]:
+    def resume(self, game: Game, fresh: State, start, fits=None) -> Sequence[State]:
+        super().resume(game, fresh, start, fits)
         return self.history or [fresh]
 
     def on_commit(self, before: State, action: Action, after: State, via: str = "sensors") -> None:
+        super().on_commit(before, action, after, via)
         self.commits.append(before.action_to_str(action))
 
     def new_game(self, start) -> None:
+        super().new_game(start)
         self.commits.append("new game")
 
     def on_takeback(self, state: State) -> None:
+        super().on_takeback(state)
         self.takebacks += 1
 
     def close(self) -> None:

@@ -93,6 +93,16 @@ def test_the_unit_is_a_hardened_notify_service_with_a_watchdog() -> None:
     assert settings["DeviceAllow"] == ["char-gpiochip rw", "char-spi rw", "char-ttyACM rw"]
 
 
+def test_the_unit_lets_the_web_app_listen_on_the_network() -> None:
+    """The players' phones reach the board's web app over IP (docs/web.md); nothing else is opened."""
+    settings = unit_settings()
+    assert "PrivateNetwork" not in settings
+    assert settings["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
+    from controller.service.config import DEFAULT_WEB_PORT
+
+    assert DEFAULT_WEB_PORT >= 1024  # the unprivileged tafel user may bind it
+
+
 def test_the_udev_rule_names_the_port_the_rp2040_example_uses() -> None:
     rule = [line for line in RULES.read_text().splitlines() if line and not line.startswith("#")]
     assert len(rule) == 1

@@ -16,6 +16,7 @@ from controller.games.zillo import actions as notation
 from controller.games.zillo import serial
 from controller.games.zillo.model import (
     CATCHER_MAGNET,
+    HANDS,
     ZILLO_MAGNET,
     Stack,
 )
@@ -42,6 +43,12 @@ class ZilloViews:
 
     def parse_action(self, text: str) -> Action:
         return notation.parse_action(text)
+
+    def public_action_to_str(self, action: Action) -> str:
+        """ZE-8: a card discarded from the hand goes face down; the others see that a card went."""
+        if isinstance(action, notation.Discard) and self._t.phase == HANDS:
+            return "discard (face down)"
+        return notation.action_to_str(action)
 
     # --- views -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

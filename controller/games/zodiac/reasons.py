@@ -155,8 +155,7 @@ class IllegalReasons:
                 return self._not_held(me, action.card)
             if not is_sign(action.card) and not self.physical:
                 return (
-                    "action cards are played, not discarded, while you hold a sign and the card can be "
-                    "played (ZO-E2)"
+                    "action cards are played, not discarded, while you hold a sign and the card can be played (ZO-E2)"
                 )
             return (
                 f"after that discard you would still hold {len(hand) - 1} in hand and {len(up)} face up: "

@@ -1,0 +1,152 @@
+"""The history: finished and abandoned games, one JSON file each in `<state_dir>/games/`.
+
+The journal holds only the game in progress. When a game ends, or the players leave it for another,
+its record (start, moves, result) is written here atomically, so the history can list it, offer it for
+download and replay it, and an unfinished game can be resumed later. Nothing is ever dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.games import Game, State, load_game
+from controller.games.seats import result_line
+from controller.service.journal import atomic_write
+
+GAME_ID = re.compile(r"[0-9a-f]{6,32}")
+
+
+class ArchiveError(ValueError):
+    """A game id that is not in the history, or a record that no longer replays."""
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """One game of the history."""
+
+    game_id: str
+    start: dict[str, Any]  # game, players, seed, options, seats
+    actions: tuple[str, ...]
+    status: str  # "finished" or "abandoned"
+    result: str  # "Red wins", or where it stood
+    ended: str  # when, ISO 8601 local time
+
+    def summary(self) -> dict[str, Any]:
+        game = load_game(self.start["game"])
+        return {
+            "id": self.game_id,
+            "game": game.name,
+            "title": game.title,
+            "players": self.start["players"],
+            "moves": len(self.actions),
+            "status": self.status,
+            "result": self.result,
+            "ended": self.ended,
+        }
+
+    def replay(self) -> tuple[Game, list[State]]:
+        """The game and every state of it, oldest first; ArchiveError if a move no longer replays."""
+        game = load_game(self.start["game"])
+        state = game.new_game(players=self.start["players"], seed=self.start["seed"], **self.start.get("options", {}))
+        states = [state]
+        for number, text in enumerate(self.actions, 1):
+            try:
+                state = state.apply(state.parse_action(text))
+            except ValueError as error:
+                raise ArchiveError(f"move {number} ({text}) of game {self.game_id} does not replay: {error}") from None
+            states.append(state)
+        return game, states
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.game_id,
+            "start": self.start,
+            "actions": list(self.actions),
+            "status": self.status,
+            "result": self.result,
+            "ended": self.ended,
+        }
+
+
+class Archive:
+    """The directory of past games (created on the first game it keeps)."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+
+    def keep(
+        self, game_id: str, start: Mapping[str, Any], actions: Sequence[str], final: State, ended: str
+    ) -> ArchivedGame:
+        """Write one game; a later write of the same id replaces it."""
+        if final.is_terminal():
+            status, result = "finished", result_line(final)
+        else:
+            status, result = "abandoned", f"abandoned after {len(actions)} moves"
+        record = ArchivedGame(game_id, dict(start), tuple(actions), status, result, ended)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(record.to_json(), sort_keys=True, indent=1).encode("utf-8")
+        atomic_write(self._path(game_id), data)
+        return record
+
+    def games(self) -> list[ArchivedGame]:
+        """Every kept game, the latest first; unreadable files are skipped."""
+        found = []
+        if not self.directory.is_dir():
+            return found
+        for path in self.directory.glob("*.json"):
+            try:
+                found.append(self._read(path))
+            except ArchiveError:
+                continue
+        return sorted(found, key=lambda record: (record.ended, record.game_id), reverse=True)
+
+    def get(self, game_id: str) -> ArchivedGame:
+        if not GAME_ID.fullmatch(game_id):
+            raise ArchiveError(f"{game_id!r} is not a game id of the history")
+        path = self._path(game_id)
+        if not path.is_file():
+            raise ArchiveError(f"there is no game {game_id} in the history")
+        return self._read(path)
+
+    def remove(self, game_id: str) -> None:
+        """A resumed game leaves the history (it comes back when it ends again)."""
+        self._path(self.get(game_id).game_id).unlink(missing_ok=True)
+
+    def _path(self, game_id: str) -> Path:
+        return self.directory / f"{game_id}.json"
+
+    def _read(self, path: Path) -> ArchivedGame:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            start = data["start"]
+            record = ArchivedGame(
+                str(data["id"]),
+                {key: start[key] for key in ("game", "players", "seed", "options", "seats") if key in start},
+                tuple(str(text) for text in data["actions"]),
+                str(data["status"]),
+                str(data["result"]),
+                str(data["ended"]),
+            )
+            load_game(record.start["game"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ArchiveError(f"{path.name}: not a readable game record ({error})") from None
+        return record
+
+
+def notation_text(record: ArchivedGame) -> str:
+    """The game as text: a header and one numbered move per line, in the game's notation."""
+    game = load_game(record.start["game"])
+    options = ", ".join(f"{key}={value}" for key, value in sorted(record.start.get("options", {}).items()))
+    lines = [
+        f"# {game.title}, {record.start['players']} players, seed {record.start['seed']}",
+        f"# options: {options or 'none'}",
+        f"# {record.status} {record.ended}: {record.result}",
+        "",
+    ]
+    lines.extend(f"{number}. {text}" for number, text in enumerate(record.actions, 1))
+    return "\n".join(lines) + "\n"

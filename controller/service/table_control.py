@@ -1,0 +1,469 @@
+"""What the players change while the service runs, from a screen: a new or resumed game with its
+seats (people or bots), the buttons, declared decisions, moves the virtual hands make for a person,
+and the table's settings. Mixed into `Service`; every method here runs on the scan loop's thread,
+between two scans (commands arrive through `controller.service.control`).
+
+Nothing here is lost by accident: a game left for another goes to the history first, and a new game
+that would end one still in progress needs the players to say so (`abandon`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from controller.bots import BOTS, Bot, make_bot
+from controller.bots.seeds import bot_seed
+from controller.games import Action, Game, IllegalAction, State, load_game
+from controller.games.seats import seat_name
+from controller.service.archive import Archive, ArchiveError
+from controller.service.config import Config
+from controller.service.control import (
+    Abandon,
+    Command,
+    CommandError,
+    ControlChannel,
+    Declare,
+    MoveEntry,
+    NewGame,
+    Play,
+    Press,
+    Resume,
+    Settings,
+    ShowCard,
+    Snapshot,
+)
+from controller.service.journal import atomic_write
+from controller.table.board import fits
+from controller.table.session import ABANDON, Session
+from controller.table.tracker_types import TAKEBACK_MODES, TrackerConfig, TrackerOutput
+from hal.protocols import BUTTONS, InputEvent
+from sim.driver import HandsDriver
+
+HUMAN = "human"
+SETTINGS_FILE = "settings.json"  # the settings changed at the table, kept beside the journal
+TIMINGS = {"debounce_ms": (0, 1000), "settle_ms": (0, 5000), "guide_after_ms": (500, 60000)}
+READINGS_EVERY_MS = 100  # a screen's sensor map follows the raw board at most this often
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(6)
+
+
+def moves_of(history: Sequence[State], actions: Sequence[tuple[str, str]]) -> list[MoveEntry]:
+    """The move list of a game from its states and its actions' (text, via)."""
+    entries = []
+    for before, (text, via) in zip(history, actions, strict=False):
+        try:
+            public = before.public_action_to_str(before.parse_action(text))
+        except ValueError:
+            public = text
+        entries.append(MoveEntry(before.current_player, text, public, via))
+    return entries
+
+
+def now_text() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class TableControl:
+    """The Service's controls for front-ends (see the module docstring)."""
+
+    config: Config
+    backends: Any  # controller.service.backends.Backends, once started
+    persistence: Any  # controller.service.loop.Persistence
+    log: logging.Logger
+    session: Session | None
+    driver: HandsDriver | None
+    game: Game | None
+    control: ControlChannel
+    archive: Archive
+    tracker_config: TrackerConfig
+    seats: tuple[str, ...]
+    moves: list[MoveEntry]
+    start_record: dict[str, Any]
+    game_id: str
+    _bots: list[Bot | None]
+    _changed: bool
+    _notices: list[str]
+    _revision: int
+    _published: TrackerOutput | None
+    _readings_at: int
+
+    # --- seats and starts ------------------------------------------------------------------------
+    def _configured_seats(self, players: int) -> tuple[str, ...]:
+        """Who plays each seat when the configuration starts a game: on the simulated board the
+        configured bot (or people, with `[sim] bots = false`); on a real board people."""
+        if self.config.sensors.backend == "sim" and self.config.sim.bots:
+            return (self.config.sim.bot,) * players
+        return (HUMAN,) * players
+
+    def _seats_of(self, start: Mapping[str, Any], players: int) -> tuple[str, ...]:
+        seats = start.get("seats")
+        known = (HUMAN, *BOTS)
+        if isinstance(seats, list | tuple) and len(seats) == players and all(seat in known for seat in seats):
+            return tuple(seats)
+        return self._configured_seats(players)
+
+    def _start_record(
+        self,
+        game: Game,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any],
+        seats: Sequence[str],
+        origin: str | None = None,
+    ) -> dict[str, Any]:
+        return {
+            "game": game.name,
+            "players": players,
+            "seed": seed,
+            "options": dict(options),
+            "seats": list(seats),
+            "origin": origin or "config",
+            "id": new_game_id(),
+        }
+
+    def _fits(self, game: Game) -> bool:
+        """Whether `game` can be played on this board (its fields are all there)."""
+        return fits(self.config.profile, game, self.config.board.sensor_model)
+
+    def _bots_for(self, state: State) -> list[Bot | None]:
+        seed = int(self.start_record.get("seed", 0))
+        return [None if name == HUMAN else make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(self.seats)]
+
+    # --- the move list and the history ------------------------------------------------------------
+    def _record_move(self, before: State, action: Action, after: State, via: str) -> None:
+        if via == "correction" and self.moves:
+            self.moves.pop()
+        self.moves.append(
+            MoveEntry(before.current_player, before.action_to_str(action), before.public_action_to_str(action), via)
+        )
+        if after.is_terminal():
+            self._keep_in_history()
+        self._changed = True
+
+    def _takeback_move(self, state: State) -> None:
+        assert self.session is not None
+        del self.moves[len(self.session.tracker.history) :]
+        self._changed = True
+
+    def _keep_in_history(self) -> None:
+        """The game in progress goes to the history (a finished one, or one left for another)."""
+        if self.session is None or not self.moves:
+            return
+        try:
+            self.archive.keep(
+                self.game_id, self.start_record, [move.text for move in self.moves], self.session.state, now_text()
+            )
+        except OSError as error:
+            self.log.warning("history: could not keep game %s: %s", self.game_id, error)
+
+    def _in_progress(self) -> bool:
+        return self.session is not None and bool(self.moves) and not self.session.state.is_terminal()
+
+    def _refuse_to_drop(self, abandon: bool) -> None:
+        if self._in_progress() and not abandon:
+            assert self.game is not None
+            raise CommandError(
+                f"a game of {self.game.title} is in progress ({len(self.moves)} moves): say to abandon it "
+                "(it stays in the history and can be resumed), or go back to it"
+            )
+
+    # --- settings ---------------------------------------------------------------------------------
+    @property
+    def _settings_path(self) -> Path:
+        return Path(self.config.service.state_dir) / SETTINGS_FILE
+
+    def settings_now(self) -> dict[str, Any]:
+        pixels = self.backends.pixels if self.backends is not None else None
+        config = self.tracker_config
+        return {
+            "brightness": getattr(pixels, "brightness", None),
+            "takeback": config.takeback,
+            **{name: getattr(config, name) for name in TIMINGS},
+        }
+
+    def _load_settings(self) -> None:
+        """The settings last changed at the table win over the configuration file's."""
+        self.tracker_config = self.config.tracker
+        path = self._settings_path
+        if not path.is_file():
+            return
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a table of settings")
+            self._change_settings(Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data}))
+        except (OSError, ValueError, TypeError) as error:
+            self.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
+
+    def _change_settings(self, command: Settings) -> str:
+        changes: dict[str, Any] = {}
+        said = []
+        if command.takeback is not None:
+            if command.takeback not in TAKEBACK_MODES:
+                raise CommandError(f"take-back must be one of {', '.join(TAKEBACK_MODES)}, not {command.takeback!r}")
+            changes["takeback"] = command.takeback
+            said.append(f"take-back {command.takeback}")
+        for name, (low, high) in TIMINGS.items():
+            value = getattr(command, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise CommandError(f"{name.replace('_', ' ')} must be a whole number of ms from {low} to {high}")
+            changes[name] = value
+            said.append(f"{name.replace('_ms', '').replace('_', ' ')} {value} ms")
+        brightness = command.brightness
+        pixels = self.backends.pixels
+        if brightness is not None:
+            if isinstance(brightness, bool) or not isinstance(brightness, int | float) or not 0.05 <= brightness <= 1:
+                raise CommandError("brightness must be a number from 0.05 to 1")
+            if not hasattr(pixels, "set_brightness"):
+                raise CommandError(f"the LEDs here ({self.config.leds.backend}) have no brightness to set")
+        config = replace(self.tracker_config, **changes)
+        if brightness is not None:
+            pixels.set_brightness(float(brightness))
+            if self.session is not None:
+                self.session.composer.forget_shown()  # send the frame again at the new level
+            said.append(f"brightness {brightness:g}")
+        self.tracker_config = config
+        if self.session is not None:
+            self.session.tracker.config = config
+        self._changed = True
+        return "settings: " + (", ".join(said) or "nothing changed")
+
+    def _save_settings(self) -> None:
+        data = json.dumps(self.settings_now(), sort_keys=True).encode("utf-8")
+        try:
+            atomic_write(self._settings_path, data)
+        except OSError as error:
+            self.log.warning("could not keep the settings in %s: %s", self._settings_path, error)
+
+    # --- commands ---------------------------------------------------------------------------------
+    def _execute(self, command: Command) -> str:
+        """Carry out one command from a screen; CommandError (nothing changed) when it cannot be done."""
+        session = self.session
+        assert session is not None and self.game is not None
+        state = session.state
+        if isinstance(command, Press):
+            if command.button not in BUTTONS:
+                raise CommandError(f"there is no button {command.button!r} (buttons: {', '.join(BUTTONS)})")
+            session.inject(InputEvent("button", command.button))
+            return f"{command.button} pressed"
+        if isinstance(command, Declare | ShowCard):
+            return self._decision(command, state)
+        if isinstance(command, Play):
+            return self._play(command, state)
+        if isinstance(command, Abandon):
+            if not self.moves:
+                raise CommandError("no move has been made yet: there is nothing to abandon")
+            session.inject(InputEvent("menu", ABANDON))
+            return "game abandoned: it is in the history; set up the board for the new one"
+        if isinstance(command, NewGame):
+            return self._new_game(command)
+        if isinstance(command, Resume):
+            return self._resume(command)
+        if isinstance(command, Settings):
+            said = self._change_settings(command)
+            self._save_settings()
+            return said
+        raise CommandError(f"unknown command {type(command).__name__}")
+
+    def _check_turn(self, seat: int | None, state: State) -> None:
+        if state.is_terminal():
+            raise CommandError("the game is over")
+        if seat is not None and seat != state.current_player:
+            raise CommandError(f"it is {seat_name(state, state.current_player)}'s turn, not {seat_name(state, seat)}'s")
+
+    def _decision(self, command: Declare | ShowCard, state: State) -> str:
+        assert self.session is not None
+        output = self.session.last_output
+        asking = output is not None and output.mode == "confirm"
+        if isinstance(command, ShowCard):
+            self._check_turn(command.seat, state)
+            self.session.inject(InputEvent("card", command.card))
+            return f"card {command.card} shown"
+        if not asking:
+            self._check_turn(command.seat, state)
+        try:
+            action = state.parse_action(command.text)
+        except IllegalAction as error:
+            raise CommandError(f"{command.text}: {error.reason}") from None
+        if not asking or action not in output.candidates:
+            try:
+                state.apply(action)
+            except IllegalAction as error:
+                raise CommandError(f"{command.text}: {error.reason}") from None
+        self.session.inject(InputEvent("declare", state.action_to_str(action)))
+        return f"{state.action_to_str(action)} declared"
+
+    def _play(self, command: Play, state: State) -> str:
+        driver = self.driver
+        if driver is None:
+            raise CommandError("on a real board the pieces are moved by hand; the screen follows them")
+        self._check_turn(command.seat, state)
+        seat = state.current_player
+        if seat < len(self.seats) and self.seats[seat] != HUMAN:
+            raise CommandError(f"{seat_name(state, seat)} is played by the {self.seats[seat]} bot")
+        if driver.busy:
+            raise CommandError("the hands are still busy with the board; try again in a moment")
+        action = self._resolve_play(command, state)
+        driver.request(action)
+        return f"the virtual hands play {state.action_to_str(action)}"
+
+    def _resolve_play(self, command: Play, state: State) -> Action:
+        game = self.game
+        assert game is not None and self.session is not None
+        if command.text is not None:
+            try:
+                action = state.parse_action(command.text)
+                state.apply(action)
+            except IllegalAction as error:
+                raise CommandError(f"{command.text}: {error.reason}") from None
+            return action
+        try:
+            origin = game.parse_cell(command.origin or "")
+            target = game.parse_cell(command.target or "")
+        except IllegalAction as error:
+            raise CommandError(error.reason) from None
+        tracker = self.session.tracker
+        matching = [
+            action
+            for action in state.legal_actions()
+            if any(m.origin == origin and m.target == target for m in tracker.footprint_of(action).moves)
+        ]
+        route = f"{command.origin}-{command.target}"
+        if not matching:
+            raise CommandError(f"no legal move of {seat_name(state, state.current_player)} takes a piece {route}")
+        # Actions that move the same pieces the same way are one move for the hands (the board then
+        # asks which was meant); different ways (one Catcher or two) are the person's to choose now.
+        ways = {tracker.footprint_of(action).moves for action in matching}
+        if len(ways) > 1:
+            choices = tuple(state.action_to_str(action) for action in matching)
+            raise CommandError(f"{route} can be several moves: choose one", choices)
+        return matching[0]
+
+    def _new_game(self, command: NewGame) -> str:
+        try:
+            game = load_game(command.game)
+            game.check_players(command.players)
+            options = game.resolve_options(command.options)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if not self._fits(game):
+            raise CommandError(f"{game.title} cannot be played on this board ({self.config.profile.name})")
+        known = (HUMAN, *BOTS)
+        if len(command.seats) != command.players or any(seat not in known for seat in command.seats):
+            raise CommandError(f"say for each of the {command.players} seats who plays it: {', '.join(known)}")
+        seed = secrets.randbelow(2**31)
+        try:
+            fresh = game.new_game(players=command.players, seed=seed, **options)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        self._refuse_to_drop(command.abandon)
+        self._keep_in_history()
+        start = self._start_record(game, command.players, seed, command.options, command.seats, "lobby")
+        self.persistence.new_game(start)
+        self._begin([fresh], start, [])
+        self.log.info(
+            "new game from the lobby: %s, %d players (%s)", game.title, command.players, ", ".join(command.seats)
+        )
+        return f"a new game of {game.title} starts: set up the board"
+
+    def _resume(self, command: Resume) -> str:
+        try:
+            record = self.archive.get(command.game_id)
+            game, states = record.replay()
+        except ArchiveError as error:
+            raise CommandError(str(error)) from None
+        if states[-1].is_terminal():
+            raise CommandError("that game is over; it can be replayed in the history, not resumed")
+        if not self._fits(game):
+            raise CommandError(f"{game.title} cannot be played on this board ({self.config.profile.name})")
+        self._refuse_to_drop(command.abandon)
+        self._keep_in_history()
+        start = {**record.start, "origin": "lobby", "id": record.game_id}
+        self.persistence.replace_game(start, record.actions)
+        self.archive.remove(record.game_id)
+        self._begin(states, start, [(text, "resumed") for text in record.actions])
+        self.log.info("resumed %s from the history after %d moves", game.title, len(record.actions))
+        return f"{game.title} resumes after {len(record.actions)} moves: the LEDs show how to set the board"
+
+    # --- snapshots --------------------------------------------------------------------------------
+    def _publish(self, now: int, output: TrackerOutput) -> None:
+        """Hand the screens a new snapshot when something they show changed."""
+        control = self.control
+        session = self.session
+        if not control.wanted or session is None or self.game is None:
+            return
+        sensors_moved = (
+            control.sensor_watchers > 0 and session.last_scan_changed and now - self._readings_at >= READINGS_EVERY_MS
+        )
+        sensors_only = output is self._published and not self._changed
+        if sensors_only and not sensors_moved:
+            return
+        if output.messages:
+            self._notices = [*self._notices, *output.messages][-6:]
+        self._published, self._changed, self._readings_at = output, False, now
+        self._revision += 1
+        backends = self.backends
+        link = None
+        if backends is not None and (status := backends.device_status()) is not None:
+            link = (status, backends.device_detail())
+        faults = tuple(
+            f"{fault.name}: {fault.error}" for fault in (session.sensor_fault, session.led_fault) if fault.error
+        )
+        driver = self.driver
+        problems = control.publish(
+            Snapshot(
+                revision=self._revision,
+                game_id=self.game_id,
+                game=self.game,
+                state=session.state,
+                history=session.tracker.history,
+                moves=tuple(self.moves),
+                output=output,
+                board=session.tracker.board,
+                frame=session.composer.steady_frame(output, bool(faults)),
+                readings=session.tracker.stable_readings,
+                raw=session.scan_readings(),
+                seats=self.seats,
+                sim=driver is not None,
+                hands_busy=driver is not None and driver.current is not None,
+                bot_move=self._bot_move(session.state),
+                link=link,
+                device_faults=faults,
+                settings=self.settings_now(),
+                notices=tuple(self._notices),
+                sensors_only=sensors_only,
+                scan_hz=self.config.service.scan_hz,
+                devices={
+                    "sensors": self.config.sensors.backend,
+                    "leds": self.config.leds.backend,
+                    "sensors_error": session.sensor_fault.error,
+                    "leds_error": session.led_fault.error,
+                },
+            )
+        )
+        for problem in problems:
+            self.log.warning("%s", problem)
+
+    def _bot_move(self, state: State) -> str | None:
+        """On a real board a bot's move is made by the players: the screen says which (computed once
+        per position)."""
+        if self.driver is not None or state.is_terminal():
+            return None
+        cached = getattr(self, "_bot_cache", None)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
+        text = state.action_to_str(bot.choose(state)) if bot is not None else None
+        self._bot_cache = (state, text)
+        return text

@@ -1,0 +1,128 @@
+"""The messages a page may send over its WebSocket, checked before anything is done.
+
+Every message is a JSON object with a `type` and that type's fields (see `FIELDS`); an optional `id`
+comes back in the reply, so a page knows which of its messages an answer belongs to. Anything else —
+text that is not JSON, an unknown type, a missing, unknown or mistyped field — gets a `ProtocolError`
+saying what is wrong in words, and nothing changes. Admin messages carry the table PIN.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from controller.service.control import (
+    Abandon,
+    Command,
+    Declare,
+    NewGame,
+    Play,
+    Press,
+    Resume,
+    Settings,
+    ShowCard,
+)
+
+MAX_MESSAGE = 8192  # bytes: a page's message is a few hundred; anything longer is refused unread
+
+
+class ProtocolError(ValueError):
+    """A message that is not one the table understands; the text says what is wrong."""
+
+
+# type -> {field: (python types, required)}
+FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "press": {"button": ((str,), True)},
+    "declare": {"action": ((str,), True)},
+    "card": {"card": ((str,), True)},
+    "play": {"action": ((str,), False), "from": ((str,), False), "to": ((str,), False)},
+    "new_game": {
+        "pin": ((str,), True),
+        "game": ((str,), True),
+        "players": ((int,), True),
+        "seats": ((list,), True),
+        "options": ((dict,), False),
+        "abandon": ((bool,), False),
+    },
+    "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
+    "abandon": {"pin": ((str,), True)},
+    "settings": {
+        "pin": ((str,), True),
+        "brightness": ((int, float), False),
+        "takeback": ((str,), False),
+        "debounce_ms": ((int,), False),
+        "settle_ms": ((int,), False),
+        "guide_after_ms": ((int,), False),
+    },
+}
+ADMIN = frozenset(kind for kind, fields in FIELDS.items() if "pin" in fields)
+
+
+def parse_message(text: str | bytes) -> dict[str, Any]:
+    """The message as a checked dict (with `type`, its fields and maybe `id`)."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError('a message must be a JSON object, e.g. {"type": "press", "button": "confirm"}') from None
+    if not isinstance(data, dict):
+        raise ProtocolError('a message must be a JSON object with a "type"')
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise ProtocolError(f"unknown message type {kind!r} (known: {', '.join(FIELDS)})")
+    fields = FIELDS[kind]
+    for key, value in data.items():
+        if key in ("type", "id"):
+            continue
+        if key not in fields:
+            raise ProtocolError(f"{kind}: unknown field {key!r} (fields: {', '.join(fields)})")
+        types, _ = fields[key]
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+            names = " or ".join("number" if t in (int, float) else t.__name__.replace("str", "text") for t in types)
+            raise ProtocolError(f"{kind}: {key} must be {names}, not {json.dumps(value)[:40]}")
+        if isinstance(value, str) and not value.strip() and key != "pin":
+            raise ProtocolError(f"{kind}: {key} is empty")
+    missing = [key for key, (_, required) in fields.items() if required and key not in data]
+    if missing:
+        raise ProtocolError(f"{kind}: missing {', '.join(missing)}")
+    if "id" in data and not (isinstance(data["id"], int | str) and not isinstance(data["id"], bool)):
+        raise ProtocolError("id must be a number or a text")
+    return data
+
+
+def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
+    """The service command a checked message asks for; `seat` is the sender's (None: the table)."""
+    kind = message["type"]
+    if kind == "press":
+        return Press(message["button"])
+    if kind == "declare":
+        return Declare(message["action"].strip(), seat)
+    if kind == "card":
+        return ShowCard(message["card"].strip(), seat)
+    if kind == "play":
+        if "action" in message:
+            return Play(text=message["action"].strip(), seat=seat)
+        if "from" in message and "to" in message:
+            return Play(origin=message["from"].strip(), target=message["to"].strip(), seat=seat)
+        raise ProtocolError("play: give an action, or a field to take a piece from and one to put it on")
+    if kind == "new_game":
+        seats = message["seats"]
+        if not all(isinstance(seat_player, str) for seat_player in seats):
+            raise ProtocolError("new_game: seats must be a list of texts (human, or a bot's name)")
+        return NewGame(
+            message["game"],
+            message["players"],
+            tuple(seats),
+            dict(message.get("options", {})),
+            message.get("abandon", False),
+        )
+    if kind == "resume":
+        return Resume(message["game_id"], message.get("abandon", False))
+    if kind == "abandon":
+        return Abandon()
+    if kind == "settings":
+        names = ("brightness", "takeback", "debounce_ms", "settle_ms", "guide_after_ms")
+        return Settings(**{key: message[key] for key in names if key in message})
+    raise ProtocolError(f"unknown message type {kind!r}")

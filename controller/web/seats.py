@@ -1,0 +1,75 @@
+"""Seat links: one unguessable token per seat and game, so a phone that opens the link plays that seat
+and sees that seat's hand, and nobody else does.
+
+Tokens are 128 random bits (`secrets.token_urlsafe(16)`), made when a game is first seen and kept in
+the state directory, so phones keep their seat across a restart of the board. The table view shows a
+seat's join link (and its QR code) until a phone has opened it; after that only that phone needs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import threading
+from pathlib import Path
+
+from controller.service.journal import atomic_write
+
+SEATS_FILE = "web-seats.json"
+
+
+class SeatLinks:
+    def __init__(self, state_dir: str | Path) -> None:
+        self._path = Path(state_dir) / SEATS_FILE
+        self._lock = threading.Lock()
+        self._game_id: str | None = None
+        self._tokens: list[str] = []
+        self._joined: set[int] = set()
+        self._load()
+
+    def _load(self) -> None:
+        if not self._path.is_file():
+            return
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+            self._game_id = str(data["game_id"])
+            self._tokens = [str(token) for token in data["tokens"]]
+            self._joined = {int(seat) for seat in data.get("joined", [])}
+        except (OSError, ValueError, KeyError, TypeError):
+            self._game_id, self._tokens, self._joined = None, [], set()  # new links for the next game
+
+    def _save(self) -> None:
+        data = {"game_id": self._game_id, "tokens": self._tokens, "joined": sorted(self._joined)}
+        with contextlib.suppress(OSError):  # the links still work until the next restart
+            atomic_write(self._path, json.dumps(data).encode("utf-8"))
+
+    def tokens(self, game_id: str, players: int) -> list[str]:
+        """The seats' tokens for this game (new ones for a new game)."""
+        with self._lock:
+            if game_id != self._game_id or len(self._tokens) != players:
+                self._game_id = game_id
+                self._tokens = [secrets.token_urlsafe(16) for _ in range(players)]
+                self._joined = set()
+                self._save()
+            return list(self._tokens)
+
+    def seat_of(self, game_id: str, token: str) -> int | None:
+        """The seat a token opens in this game; None for any other token."""
+        with self._lock:
+            if game_id != self._game_id:
+                return None
+            for seat, known in enumerate(self._tokens):
+                if secrets.compare_digest(known, token):
+                    return seat
+            return None
+
+    def join(self, seat: int) -> None:
+        with self._lock:
+            if seat not in self._joined:
+                self._joined.add(seat)
+                self._save()
+
+    def joined(self) -> set[int]:
+        with self._lock:
+            return set(self._joined)

@@ -1,0 +1,271 @@
+"""What each screen is sent: the table view (public), a seat's view (public + that seat's hand), the
+board health page, and the board's drawing. Pure functions of a `Snapshot`.
+
+Hidden information: the public part of a state is what every seat's observation agrees on (a value
+that differs between seats is somebody's secret and is left out, counts of hidden cards excepted),
+so no game needs a second, hand-written list of its secrets. A seat's view adds only that seat's own
+observation.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from controller.games import Game, State
+from controller.games.seats import result_line, seat_colours, seat_name
+from controller.service.control import Snapshot
+from controller.table.board import BoardMap
+from controller.table.leds import BLINKING_MODES
+from controller.table.palette import OFF, PLAYER_COLOURS
+from controller.web.words import WAITING, guidance_lines, nearest_position, why_not_legal
+
+HIDDEN = None  # what a secret becomes in the public view
+
+
+# --- the board's drawing --------------------------------------------------------------------------
+
+
+_NAMES: dict[tuple[str, int], tuple[BoardMap, dict[Any, str], dict[str, Any]]] = {}
+
+
+def _board_words(game: Game, board: BoardMap) -> tuple[dict[Any, str], dict[str, Any]]:
+    """Each field's name and the board's drawing, made once per game and board (every message to
+    every page needs them)."""
+    key = (game.name, id(board))
+    known = _NAMES.get(key)
+    if known is None or known[0] is not board:
+        if len(_NAMES) > 8:
+            _NAMES.clear()
+        names = {cell: game.format_cell(cell) for cell in board.game_cells}
+        known = _NAMES[key] = (board, names, board_geometry(game, board))
+    return known[1], known[2]
+
+
+def board_geometry(game: Game, board: BoardMap) -> dict[str, Any]:
+    """Every field of the board with its name and centre (in field units), for the SVG drawing."""
+    profile = board.profile
+    cells = []
+    for cell in board.game_cells:
+        if profile.geometry == "hex":
+            q, r = cell
+            x, y = math.sqrt(3) * (q + r / 2), -1.5 * r
+        else:
+            x, y = cell[0], -cell[1]
+        cells.append({"name": game.format_cell(cell), "x": round(x, 3), "y": round(y, 3)})
+    return {"shape": "hex" if profile.geometry == "hex" else "square", "cells": cells}
+
+
+def hex_colour(colour: tuple[int, int, int]) -> str:
+    """An LED colour as a CSS colour."""
+    red, green, blue = colour
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+# --- public and private parts of a state ----------------------------------------------------------
+
+
+def _agree(values: list[Any]) -> Any:
+    """What every seat sees alike of one value; differing parts become HIDDEN (a count of hidden
+    cards, `{"count": n}`, is kept: everyone sees how many; a seat's own cards in its place are
+    hidden)."""
+    first = values[0]
+    if all(value == first for value in values[1:]):
+        return first
+    if all(isinstance(value, dict) for value in values):
+        keys = [key for key in first if all(key in value for value in values)]
+        return {key: _agree([value[key] for value in values]) for key in keys}
+    if (
+        all(isinstance(value, list) for value in values)
+        and len({len(value) for value in values}) == 1
+        and all(isinstance(item, dict | list) for value in values for item in value)
+    ):
+        # Records (one per seat, one per card played): compared one by one. A differing list of plain
+        # values (a hand) is hidden whole: element by element it would leak the cards two hands share.
+        return [_agree([value[index] for value in values]) for index in range(len(first))]
+    counts = [value for value in values if isinstance(value, dict) and set(value) == {"count"}]
+    if counts and all(count == counts[0] for count in counts):
+        return counts[0]
+    return HIDDEN
+
+
+def public_observation(state: State) -> tuple[dict[str, Any], bool]:
+    """The part of the state every seat sees alike (see the module docstring), and whether any seat
+    holds a hand of its own (then each seat gets its own page)."""
+    views = [state.observation(seat) for seat in range(state.players)]
+    hidden = any(view.get("hand") for view in views)
+    for view in views:
+        view.pop("player", None)
+    return _agree(views), hidden
+
+
+def _seat_list(state: State, seats: tuple[str, ...]) -> list[dict[str, Any]]:
+    colours = seat_colours(state)
+    listed = []
+    for seat in range(state.players):
+        colour = colours[seat] if seat < len(colours) else None
+        listed.append(
+            {
+                "seat": seat,
+                "name": seat_name(state, seat),
+                "colour": hex_colour(PLAYER_COLOURS[colour]) if colour in PLAYER_COLOURS else "#888888",
+                "player": seats[seat] if seat < len(seats) else "human",
+            }
+        )
+    return listed
+
+
+# --- the views ------------------------------------------------------------------------------------
+
+
+def table_view(snapshot: Snapshot) -> dict[str, Any]:
+    """The table view: what every connection may see."""
+    state, output, game, board = snapshot.state, snapshot.output, snapshot.game, snapshot.board
+    names, geometry = _board_words(game, board)
+    frame = snapshot.frame
+    led = {names[cell]: hex_colour(frame[index] if index < len(frame) else OFF) for cell, index in board.led_of.items()}
+    pieces = {
+        names.get(cell) or game.format_cell(cell): [
+            {"kind": piece.kind, "owner": piece.owner, "magnet": piece.magnet} for piece in stack
+        ]
+        for cell, stack in output.shown.occupancy().items()
+    }
+    public, hidden = public_observation(state)
+    terminal = state.is_terminal()
+    who = None if terminal else seat_name(state, state.current_player)
+    lines = _waiting_lines(snapshot, who)
+    return {
+        "type": "table",
+        "revision": snapshot.revision,
+        "game_id": snapshot.game_id,
+        "game": {"name": game.name, "title": game.title},
+        "board": geometry,
+        "led": led,
+        "blinking": output.mode in BLINKING_MODES or output.mode == "confirm",
+        "pieces": pieces,
+        "hints": {names.get(cell) or game.format_cell(cell): kind for cell, kind in output.hints.items()},
+        "seats": _seat_list(state, snapshot.seats),
+        "turn": None if terminal else state.current_player,
+        "turn_name": who,
+        "terminal": terminal,
+        "result": result_line(state) if terminal else None,
+        "mode": output.mode,
+        "waiting": lines,
+        "moves": [
+            {"number": number, "seat": move.seat, "text": move.public, "via": move.via}
+            for number, move in enumerate(snapshot.moves, 1)
+        ],
+        "last_move": (
+            f"{seat_name(state, snapshot.moves[-1].seat)}: {snapshot.moves[-1].public}" if snapshot.moves else None
+        ),
+        "candidates": [_candidate(state, snapshot, action) for action in output.candidates],
+        "previewed": state.action_to_str(output.previewed) if output.previewed is not None else None,
+        "can_undo": bool(snapshot.history),
+        "sim": snapshot.sim,
+        "hands_busy": snapshot.hands_busy,
+        "bot_move": snapshot.bot_move,
+        "hidden_hands": hidden,
+        "public": public,
+        "notices": list(snapshot.notices),
+    }
+
+
+def _candidate(state: State, snapshot: Snapshot, action: Any) -> dict[str, Any]:
+    """One move the board asks about, with the fields it changes (drawn on the board when tapped)."""
+    game = state.game
+    after = state.apply(action).occupancy()
+    before = state.occupancy()
+    changed = sorted(cell for cell in set(before) | set(after) if before.get(cell) != after.get(cell))
+    return {"text": state.action_to_str(action), "fields": [game.format_cell(cell) for cell in changed]}
+
+
+def _waiting_lines(snapshot: Snapshot, who: str | None) -> list[str]:
+    state, output = snapshot.state, snapshot.output
+    if state.is_terminal():
+        return [f"Game over: {result_line(state)}."]
+    acknowledged = output.acknowledged
+    move = state.action_to_str(acknowledged) if acknowledged is not None else ""
+    lines = [WAITING.get(output.mode, "").format(who=who, move=move)]
+    if output.mode in ("setup", "restore"):
+        lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
+    if output.mode == "guidance":
+        board, readings = snapshot.board, snapshot.readings
+        reason = why_not_legal(state, board, readings, board.expected(state.occupancy()))
+        if reason:
+            lines.append(reason)
+        label, target = nearest_position(state, snapshot.history, board, readings)
+        lines.append(f"The nearest legal position is {label}:")
+        lines.extend(guidance_lines(state, target, board, readings))
+    if snapshot.bot_move is not None:
+        lines.append(f"{who} is a bot and plays {snapshot.bot_move}: make that move for it on the board.")
+    for fault in output.faults:
+        where = snapshot.game.format_cell(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
+        lines.append(f"The sensor of {where} reads {fault.reading}, the game expects {fault.expected}: check it.")
+    return [line for line in lines if line]
+
+
+def seat_view(snapshot: Snapshot, seat: int) -> dict[str, Any]:
+    """A seat's page: the seat's own observation and the decisions it may take now."""
+    state = snapshot.state
+    mine = state.observation(seat)
+    on_turn = not state.is_terminal() and state.current_player == seat
+    actions = state.legal_action_strings() if on_turn else ()
+    return {
+        "type": "seat",
+        "revision": snapshot.revision,
+        "seat": seat,
+        "name": seat_name(state, seat),
+        "on_turn": on_turn,
+        "hand": mine.get("hand"),
+        "observation": mine,
+        "actions": list(actions[:400]),
+        "actions_total": len(actions),
+    }
+
+
+def health_view(snapshot: Snapshot) -> dict[str, Any]:
+    """For builders: every sensor's reading against what the game expects, the link, the strip, faults
+    and the settings players may change."""
+    board, game = snapshot.board, snapshot.game
+    expected = board.expected(snapshot.state.occupancy())
+    sensors = [
+        {
+            "field": game.format_cell(cell),
+            "channel": channel,
+            "reading": snapshot.raw[channel] if channel < len(snapshot.raw) else None,
+            "expected": expected[channel],
+        }
+        for cell, channel in sorted(board.channel_of.items(), key=lambda item: item[1])
+    ]
+    return {
+        "type": "health",
+        "revision": snapshot.revision,
+        "board": board.profile.name,
+        "sensor_model": board.model_name,
+        "channels": board.channels,
+        "leds": board.profile.led_count,
+        "sensors": sensors,
+        "link": {"state": snapshot.link[0], "detail": snapshot.link[1]} if snapshot.link else None,
+        "device_faults": list(snapshot.device_faults),
+        "devices": {
+            "sensors": _device(snapshot, "sensors"),
+            "leds": _device(snapshot, "leds", f", {board.profile.led_count} LEDs"),
+        },
+        "sensor_faults": [
+            {
+                "field": game.format_cell(fault.cell) if fault.cell is not None else None,
+                "channel": fault.channel,
+                "reading": fault.reading,
+                "expected": fault.expected,
+            }
+            for fault in snapshot.output.faults
+        ],
+        "settings": dict(snapshot.settings),
+        "scan_hz": snapshot.scan_hz,
+    }
+
+
+def _device(snapshot: Snapshot, name: str, detail: str = "") -> str:
+    """A backend's name and health in words: "sim, 201 LEDs: working"."""
+    error = snapshot.devices.get(f"{name}_error")
+    return f"{snapshot.devices.get(name, '?')}{detail}: " + (f"failing ({error})" if error else "working")

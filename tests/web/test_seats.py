@@ -1,0 +1,102 @@
+"""Seats at the protocol level: a seat's hand goes to that seat's connections only, never to the table
+view or another seat, in every game with hidden hands; and a seat plays its own decisions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.games import load_game
+from tests.web.harness import Page, config_text, running_service, web_client
+
+HIDDEN_HAND_GAMES = [("zillo", 2, 'hands = "dealt"'), ("zodiac", 3, ""), ("zillertal", 2, "")]
+
+
+def secrets_outside(message: Any, path: tuple = ()) -> list[tuple]:
+    """Paths where a hand is shown: any `hand` with cards, any `hands` entry that is not a count."""
+    found = []
+    if isinstance(message, dict):
+        for key, value in message.items():
+            where = (*path, key)
+            if key in ("hand", "unseen") and value:
+                found.append(where)
+            elif key == "hands" and isinstance(value, list):
+                shown = [i for i, entry in enumerate(value) if entry is not None and set(entry) != {"count"}]
+                found.extend((*where, i) for i in shown)
+            else:
+                found.extend(secrets_outside(value, where))
+    elif isinstance(message, list):
+        for index, value in enumerate(message):
+            found.extend(secrets_outside(value, (*path, index)))
+    return found
+
+
+@pytest.mark.parametrize(("game", "players", "options"), HIDDEN_HAND_GAMES)
+def test_a_hand_is_sent_to_its_own_seat_only(tmp_path: Path, game: str, players: int, options: str) -> None:
+    text = config_text(game, players, options)
+    with (
+        running_service(tmp_path, text) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as table_socket,
+    ):
+        table = Page(table_socket)
+        first = table.view()
+        links = [seat["link"] for seat in first["seats"]]
+        state = service.session.state
+        for seat, link in enumerate(links):
+            with client.websocket_connect(f"/ws?seat={link.removeprefix('/seat/')}") as seat_socket:
+                page = Page(seat_socket)
+                mine = page.view()
+                assert mine["you"]["seat"] == seat and mine["you"]["hand"] == state.observation(seat)["hand"]
+                assert mine["you"]["hand"], "every seat holds cards at the start"
+                # Everything this seat is sent besides its own part is public.
+                assert secrets_outside({k: v for k, v in mine.items() if k != "you"}) == []
+                assert mine["seats"][seat]["link"] is None and all(s["link"] is None for s in mine["seats"])
+        after = table.view(lambda v: all(seat["joined"] for seat in v["seats"]))
+    for message in table.received:
+        assert "you" not in message and secrets_outside(message) == [], message
+    assert all(seat["link"] is None for seat in after["seats"])  # joined: the links leave the table view
+
+
+def test_a_seat_plays_its_card_decisions_and_only_on_its_turn(tmp_path: Path) -> None:
+    with running_service(tmp_path, config_text("zodiac", 3)) as service, web_client(service, tmp_path) as client:
+        with client.websocket_connect("/ws") as socket:
+            links = [seat["link"].removeprefix("/seat/") for seat in Page(socket).view()["seats"]]
+        turn = service.session.state.current_player
+        other = (turn + 1) % 3
+        with (
+            client.websocket_connect(f"/ws?seat={links[turn]}") as mine,
+            client.websocket_connect(f"/ws?seat={links[other]}") as theirs,
+        ):
+            me, them = Page(mine), Page(theirs)
+            view = me.view()
+            assert view["you"]["on_turn"] and "draw" in view["you"]["actions"]
+            assert them.view()["you"]["actions"] == []
+            refused = them.ask({"type": "declare", "action": "draw"})
+            name = view["seats"][turn]["name"]
+            assert refused["type"] == "error" and refused["message"].startswith(f"it is {name}'s turn")
+            assert me.ask({"type": "declare", "action": "draw"})["message"] == "draw declared"
+            drawn = me.view(lambda v: len(v["moves"]) == 1)
+        assert drawn["moves"][0]["text"] == "draw" and len(drawn["you"]["hand"]) == len(view["you"]["hand"]) + 1
+
+
+def test_a_zillo_card_chosen_on_the_seat_page_lights_its_moves(tmp_path: Path) -> None:
+    text = config_text("zillo", 2, 'hands = "dealt"')
+    with running_service(tmp_path, text) as service, web_client(service, tmp_path) as client:
+        with client.websocket_connect("/ws") as socket:
+            table = Page(socket)
+            link = table.view(lambda v: v["mode"] == "idle")["seats"][0]["link"].removeprefix("/seat/")
+            with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
+                page = Page(seat_socket)
+                hand = page.view()["you"]["hand"]
+                card = hand[0]
+                assert page.ask({"type": "card", "card": card})["message"] == f"card {card} shown"
+                lit = table.view(lambda v: bool(v["hints"]))
+        state = load_game("zillo").new_game(players=2, seed=0, hands="dealt")
+        game = state.game
+        moves = [a for a in state.legal_actions() if getattr(a, "card", None) == card]
+        targets = {game.format_cell(a.target) for a in moves if hasattr(a, "target")}
+        assert targets and targets <= set(lit["hints"])
+        assert service.moves == []
