@@ -58,6 +58,8 @@ class Page:
     socket: WebSocket
     seat: int | None = None
     health: bool = False
+    game_id: str | None = None  # a seat page's game: another game on the board ends the page
+    closing: bool = False
     pending: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -106,6 +108,10 @@ class Hub:
                 self._hand(page, health)
             elif snapshot.sensors_only:
                 continue  # only the live sensor map changed: the other pages show nothing of it
+            elif page.seat is not None and page.game_id != snapshot.game_id:
+                # A new game: this phone's seat was in the old one. It joins the new one by its link.
+                page.closing = True
+                self._hand(page, json.dumps({"type": "error", "message": STALE_LINK}))
             elif page.seat is not None:
                 if page.seat not in seat_messages:
                     seat_messages[page.seat] = self.seat_message(snapshot, page.seat)
@@ -150,7 +156,7 @@ class Hub:
             await socket.send_text(json.dumps({"type": "error", "message": STALE_LINK}))
             await socket.close(code=4404)
             return
-        page = Page(socket, seat, view == "health")
+        page = Page(socket, seat, view == "health", self.snapshot.game_id if self.snapshot else None)
         if page.health:
             self.control.sensor_watchers += 1
         if seat is not None:
@@ -197,6 +203,9 @@ class Hub:
                 if message is not None:
                     await page.socket.send_text(message)
                     self.sent += 1
+                if page.closing:
+                    await page.socket.close(code=4404)
+                    return
         except Exception:  # the page went away while we sent
             self.pages.discard(page)
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from controller.games import load_game
-from tests.web.harness import Page, config_text, running_service, web_client
+from tests.web.harness import PIN, Page, config_text, running_service, web_client
 
 HIDDEN_HAND_GAMES = [("zillo", 2, 'hands = "dealt"'), ("zodiac", 3, ""), ("zillertal", 2, "")]
 
@@ -100,3 +100,20 @@ def test_a_zillo_card_chosen_on_the_seat_page_lights_its_moves(tmp_path: Path) -
         targets = {game.format_cell(a.target) for a in moves if hasattr(a, "target")}
         assert targets and targets <= set(lit["hints"])
         assert service.moves == []
+
+
+def test_a_new_game_ends_the_old_games_seat_pages(tmp_path: Path) -> None:
+    text = config_text("zillo", 2, 'hands = "dealt"')
+    with running_service(tmp_path, text) as service, web_client(service, tmp_path) as client:
+        with client.websocket_connect("/ws") as socket:
+            table = Page(socket)
+            link = table.view()["seats"][0]["link"].removeprefix("/seat/")
+            with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
+                seat = Page(seat_socket)
+                assert seat.view()["you"]["hand"]
+                new = {"type": "new_game", "pin": PIN, "game": "zillo", "players": 2, "seats": ["human", "human"]}
+                assert table.ask(new)["type"] == "reply"
+                ended = seat.until(lambda m: m["type"] == "error")
+                assert "not for the game now on the board" in ended["message"]
+            fresh = table.view(lambda v: v["game_id"] == service.game_id)
+        assert fresh["seats"][0]["link"] != f"/seat/{link}"  # new links for the new game
