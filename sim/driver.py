@@ -18,6 +18,7 @@ from controller.table.tracker import Tracker, TrackerOutput
 from sim.backends import SimBackends
 from sim.board import SimBoard
 from sim.hands import HandStep
+from sim.sight import MoveSight
 
 REACTION_MS = 400  # how long a player takes to answer a confirmation request
 GIVE_UP_MS = 20_000  # a move the tracker has not committed this long after the hands finished
@@ -144,7 +145,8 @@ class Performance:
         self.after = self.before.apply(action)
         is_field = backends.board.channel_of.__contains__
         hands = backends.hands
-        alternatives = _other_targets(tracker, self.before, action) if hands.style.let_go else ()
+        sight = sight_of(tracker)
+        alternatives = _other_targets(sight, self.before, action) if hands.style.let_go else ()
         self._steps: list[HandStep] = hands.plan(
             self.before.occupancy(), self.after.occupancy(), is_field, alternatives
         )
@@ -154,7 +156,7 @@ class Performance:
             backends.inputs.push("card", card)
         # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it, then
         # the player declares it once the board has settled.
-        self._declare = tracker.is_invisible(action, self.before)
+        self._declare = sight.is_invisible(self.before, action)
         if self._declare:
             stats.declared += 1
         self._start = start
@@ -235,10 +237,23 @@ class Performance:
         return None
 
 
-def _other_targets(tracker: Tracker, before: State, action: Action) -> list[Cell]:
+def sight_of(tracker: Tracker) -> MoveSight:
+    """The hands' own view of the moves on the tracker's board (one per board, shared by the moves)."""
+    sight = _SIGHTS.get(id(tracker.board))
+    if sight is None or sight.board is not tracker.board:
+        if len(_SIGHTS) > 4:
+            _SIGHTS.clear()
+        sight = _SIGHTS[id(tracker.board)] = MoveSight(tracker.board)
+    return sight
+
+
+_SIGHTS: dict[int, MoveSight] = {}
+
+
+def _other_targets(sight: MoveSight, before: State, action: Action) -> list[Cell]:
     """Other fields the piece this action moves may legally go to (for a player letting go on a
     wrong legal field): the targets of the legal actions that move the same single piece."""
-    own = tracker.footprint_of(action, before)
+    own = sight.footprint(before, action)
     if len(own.moves) != 1:
         return []
     origin = own.moves[0].origin
@@ -246,7 +261,7 @@ def _other_targets(tracker: Tracker, before: State, action: Action) -> list[Cell
     for other in before.legal_actions():
         if other == action:
             continue
-        print_ = tracker.footprint_of(other, before)
+        print_ = sight.footprint(before, other)
         if len(print_.moves) == 1 and print_.moves[0].origin == origin and print_.moves[0].target is not None:
             targets.append(print_.moves[0].target)
     return targets
@@ -328,9 +343,7 @@ class HandsDriver:
                 if self._judged_from is None:  # a resumed game: judge from here on
                     self._judged_from = len(self._tracker.history)
                     self.judge = Judge(self.stats)
-                self.current = Performance(
-                    self._backends, self._tracker, action, now, self.stats, answers=not asked
-                )
+                self.current = Performance(self._backends, self._tracker, action, now, self.stats, answers=not asked)
                 self.judge.intend(self.current)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
         if self.current is not None:

@@ -20,8 +20,9 @@ from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
 from sim.backends import simulated
-from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile
+from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile, sight_of
 from sim.hands import BEHAVIOURS, HandStep
+from sim.sight import MoveSight
 
 SCAN_MS = 10  # 100 scans per second
 
@@ -140,7 +141,7 @@ class PhysicalTable:
     def play(self, bots: Sequence[Bot]) -> None:
         """Bots play until the game is over or the board lost track of a move. The next player may
         start before the last move is committed (a fast reply, when the hands' style says so)."""
-        tracker = self.session.tracker
+        sight = sight_of(self.session.tracker)  # the hands' own view of moves, not the tracker's tables
         hands = self.backends.hands
         moves: list[Performance] = []
         while True:
@@ -152,7 +153,7 @@ class PhysicalTable:
             last = moves[-1]
             if len(moves) == 1 and last.hands_done and last.reply_at is None:
                 can_reply = not self.show_cards and not last.after.is_terminal() and last.finished_at < self.now
-                reply = can_reply and not tracker.is_invisible(last.action, last.before) and hands.chance("fast_reply")
+                reply = can_reply and not sight.is_invisible(last.before, last.action) and hands.chance("fast_reply")
                 last.reply_at = last.finished_at + hands.between(hands.style.fast_reply_ms) if reply else -1
             if len(moves) == 1 and last.reply_at is not None and last.reply_at >= 0 and self._last_mode == "confirm":
                 last.reply_at = -1  # the board asks about the last move: the next player waits for it
@@ -162,8 +163,8 @@ class PhysicalTable:
                 action = bots[following.current_player].choose(following)
                 # Nobody grabs the piece the last player has just put down before the board took
                 # the move (in Zillo anyone may move the Zillo): that reply waits for the commit.
-                touched = _fields(tracker, last.action, last.before)
-                if not tracker.is_invisible(action, following) and not touched & _fields(tracker, action, following):
+                touched = _fields(sight, last.action, last.before)
+                if not sight.is_invisible(following, action) and not touched & _fields(sight, action, following):
                     moves.append(self._start(action, following))
                     self.stats.fast_replies += 1
                 last.reply_at = -1
@@ -186,9 +187,9 @@ class PhysicalTable:
         return move
 
 
-def _fields(tracker, action: Action, state: State) -> set:
+def _fields(sight: MoveSight, action: Action, state: State) -> set:
     """The fields `action` takes pieces from or puts pieces on."""
-    print_ = tracker.footprint_of(action, state)
+    print_ = sight.footprint(state, action)
     return {move.origin for move in print_.moves} | {move.target for move in print_.moves}
 
 

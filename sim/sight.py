@@ -1,0 +1,48 @@
+"""What the virtual hands know of a move without asking the tracker: which pieces it moves, and
+whether any sensor sees it.
+
+A person at the board knows the rules and sees the pieces; they do not read the tracker's tables.
+The hands work the same way, from the rules engine and the board map, so the tracker builds its own
+candidate tables inside its own steps, as on the real board, and `tafel bench` times them there.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from controller.games import Action, State
+from controller.games.footprint import Footprint, footprint
+from controller.table.board import BoardMap
+
+
+class MoveSight:
+    """Footprints and visibility of actions on one board, remembered for the latest few hundred."""
+
+    def __init__(self, board: BoardMap, keep: int = 512) -> None:
+        self.board = board
+        self._keep = keep
+        # (id of the state, action) -> (the state, kept so its id cannot be reused; the footprint; seen)
+        self._known: OrderedDict[tuple[int, Action], tuple[State, Footprint, bool]] = OrderedDict()
+
+    def _look(self, state: State, action: Action) -> tuple[State, Footprint, bool]:
+        key = (id(state), action)
+        known = self._known.get(key)
+        if known is not None and known[0] is state:
+            self._known.move_to_end(key)
+            return known
+        before = state.occupancy()
+        after = state.apply(action).occupancy()
+        expected = self.board.expected
+        known = (state, footprint(before, after), expected(before) != expected(after))
+        self._known[key] = known
+        if len(self._known) > self._keep:
+            self._known.popitem(last=False)
+        return known
+
+    def footprint(self, state: State, action: Action) -> Footprint:
+        """Which pieces `action` moves in `state`."""
+        return self._look(state, action)[1]
+
+    def is_invisible(self, state: State, action: Action) -> bool:
+        """Whether no sensor sees `action` in `state` (it must be declared)."""
+        return not self._look(state, action)[2]
