@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.games import Game, State, load_game
 from controller.games.seats import result_line
-from controller.service.journal import atomic_write
+from controller.service.journal import GameRecord, JournalError, atomic_write
 
 GAME_ID = re.compile(r"[0-9a-f]{6,32}")
 
@@ -50,17 +50,13 @@ class ArchivedGame:
         }
 
     def replay(self) -> tuple[Game, list[State]]:
-        """The game and every state of it, oldest first; ArchiveError if a move no longer replays."""
-        game = load_game(self.start["game"])
-        state = game.new_game(players=self.start["players"], seed=self.start["seed"], **self.start.get("options", {}))
-        states = [state]
-        for number, text in enumerate(self.actions, 1):
-            try:
-                state = state.apply(state.parse_action(text))
-            except ValueError as error:
-                raise ArchiveError(f"move {number} ({text}) of game {self.game_id} does not replay: {error}") from None
-            states.append(state)
-        return game, states
+        """The game and every state of it, oldest first (as the journal replays a game); ArchiveError
+        if a move no longer replays."""
+        record = GameRecord(dict(self.start), [{"action": text} for text in self.actions])
+        try:
+            return record.replay()
+        except (JournalError, ValueError) as error:
+            raise ArchiveError(f"game {self.game_id} of the history does not replay: {error}") from None
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -189,11 +189,11 @@ class ControlChannel:
         anything but a CommandError is a bug: the page hears that it could not be done, `on_bug`
         hears why, and the loop goes on."""
         count = 0
-        while True:
+        while not self._commands.empty():  # the scan loop's hot path: usually nothing is queued
             try:
                 command, future = self._commands.get_nowait()
             except queue.Empty:
-                return count
+                break
             count += 1
             if not future.set_running_or_notify_cancel():
                 continue
@@ -205,6 +205,7 @@ class ControlChannel:
                 future.set_exception(CommandError("the board could not do that (the log says why)"))
                 if on_bug is not None:
                     on_bug(command, error)
+        return count
 
     def publish(self, snapshot: Snapshot) -> list[str]:
         """Hand `snapshot` to every subscriber. A subscriber that fails is dropped (a front-end's

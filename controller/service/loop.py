@@ -203,7 +203,6 @@ class Service(TableControl):
         self.seats: tuple[str, ...] = ()
         self.moves = []
         self.start_record: dict[str, Any] = {}
-        self.game_id = ""
         self._bots = []
         self._changed = True
         self._notices: list[str] = []
@@ -284,8 +283,7 @@ class Service(TableControl):
         assert backends is not None
         state = history[-1]
         game = self.game = state.game
-        self.start_record = start
-        self.game_id = str(start.get("id") or new_game_id())
+        self.start_record = {**start, "id": str(start.get("id") or new_game_id())}  # older journals have none
         self.seats = self._seats_of(start, state.players)
         self.moves = moves_of(history, actions)
         sim = backends.sim
@@ -341,7 +339,7 @@ class Service(TableControl):
         fresh = self.game.new_game(players=players, seed=seed, **options)
         start = self._start_record(self.game, players, seed, options, self.seats, self.start_record.get("origin"))
         self.persistence.new_game(start)
-        self.start_record, self.game_id, self.moves = start, start["id"], []
+        self.start_record, self.moves = start, []
         self.log.info("game abandoned; a new %s game starts (seed %d): set up the board", self.game.title, seed)
         self._announced_over = False
         self._changed = True

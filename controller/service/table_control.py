@@ -88,13 +88,17 @@ class TableControl:
     seats: tuple[str, ...]
     moves: list[MoveEntry]
     start_record: dict[str, Any]
-    game_id: str
     _bots: list[Bot | None]
     _changed: bool
     _notices: list[str]
     _revision: int
     _published: TrackerOutput | None
     _readings_at: int
+
+    @property
+    def game_id(self) -> str:
+        """The game in progress's id: in its start record, in the journal, and in the history."""
+        return str(self.start_record.get("id", ""))
 
     # --- seats and starts ------------------------------------------------------------------------
     def _configured_seats(self, players: int) -> tuple[str, ...]:

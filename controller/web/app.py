@@ -79,6 +79,7 @@ class Hub:
         self._wrong_pins = 0
         self._locked_until = 0.0
         self._lockouts = 0
+        self._viewed: tuple[Snapshot, dict[str, Any]] | None = None
         self.sent = 0  # messages handed to pages (for the bench)
 
     # --- from the scan loop's thread --------------------------------------------------------------
@@ -99,43 +100,67 @@ class Hub:
         snapshot = self.snapshot
         if snapshot is None or not self.pages:
             return
-        table: str | None = None
-        seat_messages: dict[int, str] = {}
-        health: str | None = None
+        made: dict[object, str] = {}  # each kind of message once per snapshot: table, health, per seat
         for page in list(self.pages):
-            if page.health:
-                health = health or json.dumps(health_view(snapshot))
-                self._hand(page, health)
-            elif snapshot.sensors_only:
+            if snapshot.sensors_only and not page.health:
                 continue  # only the live sensor map changed: the other pages show nothing of it
-            elif page.seat is not None and page.game_id != snapshot.game_id:
-                # A new game: this phone's seat was in the old one. It joins the new one by its link.
-                page.closing = True
-                self._hand(page, json.dumps({"type": "error", "message": STALE_LINK}))
-            elif page.seat is not None:
-                if page.seat not in seat_messages:
-                    seat_messages[page.seat] = self.seat_message(snapshot, page.seat)
-                self._hand(page, seat_messages[page.seat])
-            else:
-                table = table or self.table_message(snapshot)
-                self._hand(page, table)
+            self._hand(page, self._message_for(page, snapshot, made))
+
+    def _broadcast_one(self, page: Page) -> None:
+        if self.snapshot is not None:
+            self._hand(page, self._message_for(page, self.snapshot, {}))
+
+    def _message_for(self, page: Page, snapshot: Snapshot, made: dict[object, str]) -> str:
+        """What `page` is sent for `snapshot`; `made` keeps the messages built for this snapshot."""
+        if page.health:
+            key: object = "health"
+        elif page.seat is not None and page.game_id != snapshot.game_id:
+            # A new game: this phone's seat was in the old one. It joins the new one by its link.
+            page.closing = True
+            key = "stale"
+        else:
+            key = page.seat  # None: the table view
+        if key not in made:
+            made[key] = self._build(key, snapshot)
+        return made[key]
+
+    def _build(self, key: object, snapshot: Snapshot) -> str:
+        if key == "health":
+            return json.dumps(health_view(snapshot))
+        if key == "stale":
+            return json.dumps({"type": "error", "message": STALE_LINK})
+        if key is None:
+            return self.table_message(snapshot)
+        assert isinstance(key, int)
+        return self.seat_message(snapshot, key)
+
+    def _view(self, snapshot: Snapshot) -> dict[str, Any]:
+        """The table view of `snapshot`, built once and shared by the table and every seat page."""
+        if self._viewed is None or self._viewed[0] is not snapshot:
+            self._viewed = (snapshot, table_view(snapshot))
+        return self._viewed[1]
 
     def _hand(self, page: Page, message: str) -> None:
         page.pending = message
         page.ready.set()
 
     def table_message(self, snapshot: Snapshot) -> str:
-        view = table_view(snapshot)
+        view = dict(self._view(snapshot))
         tokens = self.seats.tokens(snapshot.game_id, snapshot.state.players)
         joined = self.seats.joined()
-        for seat in view["seats"]:
-            seat["link"] = None if seat["seat"] in joined else f"/seat/{tokens[seat['seat']]}"
-            seat["joined"] = seat["seat"] in joined
+        view["seats"] = [
+            {
+                **seat,
+                "link": None if seat["seat"] in joined else f"/seat/{tokens[seat['seat']]}",
+                "joined": seat["seat"] in joined,
+            }
+            for seat in view["seats"]
+        ]
         view["pin"] = self.pin if self.show_pin else None
         return json.dumps(view)
 
     def seat_message(self, snapshot: Snapshot, seat: int) -> str:
-        view = table_view(snapshot)
+        view = dict(self._view(snapshot))
         view["seats"] = [{**entry, "link": None} for entry in view["seats"]]
         view["you"] = seat_view(snapshot, seat)
         return json.dumps(view)
@@ -183,16 +208,6 @@ class Hub:
         if self.snapshot is not None and self.loop is not None and not self._scheduled:
             self._scheduled = True
             self.loop.call_soon(self._broadcast)
-
-    def _broadcast_one(self, page: Page) -> None:
-        snapshot = self.snapshot
-        assert snapshot is not None
-        if page.health:
-            self._hand(page, json.dumps(health_view(snapshot)))
-        elif page.seat is not None:
-            self._hand(page, self.seat_message(snapshot, page.seat))
-        else:
-            self._hand(page, self.table_message(snapshot))
 
     async def _send(self, page: Page) -> None:
         try:

@@ -531,3 +531,13 @@ def test_observation_hides_other_hands_and_the_pile() -> None:
     for card in state.hand(0) or ():
         # Red's cards appear only among the cards Yellow has not seen (with the pile's cards).
         assert card in seen["unseen"] and text.count(f"'{card}'") == 1
+
+
+def test_ruling_ze8_a_discard_from_the_hand_reads_face_down_to_the_others() -> None:
+    """ZE-8: a card discarded from the hand goes face down: the move list other seats read says a card
+    went, not which; every other card played is shown, so its notation is public."""
+    state = GAME.new_game(players=2, seed=0)
+    card = state.hand(0)[0]  # type: ignore[index]
+    assert state.public_action_to_str(Discard(card)) == "discard (face down)"
+    move = state.legal_actions()[0]
+    assert state.public_action_to_str(move) == state.action_to_str(move)

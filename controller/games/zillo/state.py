@@ -53,7 +53,7 @@ from controller.games.zillo.model import (
     Table,
 )
 from controller.games.zillo.reasons import IllegalReasons
-from controller.games.zillo.views import ZilloViews, _occupancy
+from controller.games.zillo.views import ZilloViews, _occupancy, laid_face_down
 
 
 def _set_up(table: Table, start: int) -> Table:
@@ -457,7 +457,7 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         layout, catchers, zillo, caught = self._board_after(action)
         changes: dict[str, Any] = dict(layout=layout, catchers=catchers, zillo=zillo, ply=t.ply + 1, turn=t.turn + 1)
         # ZE-8: a discard from the hand is face down; everything else is shown.
-        changes.update(self._card_leaves(card, shown=not (isinstance(action, Discard) and t.phase == HANDS)))
+        changes.update(self._card_leaves(card, shown=not laid_face_down(action, t.phase)))
         if caught:
             assert isinstance(action, Move) and action.count is not None
             changes.update(self._score(action.count))

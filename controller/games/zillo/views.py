@@ -34,6 +34,11 @@ def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
     return occupancy
 
 
+def laid_face_down(action: Action, phase: str) -> bool:
+    """ZE-8: a card discarded from the hand goes face down; every other card played is shown."""
+    return isinstance(action, notation.Discard) and phase == HANDS
+
+
 class ZilloViews:
     """Notation and what others may see of a state: the saved form, a seat's observation, the board's marks."""
 
@@ -46,7 +51,7 @@ class ZilloViews:
 
     def public_action_to_str(self, action: Action) -> str:
         """ZE-8: a card discarded from the hand goes face down; the others see that a card went."""
-        if isinstance(action, notation.Discard) and self._t.phase == HANDS:
+        if laid_face_down(action, self._t.phase):
             return "discard (face down)"
         return notation.action_to_str(action)
 
