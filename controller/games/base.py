@@ -8,7 +8,7 @@ Nothing here does I/O, reads a clock or touches hardware.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -175,6 +175,24 @@ class State(ABC):
     @abstractmethod
     def marks(self) -> dict[Cell, Mark]:
         """What the LEDs show as part of the state."""
+
+    def action_reach(self, action: Action) -> Collection[Cell] | None:
+        """Every field whose pieces the legal `action` may change: where pieces leave, land and are
+        sent home (a superset is fine), found without playing the action; None: it may change any
+        field. The board weighs only the actions that reach the fields it saw change, so a game with
+        many legal actions names their reach."""
+        return None
+
+    def action_effect(self, action: Action) -> Hashable:
+        """What of the legal `action` the board can see: two actions with the same effect leave the
+        same pieces on the same fields (a Zillo move is the same whichever card allows it), so the
+        board weighs each effect once. Default: every action is its own effect."""
+        return action
+
+    def occupancy_after(self, action: Action) -> Occupancy:
+        """What will stand on the board after the legal `action`. Games override it where that is
+        cheaper than playing the action."""
+        return self.apply(action).occupancy()
 
     def public_action_to_str(self, action: Action) -> str:
         """The action as the other seats may read it: its notation, unless it hides something (a card

@@ -405,6 +405,16 @@ class KlotzState(State):
         won = block.is_square and action.target == self.corner_of(player)
         return self._successor(blocks, following, passes=0, winner=player if won else None)
 
+    def action_reach(self, action: Action) -> tuple[Cell, ...]:
+        """The block's two fields, and the home a captured square goes back to (K-4's tile changes
+        hands unseen: a cylinder reads the same whoever's tile it carries)."""
+        if not isinstance(action, Move):
+            return ()
+        victim = self._blocks.get(action.target)
+        if victim is None:
+            return (action.origin, action.target)
+        return (action.origin, action.target, self.home_of(victim.player or 0))
+
     def _successor(self, blocks: dict[Cell, Block], current: int, *, passes: int, winner: int | None) -> KlotzState:
         return KlotzState(
             self._game,

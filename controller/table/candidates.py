@@ -1,92 +1,201 @@
-"""The candidate table of one game state: the readings the board should show, and for every legal
-action the readings it would change (its *mismatch*), its successor and its footprint.
+"""The candidate table of one game state: the readings the board should show, and for the legal
+actions the evidence asks about, the readings each would change (its *mismatch*), its successor and
+its footprint.
 
-Matching a settled board is then one dictionary look-up. The table is built in small slices on
-quiet scans after a commit and finished the moment a match needs it.
+Matching is driven by the evidence. Each legal action names the fields it may change
+(`State.action_reach`, cheap: no action is played for it), and the table keeps an index from sensor
+channel to the actions that may change it. A settled board that differs from the game on channels C
+can only be an action that reaches every channel of C, so only those few actions are played out and
+compared; the rest are never evaluated. Actions with the same effect on the pieces
+(`State.action_effect`: in Zillo the same move allowed by several cards) are weighed once, and each
+evaluation is kept, so nothing is computed twice in a state. A game without `action_reach` has every
+action weighed for every piece of evidence (its tables are small).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable
 
 from controller.games import Action, Cell, Occupancy, State
 from controller.games.footprint import Footprint, footprint
 from controller.table.board import BoardMap
 from controller.table.tracker_types import Mismatch
 
+_ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
+
 
 class CandidateTable:
-    """Everything the tracker needs about one state: its expected readings at once, and every legal
-    action's mismatch, successor and (on first use) footprint.
+    """Everything the tracker needs about one state, computed on first use: its expected readings,
+    its legal actions with the channels each may change, and per action (when asked) its mismatch,
+    successor and footprint."""
 
-    The per-action part is built in small slices (`advance`) on quiet scans after a commit, and
-    finished (`complete`) the moment a match needs it, so no single scan pays for all of it.
-    """
+    __slots__ = (
+        "_anywhere",
+        "_by_channel",
+        "_effect",
+        "_effects",
+        "_footprints",
+        "_invisible",
+        "_legal",
+        "_matches",
+        "_mismatch",
+        "_occupancy_after",
+        "_order",
+        "_reach",
+        "_successor",
+        "_unseen",
+        "board",
+        "expected",
+        "occupancy",
+        "state",
+    )
 
     def __init__(self, state: State, board: BoardMap) -> None:
         self.state = state
         self.board = board
         self.occupancy: Occupancy = state.occupancy()
         self.expected: tuple[int, ...] = board.expected(self.occupancy)
-        self.by_mismatch: dict[Mismatch, list[Action]] = {}
-        self.mismatch_of: dict[Action, Mismatch] = {}
-        self.successor: dict[Action, State] = {}
-        self.invisible: list[Action] = []  # actions no sensor can see: they must be declared
-        self.footprints: dict[Action, Footprint] = {}
-        self.unseen: dict[Action, bool] = {}
-        self.masked_index: dict[frozenset[int], dict[Mismatch, list[Action]]] = {}
-        self._todo: list[Action] | None = None
-        self._next = 0
+        self._legal: tuple[Action, ...] | None = None
+        self._order: dict[Action, int] = {}
+        self._reach: list[frozenset[int] | None] = []
+        self._effect = state.action_effect
+        self._effects: dict[Hashable, frozenset[int] | None] = {}  # effect -> its reach, in channels
+        self._by_channel: dict[int, list[int]] = {}
+        self._anywhere: list[int] = []
+        # Keyed by effect: actions that move the same pieces the same way share them.
+        self._mismatch: dict[Hashable, Mismatch] = {}
+        self._occupancy_after: dict[Hashable, Occupancy] = {}
+        self._footprints: dict[Hashable, Footprint] = {}
+        self._unseen: dict[Hashable, bool] = {}
+        self._successor: dict[Action, State] = {}
+        self._matches: dict[tuple[Mismatch, frozenset[int]], list[Action]] = {}
+        self._invisible: list[Action] | None = None
 
+    # --- the legal actions and where they reach ----------------------------------------------------
     @property
-    def done(self) -> bool:
-        return self._todo is not None and self._next >= len(self._todo)
+    def actions(self) -> tuple[Action, ...]:
+        """The legal actions, in the game's order (none once the game is over)."""
+        if self._legal is None:
+            self._index()
+        assert self._legal is not None
+        return self._legal
 
-    def advance(self, budget: int) -> None:
-        """Process up to `budget` more actions (listing the legal actions counts as one)."""
-        if self._todo is None:
-            self._todo = [] if self.state.is_terminal() else list(self.state.legal_actions())
-            budget -= 1
-        todo = self._todo
-        end = min(len(todo), self._next + max(budget, 0))
-        while self._next < end:
-            self._add(todo[self._next])
-            self._next += 1
+    def is_legal(self, action: Action) -> bool:
+        if self._legal is None:
+            self._index()
+        return action in self._order
 
-    def complete(self) -> CandidateTable:
-        if not self.done:
-            self.advance(1 << 30)
-        return self
+    def _index(self) -> None:
+        """List the legal actions and index them by the channels they may change."""
+        state = self.state
+        legal = () if state.is_terminal() else tuple(state.legal_actions())
+        channel_of = self.board.channel_of
+        by_channel = self._by_channel
+        effects = self._effects
+        effect_of = self._effect
+        for number, action in enumerate(legal):
+            self._order[action] = number
+            effect = effect_of(action)
+            if effect in effects:
+                channels = effects[effect]
+            else:
+                cells = state.action_reach(action)
+                channels = None if cells is _ANYWHERE else frozenset(channel_of[c] for c in cells if c in channel_of)
+                effects[effect] = channels
+            self._reach.append(channels)
+            if channels is _ANYWHERE:
+                self._anywhere.append(number)
+                continue
+            for channel in channels:
+                by_channel.setdefault(channel, []).append(number)
+        self._legal = legal
 
-    def _add(self, action: Action) -> None:
-        after = self.state.apply(action)
+    def reaching(self, channels: Collection[int]) -> list[Action]:
+        """The actions that may change every one of `channels` (all actions for none), in legal order:
+        the only ones whose mismatch can cover those channels."""
+        legal = self.actions
+        if not channels:
+            return list(legal)
+        lists = [self._by_channel.get(channel, ()) for channel in channels]
+        fewest = min(lists, key=len)
+        reach = self._reach
+        wanted = frozenset(channels)
+        numbers = [number for number in fewest if wanted <= reach[number]]  # type: ignore[operator]
+        if self._anywhere:
+            numbers = sorted(numbers + self._anywhere)
+        return [legal[number] for number in numbers]
+
+    def reaching_any(self, channels: Iterable[int]) -> list[Action]:
+        """The actions that may change at least one of `channels`, in legal order."""
+        legal = self.actions
+        numbers = set(self._anywhere)
+        for channel in channels:
+            numbers.update(self._by_channel.get(channel, ()))
+        return [legal[number] for number in sorted(numbers)]
+
+    # --- per action, on first use --------------------------------------------------------------------
+    def mismatch(self, action: Action) -> Mismatch:
+        """The (channel, reading) pairs where the board after the legal `action` differs from now."""
+        found = self._mismatch.get(self._effect(action))
+        if found is None:
+            found = self._evaluate(action)
+        return found
+
+    def _evaluate(self, action: Action) -> Mismatch:
         occupancy = self.occupancy
-        after_occupancy = after.occupancy()
+        after_occupancy = self.occupancy_after(action)
         board = self.board
+        channel_of = board.channel_of
+        model = board.model
         expected = self.expected
         pairs = []
         for cell in occupancy.keys() | after_occupancy.keys():
             pieces = after_occupancy.get(cell)
             if occupancy.get(cell) == pieces:
                 continue
-            channel = board.channel_of.get(cell)
+            channel = channel_of.get(cell)
             if channel is None:
                 continue
-            value = board.model([piece.magnet for piece in pieces or ()])
+            value = model([piece.magnet for piece in pieces or ()])
             if value != expected[channel]:
                 pairs.append((channel, value))
         mismatch = frozenset(pairs)
-        self.successor[action] = after
-        self.mismatch_of[action] = mismatch
-        if mismatch:
-            self.by_mismatch.setdefault(mismatch, []).append(action)
-        else:
-            self.invisible.append(action)
+        self._mismatch[self._effect(action)] = mismatch
+        return mismatch
+
+    def occupancy_after(self, action: Action) -> Occupancy:
+        effect = self._effect(action)
+        found = self._occupancy_after.get(effect)
+        if found is None:
+            successor = self._successor.get(action)
+            found = successor.occupancy() if successor is not None else self.state.occupancy_after(action)
+            self._occupancy_after[effect] = found
+        return found
+
+    def successor(self, action: Action) -> State:
+        """The state after the legal `action`."""
+        found = self._successor.get(action)
+        if found is None:
+            found = self.state.apply(action)
+            self._successor[action] = found
+        return found
+
+    def footprint(self, action: Action) -> Footprint:
+        """Which pieces the action moves."""
+        effect = self._effect(action)
+        found = self._footprints.get(effect)
+        if found is None:
+            found = footprint(self.occupancy, self.occupancy_after(action))
+            self._footprints[effect] = found
+        return found
 
     def unseen_placement(self, action: Action) -> bool:
         """Whether the action may put a piece where no sensor notices it arrive (see `Tracker`)."""
-        found = self.unseen.get(action)
+        effect = self._effect(action)
+        found = self._unseen.get(effect)
         if found is None:
             found = self._has_unseen_placement(action)
-            self.unseen[action] = found
+            self._unseen[effect] = found
         return found
 
     def _has_unseen_placement(self, action: Action) -> bool:
@@ -97,7 +206,7 @@ class CandidateTable:
             if move.target is not None and move.target not in origins:
                 arriving.setdefault(move.target, {}).setdefault(move.origin, []).append(move.piece.magnet)
         model = self.board.model
-        after = self.successor[action].occupancy()
+        after = self.occupancy_after(action)
         for target, groups in arriving.items():
             staying = [piece.magnet for piece in self.occupancy.get(target, ())]
             if not staying and len(groups) < 2:
@@ -112,13 +221,36 @@ class CandidateTable:
                     return True  # this group could be the last one down, and nobody would see it
         return False
 
-    def footprint(self, action: Action) -> Footprint:
-        """Which pieces the action moves (computed on first use: only hints need it)."""
-        found = self.footprints.get(action)
+    # --- questions the evidence asks -----------------------------------------------------------------
+    def matching(self, evidence: Mismatch, masked: Collection[int] = ()) -> list[Action]:
+        """The actions whose mismatch is exactly `evidence` (a non-empty one), with the `masked`
+        channels (stuck sensors) left out of both."""
+        key = (evidence, frozenset(masked))
+        found = self._matches.get(key)
         if found is None:
-            found = footprint(self.occupancy, self.successor[action].occupancy())
-            self.footprints[action] = found
+            channels = [channel for channel, _ in evidence]
+            if masked:
+                found = [
+                    action
+                    for action in self.reaching(channels)
+                    if frozenset(pair for pair in self.mismatch(action) if pair[0] not in masked) == evidence
+                ]
+            else:
+                found = [action for action in self.reaching(channels) if self.mismatch(action) == evidence]
+            self._matches[key] = found
         return found
+
+    @property
+    def invisible(self) -> list[Action]:
+        """The actions no sensor sees (they must be declared). Weighs every action, once."""
+        if self._invisible is None:
+            self._invisible = [action for action in self.actions if not self.mismatch(action)]
+        return self._invisible
+
+    @property
+    def evaluated(self) -> int:
+        """How many effects have been weighed in this table."""
+        return len(self._mismatch)
 
 
 def chance_count(state: State) -> int:

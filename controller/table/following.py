@@ -32,8 +32,8 @@ class FollowingHands:
     _masked: dict[int, int]
     _history: list[State]
     _state: State
-    _candidates: Callable[[State], CandidateTable]
-    _index: Callable[[CandidateTable], dict[Mismatch, list[Action]]]
+    _table: Callable[[State], CandidateTable]
+    _matching: Callable[[CandidateTable, Mismatch], list[Action]]
     _unmasked: Callable[[Mismatch], Mismatch]
     _takeback_mismatch: Callable[[], Mismatch | None]
 
@@ -41,7 +41,7 @@ class FollowingHands:
         """The acknowledged move, when the board shows it plus the start of the next player's move
         on other fields, and no bigger move of this player could be under way."""
         acked = self._provisional
-        if acked is None or isinstance(acked, str | Correction | ThenMove) or acked not in cands.mismatch_of:
+        if acked is None or isinstance(acked, str | Correction | ThenMove) or not cands.is_legal(acked):
             return None
         return acked if self._followed([acked], mismatch, cands) else None
 
@@ -49,14 +49,14 @@ class FollowingHands:
         """The moves a pending confirmation asks about, when the next player has started meanwhile:
         the request stays (the answer commits the move chosen, then the rest is matched)."""
         asked = [a for a in self._choice.asking if not isinstance(a, str | Correction | ThenMove)]
-        if not asked or len(asked) != len(self._choice.asking) or any(a not in cands.mismatch_of for a in asked):
+        if not asked or len(asked) != len(self._choice.asking) or any(not cands.is_legal(a) for a in asked):
             return []
         return asked if self._followed(asked, mismatch, cands) else []
 
     def _followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
         move of the next player, and no bigger move of this player could be under way."""
-        own = {self._unmasked(cands.mismatch_of[move]) for move in moves}
+        own = {self._unmasked(cands.mismatch(move)) for move in moves}
         if len(own) != 1:
             return False
         (own_pairs,) = own
@@ -66,7 +66,8 @@ class FollowingHands:
         channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
-        if any(other not in moves and self._unmasked(m) >= mismatch for other, m in cands.mismatch_of.items()):
+        bigger = cands.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
+        if any(other not in moves and self._unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
             return False  # this player may be making a bigger move
         # The next player starts by lifting a piece: every other change takes a piece away from a
         # field that holds one (checked against the readings, so no table of the next position is
@@ -85,18 +86,21 @@ class FollowingHands:
         if window.next_player_started(mismatch, self._expected):
             self._correction = None
             return []
-        before = self._candidates(window.before)
+        before = self._table(window.before)
         evidence = self._evidence_against(before.expected)
         if not evidence:
             # The board shows the position before the commit: a move no sensor sees may have
-            # replaced it (a Catcher moved on onto its own stack under a binary sensor).
-            found = window.alternatives(before.invisible)
+            # replaced it (a Catcher moved on onto its own stack under a binary sensor). It moves the
+            # same piece, so it reaches a field of the committed move (a piece lifted anywhere else
+            # would have shown that the next player started).
+            moved_on = before.reaching_any(window.channels)
+            found = window.alternatives([action for action in moved_on if not before.mismatch(action)])
         else:
-            found = window.alternatives(self._index(before).get(evidence, []))
+            found = window.alternatives(self._matching(before, evidence))
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
         self._ask_corrections = bool(found) and self._may_begin_a_move(
-            mismatch, self._candidates(self._state), sent_home=True
+            mismatch, self._table(self._state), sent_home=True
         )
         return found
 
@@ -106,17 +110,17 @@ class FollowingHands:
         window = self._correction
         if not isinstance(choice, Correction) or window is None:
             return False
-        return self._ask_corrections or not self._candidates(window.before).mismatch_of[choice.action]
+        return self._ask_corrections or not self._table(window.before).mismatch(choice.action)
 
     def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
         """A move the board shows that could also be the last acknowledged move followed at once by
         the next player's (the piece moved on): both are candidates, never silently one of them."""
         acked = self._acknowledged
-        if acked is None or acked == action or acked not in cands.mismatch_of:
+        if acked is None or acked == action or not cands.is_legal(acked):
             return []
-        following = self._candidates(cands.successor[acked])
+        following = self._table(cands.successor(acked))
         evidence = self._evidence_against(following.expected)
-        return [ThenMove(acked, second) for second in self._index(following).get(evidence, [])]
+        return [ThenMove(acked, second) for second in self._matching(following, evidence)]
 
     def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         masked = self._masked
@@ -124,7 +128,7 @@ class FollowingHands:
 
     def _declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""
-        table = self._table_of(asked, self._candidates(self._state))
+        table = self._table_of(asked, self._table(self._state))
         return table.state.action_to_str(self._shown_action(asked)) == text.strip()
 
     def _shown_action(self, choice: Choice) -> Action:
@@ -136,15 +140,15 @@ class FollowingHands:
 
     def _table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
         if isinstance(choice, Correction) and self._correction is not None:
-            return self._candidates(self._correction.before)
+            return self._table(self._correction.before)
         if isinstance(choice, ThenMove):
-            return self._candidates(cands.successor[choice.first])
+            return self._table(cands.successor(choice.first))
         return cands
 
     def _successor_of(self, choice: Choice, cands: CandidateTable) -> State:
         if choice == TAKEBACK:
             return self._history[-1]
-        return self._table_of(choice, cands).successor[self._shown_action(choice)]
+        return self._table_of(choice, cands).successor(self._shown_action(choice))
 
     def _capture_may_follow(self, cands: CandidateTable) -> bool:
         """Whether the position before the last move is also the start of a move of the player on
@@ -161,8 +165,9 @@ class FollowingHands:
         channel_of = self.board.channel_of  # type: ignore[attr-defined]
         expected = cands.expected
         emptied = {channel for channel, value in evidence if value == 0}
-        for action, mismatch in cands.mismatch_of.items():
-            move = self._unmasked(mismatch)
+        # Every changed channel is part of the move or a field it fills: only actions reaching them all.
+        for action in cands.reaching([channel for channel, _ in evidence]):
+            move = self._unmasked(cands.mismatch(action))
             if move == evidence or not all(pair in move or pair[0] in emptied for pair in evidence):
                 continue
             # A field empty now must be one the move fills (a sensor that cannot tell the arriving
@@ -184,4 +189,4 @@ class FollowingHands:
         was = self._expected[channel]
         if not was or not (abs(value) < abs(was) or value * was < 0):
             return False
-        return any((channel, value) in m for m in cands.mismatch_of.values())
+        return any((channel, value) in cands.mismatch(action) for action in cands.reaching([channel]))

@@ -15,6 +15,7 @@ from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
+from controller.table.confirmation import Confirmation
 from controller.table.tracker_types import TAKEBACK, HintKind, Mismatch
 
 
@@ -39,10 +40,10 @@ def lifted_hints(
         if cell is None:
             continue
         reading = mismatch[channel]
-        for action, action_mismatch in cands.mismatch_of.items():
+        for action in cands.reaching([channel]):  # only actions that may change the lifted field
             if card is not None and getattr(action, "card", None) != card:
                 continue  # another card than the one shown
-            if (channel, reading) not in action_mismatch:
+            if (channel, reading) not in cands.mismatch(action):
                 swapped = swap_target(named, cell, action, cands) if named is not None else None
                 if swapped is not None:  # the lifted piece changes places with what stands there
                     hints[cell] = "origin"
@@ -140,7 +141,7 @@ def swap_target(
     if cell not in origins:
         return None
     before = cands.occupancy
-    after = cands.successor[action].occupancy()
+    after = cands.occupancy_after(action)
     for target in targets:
         if target != cell and before.get(target) and after.get(cell) == before[target]:
             return target
@@ -164,7 +165,11 @@ class TrackerHints:
     _mismatch: dict[int, int]
     _expected: tuple[int, ...]
     _state: State
+    _choice: Confirmation
     board: BoardMap
+    _table: Callable[[State], CandidateTable]
+    _unmasked: Callable[[Mismatch], Mismatch]
+    _takeback_mismatch: Callable[[], Mismatch | None]
 
     def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
         return lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
@@ -173,8 +178,8 @@ class TrackerHints:
         """The moves of the card shown: where pieces may be lifted, and where they may go."""
         if self._choice.card is None:
             return {}
-        cands = self._candidates(self._state)
-        return card_hints(cands, self._choice.with_card(cands.mismatch_of))
+        cands = self._table(self._state)
+        return card_hints(cands, self._choice.with_card(cands.actions))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
@@ -184,7 +189,11 @@ class TrackerHints:
         """
         if target is None:
             options: list[Mismatch] = [frozenset()]
-            options.extend(self._index(self._candidates(self._state)))
+            # A position that shares no changed field with the board is further away than the
+            # current one (which comes first), so only actions reaching those fields are weighed.
+            cands = self._table(self._state)
+            reached = (self._unmasked(cands.mismatch(a)) for a in cands.reaching_any(self._mismatch))
+            options.extend(option for option in dict.fromkeys(reached) if option)
             takeback = self._takeback_mismatch()
             if takeback is not None:
                 options.append(takeback)

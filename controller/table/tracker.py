@@ -35,6 +35,8 @@ from controller.table.tracker_types import (
 )
 from hal.protocols import InputEvent, Readings
 
+TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
+
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
@@ -89,19 +91,19 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         return tuple(self._stable)
 
     def expected_after(self, action: Action) -> tuple[int, ...]:
-        cands = self._candidates(self._state)
+        cands = self._table(self._state)
         readings = list(cands.expected)
-        for channel, value in cands.mismatch_of[action]:
+        for channel, value in cands.mismatch(action):
             readings[channel] = value
         return tuple(readings)
 
     def footprint_of(self, action: Action, state: State | None = None) -> Footprint:
         """Which pieces `action` moves in `state` (default: the current state)."""
-        return self._candidates(state or self._state).footprint(action)
+        return self._table(state or self._state).footprint(action)
 
     def is_invisible(self, action: Action, state: State | None = None) -> bool:
         """Whether no sensor sees `action` in `state` (default: the current state)."""
-        return not self._candidates(state or self._state).mismatch_of[action]
+        return not self._table(state or self._state).mismatch(action)
 
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:
@@ -115,9 +117,6 @@ class Tracker(FollowingHands, guidance.TrackerHints):
             return self._output
         changed = self._debounce(now, readings)
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
-            table = self._table(self._state)
-            if not table.done:
-                table.advance(self.config.prebuild_per_scan)  # use quiet scans to prepare matching
             self.last_evaluated = False
             return self._output  # the hot path: nothing new
         self.last_evaluated = True
@@ -190,21 +189,21 @@ class Tracker(FollowingHands, guidance.TrackerHints):
 
     # --- candidates ----------------------------------------------------------------------------
     def _table(self, state: State) -> CandidateTable:
-        """The (possibly still incomplete) candidate table of `state`."""
-        key = id(state)
-        cached = self._cache.get(key)
-        if cached is not None and cached.state is state:
-            return cached
-        # Keep the cache small: the current state, its predecessor and successors are what we need.
-        if len(self._cache) > 64:
-            self._cache = {k: v for k, v in self._cache.items() if v.state is self._state}
-        table = CandidateTable(state, self.board)
-        self._cache[key] = table
-        return table
+        """The candidate table of `state` (it evaluates actions as the evidence asks for them).
 
-    def _candidates(self, state: State) -> CandidateTable:
-        """The complete candidate table of `state`."""
-        return self._table(state).complete()
+        The few most recently used tables are kept: the current state's, the one before it (a
+        take-back, a correction) and a successor or two (a fast reply, a move moved on). Older
+        tables are dropped, so memory stays bounded over any game length.
+        """
+        cache = self._cache
+        key = id(state)
+        cached = cache.pop(key, None)
+        if cached is None or cached.state is not state:
+            cached = CandidateTable(state, self.board)
+            while len(cache) >= TABLES_KEPT:
+                del cache[next(iter(cache))]  # the least recently used
+        cache[key] = cached
+        return cached
 
     def _takeback_mismatch(self) -> Mismatch | None:
         """The mismatch the previous position shows, if a take-back is allowed now."""
@@ -218,20 +217,11 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         masked = self._masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
 
-    def _index(self, cands: CandidateTable) -> dict[Mismatch, list[Action]]:
-        """Candidate actions by mismatch, with masked (stuck) channels left out."""
-        if not self._masked:
-            return cands.by_mismatch
-        key = frozenset(self._masked)
-        index = cands.masked_index.get(key)
-        if index is None:
-            index = {}
-            for action, mismatch in cands.mismatch_of.items():
-                visible = self._unmasked(mismatch)
-                if visible:
-                    index.setdefault(visible, []).append(action)
-            cands.masked_index[key] = index
-        return index
+    def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
+        """The actions of `cands`' state that the evidence shows, masked (stuck) channels left out."""
+        if not evidence:
+            return []
+        return cands.matching(evidence, self._masked)
 
     def _unmasked(self, mismatch: Mismatch) -> Mismatch:
         if not self._masked:
@@ -264,7 +254,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
             if choice_.asking:
                 choice_.step(now)
                 return 0
-            invisible = () if self._mismatch else tuple(choice_.with_card(self._candidates(self._state).invisible))
+            invisible = () if self._mismatch else tuple(choice_.with_card(self._table(self._state).invisible))
             if invisible:
                 # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
                 # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
@@ -292,7 +282,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         taken as a declared action)."""
         if self._state.is_terminal():
             return False
-        legal = self._candidates(self._state).mismatch_of
+        legal = self._table(self._state).actions
         if not any(getattr(action, "card", None) is not None for action in legal):
             return False
         if not any(getattr(action, "card", None) == card for action in legal):
@@ -312,12 +302,12 @@ class Tracker(FollowingHands, guidance.TrackerHints):
                 return
         try:
             action = self._state.parse_action(text)
-            if action not in self._candidates(self._state).mismatch_of:
+            if not self._table(self._state).is_legal(action):
                 self._state.apply(action)  # raises IllegalAction with the reason
         except IllegalAction as error:
             messages.append(f"{text}: {error.reason}")
             return
-        mismatch = self._unmasked(self._candidates(self._state).mismatch_of[action])
+        mismatch = self._unmasked(self._table(self._state).mismatch(action))
         if mismatch != frozenset(self._mismatch.items()):
             messages.append(f"{text}: the board does not show this move; make it on the board first")
             return
@@ -344,8 +334,8 @@ class Tracker(FollowingHands, guidance.TrackerHints):
 
     def _commit(self, now: int, action: Action, via: str = "sensors") -> None:
         before = self._state
-        cands = self._candidates(before)
-        after = cands.successor[action]
+        cands = self._table(before)
+        after = cands.successor(action)
         self._transitions.append((before, action, after))
         self._vias.append(via)
         self._history.append(before)
@@ -440,13 +430,13 @@ class Tracker(FollowingHands, guidance.TrackerHints):
             choice.show_offer()
             previewed = choice.previewed(now, self._mismatch_since)
             self._set_deadline(choice.next_change(now, choice.offer_since))  # None: no rotation
-            cands = self._candidates(state)
+            cands = self._table(state)
             return TrackerOutput(
                 mode="confirm",
                 hints=guidance.offer_hints(state, previewed, cands),
                 candidates=choice.offer,
                 previewed=previewed,
-                **{**base, "shown": cands.successor[previewed]},
+                **{**base, "shown": cands.successor(previewed)},
             )
         choice.offer = ()
         if not mismatch:
@@ -462,8 +452,8 @@ class Tracker(FollowingHands, guidance.TrackerHints):
             mode: Mode = "setup" if self._setup else "restore"
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
-        cands = self._candidates(state)
-        actions: list[Choice] = list(choice.with_card(self._index(cands).get(mismatch, ())))
+        cands = self._table(state)
+        actions: list[Choice] = list(choice.with_card(self._matching(cands, mismatch)))
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
@@ -536,7 +526,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
         hints.update({cell: "capture" for cell in print_.captures})
         return TrackerOutput(
-            mode="acknowledged", hints=hints, acknowledged=shown, **{**base, "shown": table.successor[shown]}
+            mode="acknowledged", hints=hints, acknowledged=shown, **{**base, "shown": table.successor(shown)}
         )
 
     def _moving(self) -> bool:

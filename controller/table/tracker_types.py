@@ -31,7 +31,6 @@ class TrackerConfig:
     # A take-back by position waits longer than a move: sending a captured piece home first passes
     # through the previous position for a moment.
     takeback_ms: int = 2000
-    prebuild_per_scan: int = 4  # legal actions prepared per quiet scan after a commit
 
     def __post_init__(self) -> None:
         for name in (
@@ -41,7 +40,6 @@ class TrackerConfig:
             "preview_ms",
             "stuck_after_ms",
             "takeback_ms",
-            "prebuild_per_scan",
             "confirm_grace_ms",
         ):
             value = getattr(self, name)

@@ -47,6 +47,12 @@ class FillitNotation:
             return (action.origin,), (action.target,)
         raise NotationError(f"{action!r} is not a Fillit action")
 
+    def action_reach(self, action: Action) -> tuple[Cell, ...]:
+        """F-7: a step swaps what stands on its two hexes, a slide moves the pawn: the pieces of no
+        other hex change (chips are light only)."""
+        origins, targets = self.action_fields(action)
+        return (*origins, *targets)
+
     # --- notation ----------------------------------------------------------------------------
     def action_to_str(self, action: Action) -> str:
         if isinstance(action, StoneStep | Slide):

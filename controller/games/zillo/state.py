@@ -6,7 +6,7 @@ The reasons of illegal actions, notation and views live in the mixins of reasons
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -494,17 +494,53 @@ class ZilloState(IllegalReasons, ZilloViews, State):
 
     def _shifted(self, action: Shift) -> tuple[Layout, dict[Cell, Stack], Cell]:
         """Z-3: the part moves with everything on it; pieces stay on their printed fields."""
-        layout = self._t.layout
-        old = layout.placement(action.part)
-        rotation = (old.rotation + action.turn) % 360
-        new = Placement(corner_for_anchor(action.anchor, rotation), rotation)
+        old, new = self._placements(action)
 
         def carry(cell: Cell) -> Cell:
             printed = old.local(cell)
             return cell if printed is None else new.cell(printed)
 
         catchers = {carry(cell): stack for cell, stack in self._t.catchers.items()}
-        return layout.moved(action.part, new), catchers, carry(self._t.zillo)
+        return self._t.layout.moved(action.part, new), catchers, carry(self._t.zillo)
+
+    def _placements(self, action: Shift) -> tuple[Placement, Placement]:
+        """Where the shifted part lies before and after (ZE-5: the turn is the card's)."""
+        old = self._t.layout.placement(action.part)
+        rotation = (old.rotation + action.turn) % 360
+        return old, Placement(corner_for_anchor(action.anchor, rotation), rotation)
+
+    def action_effect(self, action: Action) -> Hashable:
+        """The pieces' side of an action: which card allows a move or a shift does not show on the
+        board, and every discard leaves it as it is."""
+        if isinstance(action, Move):
+            return ("move", action.origin, action.target, action.count)
+        if isinstance(action, Shift):
+            return ("shift", action.part, action.turn, action.anchor)
+        if isinstance(action, Discard):
+            return "discard"
+        return action
+
+    def action_reach(self, action: Action) -> list[Cell] | None:
+        """The fields a legal action may change: a move's two fields, and every start field when it
+        captures (Catchers go home, ZE-1: and on); a shift's pieces where they stand and where they
+        are carried. A discard changes none; a new game may change any."""
+        t = self._t
+        if isinstance(action, Move):
+            occupant = t.catchers.get(action.target)
+            if occupant is not None and (action.count is None or occupant.player != t.current):
+                return [action.origin, action.target, *self.homes().values()]
+            return [action.origin, action.target]
+        if isinstance(action, Shift):
+            old, new = self._placements(action)
+            reach = []
+            for cell in (*t.catchers, t.zillo):
+                printed = old.local(cell)
+                if printed is not None:
+                    reach += (cell, new.cell(printed))
+            return reach
+        if isinstance(action, Discard):
+            return []
+        return None
 
     def _card_leaves(self, card: Card, *, shown: bool) -> dict[str, Any]:
         """The card leaves the player's hand (or the pile's top) and lies on the played pile."""

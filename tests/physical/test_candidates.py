@@ -1,0 +1,57 @@
+"""The candidate table weighs only the actions the evidence asks about, and answers exactly what
+weighing every action would: over random positions of every game, on every sensor model."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.games import GAMES
+from controller.table.board import board_map
+from controller.table.candidates import CandidateTable
+from controller.terminal.physical import default_profile
+from hal.profile import load_profile
+from tests.games.test_action_reach import CASES, random_states
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed"])
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_matching_by_reach_finds_exactly_the_actions_a_full_search_finds(
+    name: str, players: int, options: dict, model: str
+) -> None:
+    game = GAMES[name]
+    states = random_states(name, players, options, games=1, seed=5)[::7]
+    board = board_map(load_profile(default_profile(game)), game, states[0], model)
+    for state in states:
+        full = CandidateTable(state, board)
+        everything = {action: full.mismatch(action) for action in full.actions}
+        for evidence in everything.values():
+            if not evidence:
+                continue
+            table = CandidateTable(state, board)  # fresh: nothing weighed yet
+            expected = [other for other, seen in everything.items() if seen == evidence]
+            assert table.matching(evidence) == expected
+            assert table.evaluated <= len(everything)
+            # With one channel of the evidence masked (a stuck sensor), the rest must still match.
+            masked = {min(evidence)[0]}
+            rest = frozenset(pair for pair in evidence if pair[0] not in masked)
+            if rest:
+                visible = [
+                    other
+                    for other, seen in everything.items()
+                    if frozenset(pair for pair in seen if pair[0] not in masked) == rest
+                ]
+                assert CandidateTable(state, board).matching(rest, masked) == visible
+        assert full.invisible == [action for action, seen in everything.items() if not seen]
+
+
+def test_a_lifted_klotz_block_weighs_only_the_moves_that_reach_its_field() -> None:
+    game = GAMES["klotz"]
+    state = game.new_game(players=4)
+    board = board_map(load_profile("square14"), game, state, "binary")
+    table = CandidateTable(state, board)
+    origin = state.legal_actions()[0].origin
+    channel = board.channel_of[origin]
+    reached = table.reaching([channel])
+    assert reached and all(action.origin == origin or action.target == origin for action in reached)
+    assert table.evaluated == 0
+    assert len(reached) < len(table.actions) / 4
