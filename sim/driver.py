@@ -24,6 +24,10 @@ REACTION_MS = 400  # how long a player takes to answer a confirmation request
 GIVE_UP_MS = 20_000  # a move the tracker has not committed this long after the hands finished
 
 
+# The figures of PhysicalStats measured on this machine's clock (the others are virtual time and counts).
+MACHINE_TIMES = ("step_ms", "unchanged_step_ms", "changed_step_ms", "first_after_commit_ms", "first_lift_ms")
+
+
 @dataclass
 class PhysicalStats:
     intended: int = 0
@@ -40,6 +44,10 @@ class PhysicalStats:
     step_ms: list[float] = field(default_factory=list)  # every scan
     unchanged_step_ms: list[float] = field(default_factory=list)  # nothing new: the tracker's hot path
     changed_step_ms: list[float] = field(default_factory=list)  # a reading settled, a timer fired, an input
+    # Of the changed steps: the first after each commit, and the first that sees the board differ from
+    # each position: its first lift (in the card games, the first card laid).
+    first_after_commit_ms: list[float] = field(default_factory=list)
+    first_lift_ms: list[float] = field(default_factory=list)
     ack_ms: list[int] = field(default_factory=list)
     commit_ms: list[int] = field(default_factory=list)
 
@@ -59,7 +67,7 @@ class PhysicalStats:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name, count in other.behaviours.items():
             self.behaviours[name] = self.behaviours.get(name, 0) + count
-        for name in ("step_ms", "unchanged_step_ms", "changed_step_ms", "ack_ms", "commit_ms"):
+        for name in (*MACHINE_TIMES, "ack_ms", "commit_ms"):
             getattr(self, name).extend(getattr(other, name))
 
 
@@ -69,6 +77,15 @@ def percentile(values: list[float] | list[int], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return float(ordered[index])
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What a judge keeps of a finished move whose commit it has judged (a take-back may have it
+    judged again)."""
+
+    action: Action
+    hands_done: bool
 
 
 class Judge:
@@ -83,7 +100,9 @@ class Judge:
     def __init__(self, stats: PhysicalStats, base: int = 0) -> None:
         self.stats = stats
         self._base = base  # commits in the history before these hands started
-        self._intended: list[Performance] = []
+        # The moves meant, in order: a move stays whole until its commit is judged, then only its
+        # action and whether its hands had finished are kept (a service's hands play for hours).
+        self._intended: list[Performance | Judged] = []
         self._live: list[bool] = []  # per commit since the start: right?
 
     def intend(self, move: Performance) -> None:
@@ -102,6 +121,8 @@ class Judge:
             index = len(self._live)
             move = self._intended[index] if index < len(self._intended) else None
             right = move is not None and action == move.action and move.hands_done
+            if move is not None and move.hands_done:  # final: hands that finished stay finished
+                self._intended[index] = Judged(move.action, True)
             self._live.append(right)
             self.stats.committed += 1
             if not right:

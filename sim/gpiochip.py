@@ -269,7 +269,6 @@ class SimGpioChip:
         return bytes(out)
 
 
-
 def chip_for(scanner: object) -> SimGpioChip:
     """A chip wired as the [gpio] scanner wiring `scanner` (a MuxWiring, ShiftRegisterWiring or
     AnalogMuxWiring) says. SPI0 is on, as on a board whose LEDs or ADCs use it, unless the wiring

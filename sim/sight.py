@@ -16,33 +16,36 @@ from controller.table.board import BoardMap
 
 
 class MoveSight:
-    """Footprints and visibility of actions on one board, remembered for the latest few hundred."""
+    """Footprints and visibility of actions on one board, remembered for the latest few states (a
+    move's hands look at the actions of the state it is played in)."""
 
-    def __init__(self, board: BoardMap, keep: int = 512) -> None:
+    def __init__(self, board: BoardMap, keep: int = 4) -> None:
         self.board = board
         self._keep = keep
-        # (id of the state, action) -> (the state, kept so its id cannot be reused; the footprint; seen)
-        self._known: OrderedDict[tuple[int, Action], tuple[State, Footprint, bool]] = OrderedDict()
+        # id of the state -> (the state, kept so its id cannot be reused; action -> (footprint, seen))
+        self._known: OrderedDict[int, tuple[State, dict[Action, tuple[Footprint, bool]]]] = OrderedDict()
 
-    def _look(self, state: State, action: Action) -> tuple[State, Footprint, bool]:
-        key = (id(state), action)
-        known = self._known.get(key)
-        if known is not None and known[0] is state:
-            self._known.move_to_end(key)
-            return known
-        before = state.occupancy()
-        after = state.apply(action).occupancy()
-        expected = self.board.expected
-        known = (state, footprint(before, after), expected(before) != expected(after))
-        self._known[key] = known
-        if len(self._known) > self._keep:
-            self._known.popitem(last=False)
+    def _look(self, state: State, action: Action) -> tuple[Footprint, bool]:
+        entry = self._known.get(id(state))
+        if entry is None or entry[0] is not state:
+            entry = (state, {})
+            self._known[id(state)] = entry
+            if len(self._known) > self._keep:
+                self._known.popitem(last=False)
+        else:
+            self._known.move_to_end(id(state))
+        known = entry[1].get(action)
+        if known is None:
+            before = state.occupancy()
+            after = state.apply(action).occupancy()
+            expected = self.board.expected
+            known = entry[1][action] = (footprint(before, after), expected(before) != expected(after))
         return known
 
     def footprint(self, state: State, action: Action) -> Footprint:
         """Which pieces `action` moves in `state`."""
-        return self._look(state, action)[1]
+        return self._look(state, action)[0]
 
     def is_invisible(self, state: State, action: Action) -> bool:
         """Whether no sensor sees `action` in `state` (it must be declared)."""
-        return not self._look(state, action)[2]
+        return not self._look(state, action)[1]

@@ -5,9 +5,10 @@ import json
 
 import pytest
 
-from controller.games import load_game
-from controller.terminal.bench import format_bench, run_bench
+from controller.games import GAMES, load_game
+from controller.terminal.bench import CASES, format_bench, run_bench
 from controller.terminal.bench_gpio import run_gpio_bench
+from controller.terminal.bench_service import format_service, service_bench
 from controller.terminal.cli import main
 from controller.terminal.play import play_terminal
 
@@ -84,15 +85,43 @@ def test_play_rejects_a_bot_seat_outside_the_game(capsys: pytest.CaptureFixture[
     assert "no seat 5" in capsys.readouterr().err
 
 
-def test_bench_measures_every_sensor_model_and_the_playouts() -> None:
-    result = run_bench(games=1, playout_seconds=0.05)
-    assert set(result["tracker_step"]) == {"binary", "count", "signed"}
-    for row in result["latency"].values():
+def test_bench_measures_every_board_game_and_sensor_model_with_the_tables_built_inside_the_steps() -> None:
+    result = run_bench(games=1, playout_seconds=0.05, service=False)
+    rows = {(row["case"], row["sensor"]): row for row in result["tracker"]}
+    assert set(rows) == {(case.label, model) for case in CASES for model in ("binary", "count", "signed")}
+    assert {case.label for case in CASES} >= {"klotz", "fillit", "zillertal", "zodiac", "zillo dealt", "zillo physical"}
+    for row in rows.values():
         assert row["wrong_commits"] == 0 and row["moves"] > 0
-    assert set(result["playout_actions_per_s"]) >= {"klotz"}
+        # The first step of each position is timed apart, and so is the first lift where the sensors see
+        # the moves (Zillertal's and Zodiac's cards are read or declared, not sensed).
+        assert row["first_after_commit_max_ms"] > 0
+        assert (row["first_lift_max_ms"] > 0) == (row["case"] not in ("zillertal", "zodiac"))
+        assert row["changed_max_ms"] >= max(row["first_lift_max_ms"], row["first_after_commit_max_ms"])
+    assert set(result["playout_actions_per_s"]) == set(GAMES)
+    assert result["service"] == []
     text = format_bench(result)
-    assert "place-to-LED" in text and "python-chess" in text
+    assert "first lift" in text and "place-to-LED" in text and "python-chess" in text and "zillo physical" in text
     assert "GPIO scan cost per backend" in text and "not measured on a Pi" in text
+    json.dumps(result)  # --json keeps every figure
+
+
+def test_the_service_bench_runs_the_service_in_its_own_process_and_reports_memory_and_pauses() -> None:
+    (row,) = service_bench(["klotz 600 moves"], max_scans=3000)
+    assert row["run"] == "klotz 600 moves" and row["scans"] > 3000 and row["moves"] > 0  # start-up scans once too
+    assert 10 < row["peak_rss_mb"] < 200 and row["end_rss_mb"] <= row["peak_rss_mb"]
+    assert set(row["split"]) == {"scan", "tracker", "journal", "leds"}
+    per_scan = row["service_per_unchanged_scan"]
+    assert 0 < per_scan["p50_us"] <= per_scan["p99_us"] and per_scan["mean_us"] > 0
+    assert row["gc"]["collections"] >= 1  # the loop paced its own collections
+    text = format_service([row])
+    assert "klotz 600 moves" in text and "peak RSS" in text
+
+
+def test_bench_says_what_is_wrong_with_its_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--only", "chess"]) == 2
+    assert "no board game 'chess' to bench: choose one of fillit, klotz" in capsys.readouterr().err
+    assert main(["bench", "--games", "0"]) == 2
+    assert "--games must be at least 1, not 0" in capsys.readouterr().err
 
 
 def test_bench_counts_the_library_calls_of_each_gpio_backend() -> None:

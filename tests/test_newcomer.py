@@ -66,7 +66,7 @@ def assert_clean(result: subprocess.CompletedProcess[str], *codes: int) -> str:
         ["selfplay", "klotz", "--players", "4", "--games", "3", "--seed", "1", "--json"],
         ["demo", "klotz", "--players", "4", "--seed", "7", "--sensor", "signed", "--noise", "high", *SHORT["klotz"]],
         ["run", "--config", "wiring/examples/sim.toml", "--check"],
-        ["bench", "--games", "1", "--seconds", "0.05"],
+        ["bench", "--games", "1", "--seconds", "0.05", "--only", "fillit", "--no-service"],
         ["companion", "zillertal", "--players", "3"],
         ["companion", "zodiac", "--players", "5"],
         ["play", "zodiac", "--players", "4", "--bots", "1,2"],

@@ -194,6 +194,11 @@ class State(ABC):
         cheaper than playing the action."""
         return self.apply(action).occupancy()
 
+    def forget_derived(self) -> None:  # noqa: B027 (a hook: most states remember nothing)
+        """Drop what this state worked out from its position and would work out again when asked
+        (its legal actions): a state that only waits in a long game's history then weighs no more
+        than its position. Games that remember such things forget them here."""
+
     def public_action_to_str(self, action: Action) -> str:
         """The action as the other seats may read it: its notation, unless it hides something (a card
         laid face down); played in this state."""

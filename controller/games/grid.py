@@ -154,3 +154,47 @@ def destinations(paths: Iterable[Path]) -> dict[Cell, Path]:
     for path in paths:
         ends.setdefault(path[-1], path)
     return ends
+
+
+class PathTable:
+    """Every path `bent_paths` makes of one length from any cell of a grid, kept by end field with the
+    fields it passes over as a bit mask: whether a piece reaches an end is then a test or two of those
+    masks against the occupied fields, instead of a walk along its paths.
+
+    `never_pass` are fields no piece may pass over whatever stands there (Klotz's corners). Paths are
+    worked out per start cell the first time it is asked for; the ends come sorted."""
+
+    def __init__(self, grid: SquareGrid, length: int, never_pass: Iterable[Cell] = ()) -> None:
+        self.grid = grid
+        self.length = length
+        self._never = frozenset(never_pass)
+        self.bit: dict[Cell, int] = {cell: 1 << index for index, cell in enumerate(grid.cells())}
+        self._ends: dict[Cell, tuple[tuple[Cell, tuple[int, ...]], ...]] = {}
+
+    def mask(self, cells: Iterable[Cell]) -> int:
+        """The bit mask of `cells` (those on the grid)."""
+        bit = self.bit
+        return sum(bit[cell] for cell in set(cells) if cell in bit)
+
+    def ends(self, start: Cell) -> tuple[tuple[Cell, tuple[int, ...]], ...]:
+        """(end field, the masks of the fields passed on each way there), by end field. A piece on
+        `start` reaches an end when one of its masks shares no bit with the occupied fields."""
+        known = self._ends.get(start)
+        if known is None:
+            known = self._ends[start] = self._work_out(start)
+        return known
+
+    def _work_out(self, start: Cell) -> tuple[tuple[Cell, tuple[int, ...]], ...]:
+        grid, never = self.grid, self._never
+        ways: dict[Cell, set[int]] = {}
+        for path in bent_paths(
+            start, self.length, lambda cell: grid.contains(cell) and cell not in never, grid.contains
+        ):
+            ways.setdefault(path[-1], set()).add(self.mask(path[:-1]))
+        table = []
+        for end in sorted(ways):
+            masks = sorted(ways[end], key=lambda mask: (mask.bit_count(), mask))
+            # A way that passes over every field another passes over (and more) is never needed.
+            kept = [mask for mask in masks if not any(other != mask and other & mask == other for other in masks)]
+            table.append((end, tuple(kept)))
+        return tuple(table)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import jsonutil
@@ -23,7 +23,7 @@ from controller.games.base import (
     Piece,
     State,
 )
-from controller.games.grid import Path, SquareGrid, bent_paths, destinations
+from controller.games.grid import Path, PathTable, SquareGrid, bent_paths, destinations
 from controller.games.seats import colour_title
 
 GRID = SquareGrid(14, 14)
@@ -54,6 +54,12 @@ CYLINDER_SETUP: dict[int, tuple[str, ...]] = {
 SQUARE_MAGNET = -1  # squares face the sensor with the other pole, so a signed sensor tells them apart
 CYLINDER_MAGNET = 1
 
+# K-3's geometry, worked out once: every path of each block size (1..3, squares 4) from every field,
+# by end field, never over a corner.
+PATHS = {size: PathTable(GRID, size, CORNER_CELLS) for size in (1, 2, 3, SQUARE_STEPS)}
+BIT = PATHS[1].bit
+NEVER_STOP = PATHS[1].mask(CORNER_CELLS | INNER_CELLS)  # K-3 (but a square may stop on its own corner)
+
 _MOVE_TEXT = re.compile(r"([a-z][0-9]+)-([a-z][0-9]+)")
 
 
@@ -64,10 +70,10 @@ class Block:
     kind: str  # "square" or "cylinder"
     size: int  # fields it must move: 1..3 for cylinders, 4 for squares
     player: int | None
+    is_square: bool = field(init=False, repr=False, compare=False)  # asked for at every move generated
 
-    @property
-    def is_square(self) -> bool:
-        return self.kind == "square"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_square", self.kind == "square")
 
     def describe(self, seats: tuple[str, ...]) -> str:
         if self.is_square:
@@ -89,6 +95,20 @@ class Pass:
 
 
 PASS = Pass()
+
+Way = tuple[int, tuple[int, ...], Move]
+"""A block's way to one end field: the end's bit, the masks of the fields passed on each path there
+(PathTable), and the move, one Move object shared by every state."""
+_WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
+
+
+def ways_of(size: int, origin: Cell) -> tuple[Way, ...]:
+    """Every way of a block of `size` from `origin`, by end field."""
+    ways = _WAYS.get((size, origin))
+    if ways is None:
+        ends = PATHS[size].ends(origin)
+        ways = _WAYS[size, origin] = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
+    return ways
 
 
 class Klotz(Game):
@@ -232,9 +252,9 @@ class KlotzState(State):
         "_current",
         "_game",
         "_legal",
-        "_legal_set",
         "_max_plies",
         "_occupancy",
+        "_occupied",
         "_passes",
         "_players",
         "_ply",
@@ -252,6 +272,7 @@ class KlotzState(State):
         passes: int,
         winner: int | None,
         max_plies: int | None,
+        occupied: tuple[int, int] | None = None,
     ) -> None:
         self._game = game
         self._players = players
@@ -262,8 +283,12 @@ class KlotzState(State):
         self._winner = winner
         self._max_plies = max_plies
         self._legal: tuple[Action, ...] | None = None
-        self._legal_set: frozenset[Action] | None = None
         self._occupancy: Occupancy | None = None
+        # The fields holding a block, and those holding a cylinder, as masks of BIT (None: not yet).
+        self._occupied = occupied
+
+    def forget_derived(self) -> None:
+        self._legal = None
 
     # --- description -------------------------------------------------------------------------
     @property
@@ -351,6 +376,37 @@ class KlotzState(State):
 
         return bent_paths(origin, block.size, self._can_pass, can_stop)
 
+    def block_moves(self, origin: Cell) -> list[Move]:
+        """K-3: the moves of the block on `origin` to every field it may end on, by target (the path
+        tables' answer to `block_destinations`, without walking the paths)."""
+        moves: list[Move] = []
+        self._add_moves(origin, self._blocks[origin], self._masks(), moves)
+        return moves
+
+    def _masks(self) -> tuple[int, int]:
+        """The fields holding a block, and those holding a cylinder, as masks of BIT."""
+        masks = self._occupied
+        if masks is None:
+            blocks = self._blocks
+            anything = sum(BIT[cell] for cell in blocks)
+            masks = self._occupied = (anything, sum(BIT[cell] for cell, block in blocks.items() if not block.is_square))
+        return masks
+
+    def _add_moves(self, origin: Cell, block: Block, masks: tuple[int, int], moves: list[Move]) -> None:
+        anything, cylinders = masks
+        if block.is_square:  # never onto a block; onto a corner only when it is its own
+            barred = (anything | NEVER_STOP) & ~BIT[self.corner_of(block.player or 0)] | anything
+        else:  # a cylinder captures a square, never a cylinder
+            barred = cylinders | NEVER_STOP
+        append = moves.append
+        for bit, masks_passed, move in ways_of(block.size, origin):
+            if bit & barred:
+                continue
+            for mask in masks_passed:
+                if not mask & anything:
+                    append(move)
+                    break
+
     def block_destinations(self, origin: Cell) -> dict[Cell, Path]:
         """K-3: distinct end fields of the block on `origin` (several paths to one field are one move)."""
         return destinations(self.block_paths(origin))
@@ -364,32 +420,34 @@ class KlotzState(State):
     def moves_of(self, player: int) -> tuple[Move, ...]:
         """Every move `player` could make if it were their turn (used for threats and hints)."""
         moves: list[Move] = []
-        for origin in sorted(self._blocks):
-            if self.may_move(player, self._blocks[origin]):
-                moves.extend(Move(origin, target) for target in sorted(self.block_destinations(origin)))
+        blocks, masks = self._blocks, self._masks()
+        for origin in sorted(blocks):
+            block = blocks[origin]
+            if self.may_move(player, block):
+                self._add_moves(origin, block, masks, moves)
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            if self.is_terminal():
-                self._legal = ()
-            else:
-                moves = self.moves_of(self._current)
-                self._legal = moves if moves else (PASS,)
-        return self._legal
+        legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
+        if legal is None:
+            legal = self._legal = () if self.is_terminal() else self.moves_of(self._current) or (PASS,)
+        return legal
 
     def apply(self, action: Action) -> KlotzState:
-        if self._legal_set is None:
-            self._legal_set = frozenset(self.legal_actions())
-        if action not in self._legal_set:
+        if not self._is_legal(action):
             raise IllegalAction(self._why_illegal(action))
         following = (self._current + 1) % self._players
         if isinstance(action, Pass):
-            return self._successor(self._blocks, following, passes=self._passes + 1, winner=None)
+            return self._successor(self._blocks, following, passes=self._passes + 1, winner=None, masks=self._occupied)
         assert isinstance(action, Move)
         player = self._current
         blocks = dict(self._blocks)
         block = blocks.pop(action.origin)
+        anything, cylinders = self._masks()
+        origin_bit, target_bit = BIT[action.origin], BIT[action.target]
+        anything = anything & ~origin_bit | target_bit
+        if not block.is_square:
+            cylinders = cylinders & ~origin_bit | target_bit
         if not block.is_square and block.player is None:
             # K-4: the mover's tile leaves the cylinder it was on and goes onto this one.
             for cell, other in blocks.items():
@@ -400,10 +458,23 @@ class KlotzState(State):
         victim = blocks.get(action.target)
         if victim is not None:
             # Rule text: the captured square goes back to its start field in the middle.
-            blocks[self.home_of(victim.player or 0)] = victim
+            home = self.home_of(victim.player or 0)
+            blocks[home] = victim
+            anything |= BIT[home]
         blocks[action.target] = block
         won = block.is_square and action.target == self.corner_of(player)
-        return self._successor(blocks, following, passes=0, winner=player if won else None)
+        return self._successor(blocks, following, passes=0, winner=player if won else None, masks=(anything, cylinders))
+
+    def _is_legal(self, action: Action) -> bool:
+        if isinstance(action, Move):
+            block = self._blocks.get(action.origin)
+            return (
+                block is not None
+                and not self.is_terminal()
+                and self.may_move(self._current, block)
+                and action in self.block_moves(action.origin)
+            )
+        return action == PASS and self.legal_actions() == (PASS,)
 
     def action_reach(self, action: Action) -> tuple[Cell, ...]:
         """The block's two fields, and the home a captured square goes back to (K-4's tile changes
@@ -415,7 +486,15 @@ class KlotzState(State):
             return (action.origin, action.target)
         return (action.origin, action.target, self.home_of(victim.player or 0))
 
-    def _successor(self, blocks: dict[Cell, Block], current: int, *, passes: int, winner: int | None) -> KlotzState:
+    def _successor(
+        self,
+        blocks: dict[Cell, Block],
+        current: int,
+        *,
+        passes: int,
+        winner: int | None,
+        masks: tuple[int, int] | None,
+    ) -> KlotzState:
         return KlotzState(
             self._game,
             self._players,
@@ -425,6 +504,7 @@ class KlotzState(State):
             passes=passes,
             winner=winner,
             max_plies=self._max_plies,
+            occupied=masks,
         )
 
     def _why_illegal(self, action: Action) -> str:

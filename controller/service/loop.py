@@ -32,6 +32,7 @@ from controller.service.archive import Archive
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from controller.service.control import ControlChannel
+from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
 from controller.service.table_control import TableControl, moves_of, new_game_id
@@ -160,6 +161,7 @@ class Limits:
 
     max_seconds: float | None = None
     until_game_over: bool = False  # ... or, on the simulated board, once the virtual hands have nothing to play
+    max_scans: int | None = None  # ... or after this many scans (a bench runs minutes of board time this way)
 
 
 class Service(TableControl):
@@ -179,6 +181,14 @@ class Service(TableControl):
         self.backends: Backends | None = None
         self.session: Session | None = None
         self.driver: HandsDriver | None = None
+        # The last scan's cost in milliseconds (the session's share is split in `session.last_*`),
+        # leaving out the simulated board's virtual hands; `scan_observer` sees every scan (a bench).
+        self.last_scan_ms = 0.0
+        self.scan_observer: Callable[[Service], None] | None = None
+        # Start-up frozen and collections paced by the loop (memory.py) with `settle_memory`: the
+        # process does, tests that run many services in one interpreter do not.
+        self.settle_memory = False
+        self.collector = CollectionPacer()
         self.game: Game | None = None
         self.stop_reason: str | None = None
         self.failure: str | None = None  # why the service failed, if it did
@@ -226,6 +236,8 @@ class Service(TableControl):
                 self._ready = True
                 self._notify(self.notifier.ready(self.describe()))
                 self.log.info("ready: %s", self.describe())
+                if self.settle_memory:
+                    self.collector.settle()
                 self._loop(limits)
         except (BackendError, OSError, ValueError) as error:
             self.log.error("%s", error)
@@ -236,6 +248,7 @@ class Service(TableControl):
             self.failure = f"{type(error).__name__}: {error}"
             status = 1
         finally:
+            self.collector.release()
             self.shutdown()
             for signum, handler in previous.items():
                 signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
@@ -364,8 +377,11 @@ class Service(TableControl):
         ping_every = watchdog_interval() if self.config.service.watchdog else None
         if ping_every is not None:
             self.log.debug("watchdog: a ping every %.3f s", ping_every)
+        scans = 0
         while self.stop_reason is None:
             self._scan()
+            scans += 1
+            self.collector.after_scan(quiet=not self.session.tracker.last_evaluated)
             now = self._monotonic()
             if ping_every is not None and now - last_ping >= ping_every:
                 self._notify(self.notifier.watchdog())
@@ -374,23 +390,33 @@ class Service(TableControl):
                 self.request_stop(f"ran for {limits.max_seconds:g} s")
             if limits.until_game_over and self._game_done():
                 self.request_stop("the game is over")
+            if limits.max_scans is not None and scans >= limits.max_scans:
+                self.request_stop(f"made {scans} scans")
 
     def _scan(self) -> None:
         assert self._clock is not None and self.session is not None
         now = self._clock.tick()
+        began = time.perf_counter()
         self.control.drain(self._execute, self._command_failed)  # a screen's commands, between two scans
         driver = self.driver
         if driver is not None:
+            hands = time.perf_counter()
             driver.before_scan(now)
+            began += time.perf_counter() - hands  # the virtual hands are the board's, not the service's
         output = self.session.step(now)
         if driver is not None:
+            hands = time.perf_counter()
             driver.after_scan(now, output)
+            began += time.perf_counter() - hands
         self._report(output)
         self._report_device()
         self._publish(now, output)
+        self.last_scan_ms = (time.perf_counter() - began) * 1000.0
         if driver is not None and driver.finished and not self._hands_done:
             self._hands_done = True
             self._report_hands(driver)
+        if self.scan_observer is not None:
+            self.scan_observer(self)
 
     def _command_failed(self, command: object, error: Exception) -> None:
         self.log.error("a command from a screen failed: %r: %s", command, error, exc_info=error)
@@ -578,6 +604,7 @@ def run_service(
             return 0
         logging.getLogger().setLevel(config.service.log_level.upper())
         service = Service(config, log=log)
+        service.settle_memory = True
         stop_front_end = front_end(service) if front_end is not None else None
         try:
             return service.run(limits)

@@ -35,9 +35,15 @@ def scale(colour: RGB, level: float) -> RGB:
     return (round(r * level), round(g * level), round(b * level))
 
 
+MARK_COLOURS: dict[str, RGB] = {
+    name: scale(colour, MARK_LEVEL) for name, colour in (*HINT_COLOURS.items(), *PLAYER_COLOURS.items())
+}
+
+
 def mark_colour(name: str) -> RGB:
-    """The dimmed LED colour of a state mark in a seat colour (or any palette colour)."""
-    base = PLAYER_COLOURS.get(name) or HINT_COLOURS.get(name)
-    if base is None:
+    """The dimmed LED colour of a state mark in a seat colour (or any palette colour): one shared
+    value per colour, so frames are built without making new colours."""
+    colour = MARK_COLOURS.get(name)
+    if colour is None:
         raise ValueError(f"unknown palette colour {name!r}")
-    return scale(base, MARK_LEVEL)
+    return colour

@@ -71,7 +71,12 @@ class Session:
         self.on_takeback: list[Callable[[State], None]] = []
         # The "abandon game" input (menu: abandon): the hook returns the new game's first state.
         self.on_abandon: list[Callable[[int], State]] = []
+        # What the last step cost, in milliseconds: reading the sensors, the tracker, recording a
+        # move (the journal and other commit hooks), and composing and pushing the LED frame.
         self.last_step_ms = 0.0
+        self.last_scan_ms = 0.0
+        self.last_record_ms = 0.0
+        self.last_leds_ms = 0.0
         self.sensor_fault = DeviceFault("sensors")
         self.led_fault = DeviceFault("LEDs")
         # Whether a backend reports trouble of its own (a scanner link reconnecting): the status light.
@@ -105,7 +110,10 @@ class Session:
         return self.tracker.state
 
     def step(self, now: int) -> TrackerOutput:
+        began = time.perf_counter()
         readings = self._scan(now)
+        scanned = time.perf_counter()
+        self.last_scan_ms = (scanned - began) * 1000.0
         self.last_scan_changed = readings is not None and readings != self._last_scan
         if readings is not None:
             self._last_scan = readings
@@ -120,9 +128,12 @@ class Session:
         before = self.tracker.state
         started = time.perf_counter()
         output = self.tracker.step(now, readings, events)
-        self.last_step_ms = (time.perf_counter() - started) * 1000.0
+        tracked = time.perf_counter()
+        self.last_step_ms = (tracked - started) * 1000.0
         if output.committed or output.took_back:
             self._report(before, output)
+        recorded = time.perf_counter()
+        self.last_record_ms = (recorded - tracked) * 1000.0
         faulty = (
             bool(output.faults)
             or self.sensor_fault.error is not None
@@ -130,6 +141,7 @@ class Session:
         )
         frame = self.composer.compose(output, now, faults=faulty)
         self._show(frame, now)
+        self.last_leds_ms = (time.perf_counter() - recorded) * 1000.0
         self.last_output = output
         return output
 

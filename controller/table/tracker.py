@@ -90,6 +90,11 @@ class Tracker(FollowingHands, guidance.TrackerHints):
     def stable_readings(self) -> tuple[int, ...]:
         return tuple(self._stable)
 
+    @property
+    def expected_readings(self) -> tuple[int, ...]:
+        """What every channel reads when the board shows the current position."""
+        return self._expected
+
     def expected_after(self, action: Action) -> tuple[int, ...]:
         cands = self._table(self._state)
         readings = list(cands.expected)
@@ -201,7 +206,11 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         if cached is None or cached.state is not state:
             cached = CandidateTable(state, self.board)
             while len(cache) >= TABLES_KEPT:
-                del cache[next(iter(cache))]  # the least recently used
+                # The least recently used goes; its state, if the history keeps it, forgets its legal
+                # actions too, so a long game's history weighs only its positions.
+                evicted = cache.pop(next(iter(cache)))
+                if evicted.state is not self._state:
+                    evicted.state.forget_derived()
         cache[key] = cached
         return cached
 

@@ -157,8 +157,16 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     _options(companion)
     companion.set_defaults(run=commands["companion"])
 
-    bench = sub.add_parser("bench", help="measure the tracker, LED latency and playout speed")
-    bench.add_argument("--games", type=int, default=6, metavar="N", help="physical games per sensor model (default 6)")
+    bench = sub.add_parser(
+        "bench", help="measure the tracker, LED latency, playout speed and the service over whole games"
+    )
+    bench.add_argument(
+        "--games", type=int, default=4, metavar="N", help="physical games per game and sensor model (default 4)"
+    )
+    bench.add_argument("--only", metavar="GAME", help="bench one game only (its physical games and service run)")
+    bench.add_argument(
+        "--no-service", action="store_true", help="leave out the whole-game service runs (memory, GC, cost per scan)"
+    )
     _seed(bench, 1)
     bench.add_argument("--noise", default="low", choices=NOISE_LEVELS, help="simulated sensor noise (default low)")
     bench.add_argument(

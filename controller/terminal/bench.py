@@ -10,12 +10,16 @@ virtual time of the simulated board, so they show the tracker's own delays (debo
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import GAMES, Game
+from controller.service.memory import CollectionPacer
+from controller.terminal.bench_service import RUNS, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
 from sim.driver import percentile
@@ -54,64 +58,150 @@ def chess_playout_speed(seconds: float, seed: int = 0) -> float | None:
     return actions / (time.perf_counter() - started)
 
 
+@dataclass(frozen=True)
+class BenchCase:
+    """One board game on the simulated board: a game, its options, and whether the virtual players
+    show each card to the reader before its move (Zillo with physical cards)."""
+
+    label: str
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    show_cards: bool = False
+
+    @property
+    def players(self) -> int:
+        return max(GAMES[self.game].player_counts)
+
+
+CASES = (
+    BenchCase("klotz", "klotz"),
+    BenchCase("fillit", "fillit"),
+    BenchCase("zillertal", "zillertal"),
+    BenchCase("zodiac", "zodiac"),
+    BenchCase("zillo dealt", "zillo", {"hands": "dealt"}),
+    BenchCase("zillo physical", "zillo", {"hands": "physical"}, show_cards=True),
+)
+SENSOR_MODELS = tuple(model for model in MODEL_NAMES if model != "signed_count")  # one per kind of reading
+
+
+def _cases(only: str | None) -> tuple[BenchCase, ...]:
+    if only is None:
+        return CASES
+    chosen = tuple(case for case in CASES if case.game == only)
+    if not chosen:
+        raise ValueError(f"no board game {only!r} to bench: choose one of {', '.join(sorted(GAMES))}")
+    return chosen
+
+
+def _steps(values: list[float], prefix: str) -> dict[str, float]:
+    return {
+        f"{prefix}_p50_ms": round(percentile(values, 50), 4),
+        f"{prefix}_p99_ms": round(percentile(values, 99), 4),
+        f"{prefix}_max_ms": round(max(values, default=0.0), 4),
+    }
+
+
+class PauseLog:
+    """Garbage collection pauses while a case plays (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((time.perf_counter() - self._started) * 1000)
+
+
+def physical_case(
+    case: BenchCase, model: str, games: int, seed: int, noise: str, on_game: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """One game and sensor model: tracker steps and latencies over `games` physical games, with
+    collections paced between scans as the service paces them."""
+    collector = CollectionPacer()
+    pauses = PauseLog()
+    collector.settle()
+    gc.callbacks.append(pauses)
+    try:
+        run = collect_physical(
+            GAMES[case.game],
+            case.players,
+            games,
+            seed,
+            "greedy",
+            model,
+            noise,
+            show_cards=case.show_cards,
+            on_game=on_game,
+            collector=collector,
+            **case.options,
+        )
+    finally:
+        gc.callbacks.remove(pauses)
+        collector.release()
+    stats = run.stats
+    return {
+        "case": case.label,
+        "sensor": model,
+        "moves": stats.committed,
+        "wrong_commits": stats.wrong_commits,
+        "scans": len(stats.step_ms),
+        **_steps(stats.unchanged_step_ms, "unchanged"),
+        **_steps(stats.changed_step_ms, "changed"),
+        **_steps(stats.first_after_commit_ms, "first_after_commit"),
+        **_steps(stats.first_lift_ms, "first_lift"),
+        "gc_max_pause_ms": round(max(pauses.pauses, default=0.0), 3),
+        "ack_ms_p50": percentile(stats.ack_ms, 50),
+        "ack_ms_p99": percentile(stats.ack_ms, 99),
+        "commit_ms_p50": percentile(stats.commit_ms, 50),
+        "commit_ms_p99": percentile(stats.commit_ms, 99),
+    }
+
+
 def run_bench(
     games: int = 4,
     seed: int = 1,
     noise: str = "low",
     playout_seconds: float = 1.0,
-    game_name: str = "klotz",
-    players: int = 4,
+    only: str | None = None,
+    service: bool = True,
     on_step: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Every figure of the bench; `on_step` is called after each physical game and each playout
-    measurement (a progress bar: see `bench_steps`)."""
-    game = GAMES[game_name]
-    tracker: dict[str, Any] = {}
-    latency: dict[str, Any] = {}
-    for model in MODEL_NAMES:
-        if model == "signed_count":
-            continue
-        run = collect_physical(game, players, games, seed, "greedy", model, noise, on_game=on_step)
-        stats = run.stats
-        latency[model] = {
-            "ack_ms_p50": percentile(stats.ack_ms, 50),
-            "ack_ms_p99": percentile(stats.ack_ms, 99),
-            "commit_ms_p50": percentile(stats.commit_ms, 50),
-            "commit_ms_p99": percentile(stats.commit_ms, 99),
-            "moves": stats.committed,
-            "wrong_commits": stats.wrong_commits,
-        }
-        tracker[model] = {
-            "unchanged_p50_ms": round(percentile(stats.unchanged_step_ms, 50), 4),
-            "unchanged_p99_ms": round(percentile(stats.unchanged_step_ms, 99), 4),
-            "changed_p50_ms": round(percentile(stats.changed_step_ms, 50), 4),
-            "changed_p99_ms": round(percentile(stats.changed_step_ms, 99), 4),
-            "changed_max_ms": round(max(stats.changed_step_ms, default=0.0), 4),
-            "scans": len(stats.step_ms),
-        }
+    """Every figure of the bench; `only` one game; `service`: the whole-game service runs too
+    (bench_service.py); `on_step` after each physical game, playout measurement and service run (a
+    progress bar: see `bench_steps`)."""
+    cases = _cases(only)
+    tracker = [physical_case(case, model, games, seed, noise, on_step) for case in cases for model in SENSOR_MODELS]
     playouts = {}
-    for name, other in GAMES.items():
-        playouts[name] = round(playout_speed(other, playout_seconds, seed), 1)
+    for name, game in GAMES.items():
+        playouts[name] = round(playout_speed(game, playout_seconds, seed), 1)
         if on_step is not None:
             on_step()
     chess_speed = chess_playout_speed(playout_seconds, seed)
     if on_step is not None:
         on_step()
+    runs = _service_runs(cases) if service else []
+    service_results = service_bench(runs, on_run=on_step) if runs else []
     gpio = gpio_scan_costs()
     if on_step is not None:
         on_step()
     return {
-        "game": game_name,
-        "players": players,
         "games": games,
         "noise": noise,
         "settle_ms": 250,
-        "tracker_step": tracker,
-        "latency": latency,
+        "tracker": tracker,
         "playout_actions_per_s": playouts,
         "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
+        "service": service_results,
         "gpio_scan": gpio,
     }
+
+
+def _service_runs(cases: tuple[BenchCase, ...]) -> list[str]:
+    games = {case.game for case in cases}
+    return [name for name, settings in RUNS.items() if settings["game"] in games]
 
 
 def gpio_scan_costs() -> list[dict[str, Any]] | str:
@@ -125,35 +215,48 @@ def gpio_scan_costs() -> list[dict[str, Any]] | str:
     return run_gpio_bench()
 
 
-def bench_steps(games: int) -> int:
-    """How many times `run_bench` calls `on_step`."""
-    models = [model for model in MODEL_NAMES if model != "signed_count"]
-    return len(models) * games + len(GAMES) + 2
+def bench_steps(games: int, only: str | None = None, service: bool = True) -> int:
+    """How many times `run_bench` calls `on_step`; a ValueError says what is wrong with the figures."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    cases = _cases(only)
+    runs = len(_service_runs(cases)) if service else 0
+    return len(cases) * len(SENSOR_MODELS) * games + len(GAMES) + 2 + runs
 
 
 def format_bench(result: dict[str, Any]) -> str:
     lines = [
-        f"tafel bench: {result['game']}, {result['players']} players, {result['games']} physical games per "
-        f"sensor model, noise {result['noise']}",
+        f"tafel bench: {result['games']} physical games per game and sensor model, noise {result['noise']}, "
+        "bots greedy, most players",
         "",
-        "tracker step (ms)     unchanged p50  unchanged p99  changed p50  changed p99  changed max",
+        "tracker step (ms)             unchanged      changed              first after commit  first lift",
+        "  game            sensor      p50    p99     p50    p99    max    p99     max         p99     max",
     ]
-    for model, row in result["tracker_step"].items():
+    for row in result["tracker"]:
         lines.append(
-            f"  {model:<18} {row['unchanged_p50_ms']:>13.4f}  {row['unchanged_p99_ms']:>13.4f}  "
-            f"{row['changed_p50_ms']:>11.4f}  {row['changed_p99_ms']:>11.4f}  {row['changed_max_ms']:>11.4f}"
+            f"  {row['case']:<15} {row['sensor']:<7} {row['unchanged_p50_ms']:>6.3f} {row['unchanged_p99_ms']:>6.3f}  "
+            f"{row['changed_p50_ms']:>6.2f} {row['changed_p99_ms']:>6.2f} {row['changed_max_ms']:>6.2f}  "
+            f"{row['first_after_commit_p99_ms']:>6.2f} {row['first_after_commit_max_ms']:>7.2f}      "
+            f"{row['first_lift_p99_ms']:>6.2f} {row['first_lift_max_ms']:>7.2f}"
         )
-    lines += ["", "latency (ms, virtual) place-to-LED p50  p99   place-to-commit p50  p99"]
-    for model, row in result["latency"].items():
+    lines += [
+        "",
+        "moves and latency (ms, virtual)   moves  wrong  place-to-LED p50  p99  place-to-commit p50  p99  GC max pause",
+    ]
+    for row in result["tracker"]:
         lines.append(
-            f"  {model:<18} {row['ack_ms_p50']:>18.0f} {row['ack_ms_p99']:>4.0f} "
-            f"{row['commit_ms_p50']:>20.0f} {row['commit_ms_p99']:>4.0f}"
+            f"  {row['case']:<15} {row['sensor']:<7} {row['moves']:>13} {row['wrong_commits']:>6} "
+            f"{row['ack_ms_p50']:>17.0f} {row['ack_ms_p99']:>4.0f} {row['commit_ms_p50']:>20.0f} "
+            f"{row['commit_ms_p99']:>4.0f} {row['gc_max_pause_ms']:>10.2f} ms"
         )
-    lines += ["", "random playouts (actions/s)"]
-    for name, speed in result["playout_actions_per_s"].items():
-        lines.append(f"  {name:<18} {speed:>12,.0f}")
     chess_speed = result["python_chess_actions_per_s"]
+    lines += ["", "random playouts (actions/s)" + ("    vs python-chess" if chess_speed else "")]
+    for name, speed in result["playout_actions_per_s"].items():
+        ratio = f"   {speed / chess_speed:>6.2f}x" if chess_speed else ""
+        lines.append(f"  {name:<18} {speed:>12,.0f}{ratio}")
     lines.append(f"  {'python-chess':<18} {chess_speed:>12,.0f}" if chess_speed else "  python-chess: not installed")
+    if result["service"]:
+        lines += ["", format_service(result["service"])]
     gpio = result.get("gpio_scan")
     if isinstance(gpio, list):
         from controller.terminal.bench_gpio import format_gpio_bench

@@ -246,9 +246,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
         web = bench_web()
         print(json.dumps(web) if args.json else format_web(web))
         return 0
-    with progress_bar(bench_steps(args.games), "bench", "step", enabled=not args.json) as advance:
+    try:
+        steps = bench_steps(args.games, args.only, service=not args.no_service)
+    except ValueError as error:
+        print(f"tafel bench: {error}", file=sys.stderr)
+        return 2
+    with progress_bar(steps, "bench", "step", enabled=not args.json) as advance:
         result = run_bench(
-            games=args.games, seed=args.seed, noise=args.noise, playout_seconds=args.seconds, on_step=advance
+            games=args.games,
+            seed=args.seed,
+            noise=args.noise,
+            playout_seconds=args.seconds,
+            only=args.only,
+            service=not args.no_service,
+            on_step=advance,
         )
     print(json.dumps(result) if args.json else format_bench(result))
     return 0

@@ -16,6 +16,7 @@ from typing import Any
 from controller.bots import Bot, make_bot
 from controller.bots.seeds import bot_seed, game_seed
 from controller.games import Action, Game, State
+from controller.service.memory import CollectionPacer
 from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
@@ -59,6 +60,10 @@ class PhysicalTable:
         self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
         self.messages: list[str] = []  # what the board said (button answers, refused declarations)
         self._last_mode = ""
+        # Collections paced between scans as the service paces them (a bench sets it: memory.py).
+        self.collector: CollectionPacer | None = None
+        self._after_commit = False  # the next changed step is the first after a commit
+        self._lift_seen = False  # a changed step in this position has seen the board differ from it
 
     @property
     def state(self) -> State:
@@ -67,11 +72,7 @@ class PhysicalTable:
     def tick(self) -> TrackerOutput:
         self.sim.now = self.now
         output = self.session.step(self.now)
-        self.stats.step_ms.append(self.session.last_step_ms)
-        if self.session.tracker.last_evaluated:
-            self.stats.changed_step_ms.append(self.session.last_step_ms)
-        else:
-            self.stats.unchanged_step_ms.append(self.session.last_step_ms)
+        self._time_step(output)
         if output.mode == "guidance" and self._last_mode != "guidance":
             self.stats.guidance_episodes += 1
         self._last_mode = output.mode
@@ -80,6 +81,25 @@ class PhysicalTable:
         self.judge.see(output)
         self.now += SCAN_MS
         return output
+
+    def _time_step(self, output: TrackerOutput) -> None:
+        stats, tracker, ms = self.stats, self.session.tracker, self.session.last_step_ms
+        stats.step_ms.append(ms)
+        if not tracker.last_evaluated:
+            stats.unchanged_step_ms.append(ms)
+        else:
+            stats.changed_step_ms.append(ms)
+            if self._after_commit:
+                stats.first_after_commit_ms.append(ms)
+                self._after_commit = False
+            if not self._lift_seen and tracker.stable_readings != tracker.expected_readings:
+                stats.first_lift_ms.append(ms)
+                self._lift_seen = True
+        if output.committed or output.took_back:
+            self._after_commit = True
+            self._lift_seen = False
+        if self.collector is not None:
+            self.collector.after_scan(quiet=not tracker.last_evaluated)
 
     def run(self, ms: int) -> TrackerOutput:
         """Scan for `ms` milliseconds of virtual time (at least one scan); the last output."""
@@ -203,10 +223,12 @@ def play_physical_game(
     noise: str,
     config: TrackerConfig | None = None,
     show_cards: bool = False,
+    collector: CollectionPacer | None = None,
     **options: Any,
 ) -> tuple[PhysicalStats, State]:
     state = game.new_game(players=players, seed=seed, **options)
     table = PhysicalTable(game, state, profile, sensor, noise, seed, config, show_cards=show_cards)
+    table.collector = collector
     table.settle()
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
     table.play(bots)
@@ -238,9 +260,11 @@ def collect_physical(
     profile: str | None = None,
     show_cards: bool = False,
     on_game: Callable[[], None] | None = None,
+    collector: CollectionPacer | None = None,
     **options: Any,
 ) -> PhysicalRun:
-    """Play `games` physical games and gather their statistics; `on_game` is called after each."""
+    """Play `games` physical games and gather their statistics; `on_game` is called after each;
+    `collector` paces garbage collection between scans (a bench: as the service does)."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
     players = game.check_players(players)
@@ -249,7 +273,16 @@ def collect_physical(
     started = time.perf_counter()
     for index in range(games):
         stats, final = play_physical_game(
-            game, players, game_seed(seed, index), bot, board, sensor, noise, show_cards=show_cards, **options
+            game,
+            players,
+            game_seed(seed, index),
+            bot,
+            board,
+            sensor,
+            noise,
+            show_cards=show_cards,
+            collector=collector,
+            **options,
         )
         run.stats.merge(stats)
         if on_game is not None:

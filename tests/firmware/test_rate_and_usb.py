@@ -167,9 +167,7 @@ def test_before_the_first_delimiter_nothing_is_read_ahead(firmware_main: ModuleT
 
 def test_frames_split_by_the_budget_resume_mid_run(usb_port: Any) -> None:
     port, _, host = usb_port
-    frames = b"".join(
-        proto.encode_frame(proto.LEDS, seq, proto.pack_leds(0, [(seq, 7, 9)] * 300)) for seq in range(4)
-    )
+    frames = b"".join(proto.encode_frame(proto.LEDS, seq, proto.pack_leds(0, [(seq, 7, 9)] * 300)) for seq in range(4))
     os.write(host, frames)
     received = b""
     while len(received) < len(frames):

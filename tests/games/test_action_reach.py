@@ -62,3 +62,20 @@ def test_the_reach_of_every_legal_action_covers_every_field_it_changes(name: str
             checked += 1
     if name in ("klotz", "fillit", "zillo"):
         assert checked > 500  # these games name their reach: the test weighed real actions
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_a_state_that_forgets_what_it_derived_works_it_out_again_the_same(
+    name: str, players: int, options: dict
+) -> None:
+    """A long game's history keeps its states without their legal actions (forget_derived): asked
+    again, a state answers exactly as before, for its actions, their legality and where they lead."""
+    for state in random_states(name, players, options, games=1, seed=5)[::7]:
+        legal = state.legal_actions()
+        after = [state.apply(action).to_json() for action in legal[:20]]
+        notation = [state.action_to_str(action) for action in legal]
+        state.forget_derived()
+        assert state.legal_actions() == legal
+        state.forget_derived()
+        assert [state.apply(action).to_json() for action in legal[:20]] == after
+        assert [state.action_to_str(action) for action in state.legal_actions()] == notation

@@ -63,8 +63,9 @@ def test_rpigpio_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, fr
 
 
 def test_rpigpio_on_a_pi_5_points_to_lgpio() -> None:
-    with pi_libraries(SimGpioChip(), "pi5", rpigpio=True), pytest.raises(
-        HardwareError, match=r'fails on the Raspberry Pi 5: set pin_factory = "lgpio"'
+    with (
+        pi_libraries(SimGpioChip(), "pi5", rpigpio=True),
+        pytest.raises(HardwareError, match=r'fails on the Raspberry Pi 5: set pin_factory = "lgpio"'),
     ):
         make_pin_factory("rpigpio")
 

@@ -196,4 +196,3 @@ def test_every_gpio_example_opens_and_scans_on_lgpio(example: str) -> None:
         finally:
             board.close()
     assert all(not line.output for line in chip.lines.values())
-

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from controller.bots import make_bot
 from controller.games import GAMES
 from controller.table.board import board_map
 from controller.table.candidates import CandidateTable
-from controller.terminal.physical import default_profile
+from controller.table.tracker import TABLES_KEPT
+from controller.terminal.physical import PhysicalTable, default_profile
 from hal.profile import load_profile
 from tests.games.test_action_reach import CASES, random_states
 
@@ -55,3 +57,22 @@ def test_a_lifted_klotz_block_weighs_only_the_moves_that_reach_its_field() -> No
     assert reached and all(action.origin == origin or action.target == origin for action in reached)
     assert table.evaluated == 0
     assert len(reached) < len(table.actions) / 4
+
+
+def test_a_long_games_history_keeps_positions_not_their_legal_actions() -> None:
+    """Only the states whose tables the tracker keeps remember their legal actions; the rest of the
+    history forgot them (memory stays bounded over any game length), and a take-back still works."""
+    game = GAMES["klotz"]
+    table = PhysicalTable(game, game.new_game(players=4, seed=3), load_profile("square14"), "binary")
+    table.settle()
+    bots = [make_bot("random", seat) for seat in range(4)]
+    for _ in range(3 * TABLES_KEPT):
+        assert table.perform(bots[table.state.current_player].choose(table.state))
+    history = table.session.tracker.history
+    assert len(history) == 3 * TABLES_KEPT
+    remembering = [state for state in history if state._legal is not None]  # type: ignore[attr-defined]
+    assert len(remembering) < TABLES_KEPT
+    before = history[-1]
+    table.backends.inputs.push("button", "undo")
+    table.restore()
+    assert table.state is before and table.state.legal_actions()

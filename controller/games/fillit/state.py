@@ -89,6 +89,9 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
         self._slides: dict[Slide, tuple[Cell, ...]] | None = None
         self._legal: tuple[Action, ...] | None = None
 
+    def forget_derived(self) -> None:
+        self._legal = self._slides = None
+
     # --- description -------------------------------------------------------------------------
     @property
     def game(self) -> Fillit:
@@ -226,9 +229,10 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
     def slide_paths(self, player: int | None = None) -> dict[Slide, tuple[Cell, ...]]:
         """F-6: every slide of `player`'s pawn (default: the player on turn) with the hexes it enters."""
         if player is None or player == self._current:
-            if self._slides is None:
-                self._slides = self._compute_slides(self._current)
-            return dict(self._slides)
+            slides = self._slides
+            if slides is None:
+                slides = self._slides = self._compute_slides(self._current)
+            return dict(slides)
         return self._compute_slides(player)
 
     def _compute_slides(self, player: int) -> dict[Slide, tuple[Cell, ...]]:
@@ -270,9 +274,10 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
         return False
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> tuple[Action, ...]:
         if self.is_terminal():

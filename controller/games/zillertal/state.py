@@ -73,6 +73,9 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
         self._legal: tuple[Action, ...] | None = None
         self._valley: Valley | None = None
 
+    def forget_derived(self) -> None:
+        self._legal = self._valley = None
+
     # --- description -------------------------------------------------------------------------
     @property
     def game(self) -> Zillertal:
@@ -113,10 +116,11 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
 
     @property
     def valley(self) -> Valley:
-        if self._valley is None:
+        valley = self._valley
+        if valley is None:
             t = self._t
-            self._valley = Valley(self._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
-        return self._valley
+            valley = self._valley = Valley(self._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
+        return valley
 
     def contract(self, contract_id: str) -> Contract:
         return self._set.contracts[contract_id]
@@ -211,9 +215,10 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
 
     # --- legality ----------------------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = tuple(self._compute_legal())
-        return self._legal
+        legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
+        if legal is None:
+            legal = self._legal = tuple(self._compute_legal())
+        return legal
 
     def _compute_legal(self) -> list[Action]:
         t = self._t

@@ -140,6 +140,10 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         self._legal_set: frozenset[Action] | None = None
         self._card_moves: dict[Card, tuple[Action, ...]] = {}
 
+    def forget_derived(self) -> None:
+        self._legal = self._legal_set = None
+        self._card_moves = {}
+
     # --- description -------------------------------------------------------------------------
     @property
     def game(self) -> Zillo:
@@ -417,9 +421,10 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> tuple[Action, ...]:
         if self.is_terminal():
@@ -439,9 +444,10 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         return moves if moves else tuple(Discard(card) for card in cards)
 
     def is_legal(self, action: Action) -> bool:
-        if self._legal_set is None:
-            self._legal_set = frozenset(self.legal_actions())
-        return action in self._legal_set
+        legal = self._legal_set
+        if legal is None:
+            legal = self._legal_set = frozenset(self.legal_actions())
+        return action in legal
 
     def apply(self, action: Action) -> ZilloState:
         if not self.is_legal(action):

@@ -62,6 +62,9 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         self._legal: tuple[Action, ...] | None = None
         self._seen: dict[Card, int] | None = None
 
+    def forget_derived(self) -> None:
+        self._legal = self._seen = None
+
     # --- description -------------------------------------------------------------------------
     @property
     def game(self) -> Zodiac:
@@ -148,12 +151,13 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
     # --- what a physical table may hold (ZO-E13) -----------------------------------------------
     def _unaccounted(self, card: Card) -> int:
         """Copies of `card` the controller has not seen anywhere: they may be in any unseen card."""
-        if self._seen is None:
+        seen = self._seen
+        if seen is None:
             t = self._t
             seen = cards.count_by_id((*t.discard, *(c for u in t.up for c in u), *(c for h in t.hands for c in h)))
             seen.pop(UNSEEN, None)
             self._seen = seen
-        return DECK_COUNTS[card] - self._seen.get(card, 0)
+        return DECK_COUNTS[card] - seen.get(card, 0)
 
     def _may_hold(self, seat: int, card: Card) -> bool:
         """Whether `seat`'s hand may hold `card`: a known copy, or an unseen card that may be one."""
@@ -290,9 +294,10 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         return any(getattr(a, "call", False) and self._call_possible(a) for a in self.legal_actions())
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self._legal is None:
-            self._legal = tuple(self._compute_legal())
-        return self._legal
+        legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
+        if legal is None:
+            legal = self._legal = tuple(self._compute_legal())
+        return legal
 
     def _compute_legal(self) -> list[Action]:
         t = self._t
