@@ -120,6 +120,18 @@ RELATIVE_PATHS: dict[Card, tuple[Path, ...]] = {
 """Each piece-moving card's paths from (0, 0) on an open board: a cheap lookup for bots and hints."""
 
 
+def _ends_of(card: Card) -> tuple[tuple[Cell, tuple[Path, ...]], ...]:
+    ends: dict[Cell, list[Path]] = {}
+    for path in RELATIVE_PATHS[card]:
+        ends.setdefault(path[-1], []).append(path)
+    return tuple((end, tuple(paths)) for end, paths in sorted(ends.items()))
+
+
+CARD_ENDS: dict[Card, tuple[tuple[Cell, tuple[Path, ...]], ...]] = {card: _ends_of(card) for card in RELATIVE_PATHS}
+"""RELATIVE_PATHS by end offset, sorted: a piece reaches an end when every field of one of the paths
+there lies on a board part (pieces are jumped over, gaps are not: Z-2)."""
+
+
 def _catcher_paths_by_end() -> dict[Cell, tuple[tuple[Card, Path], ...]]:
     found: dict[Cell, tuple[tuple[Card, Path], ...]] = {}
     for card in CATCHER_CARDS:

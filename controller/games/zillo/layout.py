@@ -14,12 +14,14 @@ form one group connected by full field edges (corner contact does not connect).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from controller.games.base import Cell
 from controller.games.grid import SquareGrid
+
+T = TypeVar("T")
 
 AREA = SquareGrid(14, 14)
 PART_SIZE = 5
@@ -95,16 +97,26 @@ def edge_contact(a: Cell, b: Cell) -> bool:
     return (dx == PART_SIZE and dy < PART_SIZE) or (dy == PART_SIZE and dx < PART_SIZE)
 
 
+def _groups(corners: tuple[Cell, ...]) -> list[list[Cell]]:
+    """The squares at `corners` in groups joined along full field edges (Z-3)."""
+    groups: list[list[Cell]] = []
+    left = list(corners)
+    while left:
+        group = [left.pop()]
+        frontier = list(group)
+        while frontier:
+            here = frontier.pop()
+            joined = [other for other in left if edge_contact(here, other)]
+            for other in joined:
+                left.remove(other)
+            group += joined
+            frontier += joined
+        groups.append(group)
+    return groups
+
+
 def _connected(corners: tuple[Cell, ...]) -> bool:
-    seen = {0}
-    frontier = [0]
-    while frontier:
-        here = frontier.pop()
-        for other in range(len(corners)):
-            if other not in seen and edge_contact(corners[here], corners[other]):
-                seen.add(other)
-                frontier.append(other)
-    return len(seen) == len(corners)
+    return len(_groups(corners)) <= 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,20 +132,33 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The placements of parts 1..4 (index 0 is part 1)."""
+    """The placements of parts 1..4 (index 0 is part 1). What it works out (its fields, where each
+    part may shift to) it keeps, for as long as it lives."""
 
     placements: tuple[Placement, ...]
+    _known: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def placement(self, part: int) -> Placement:
         return self.placements[part - 1]
 
+    def remember(self, key: object, work_out: Callable[[], T]) -> T:
+        """What `work_out` says of this layout, worked out the first time `key` is asked for. Only
+        what follows from the layout alone may be kept this way."""
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = work_out()
+        return known
+
     def fields(self) -> dict[Cell, Field]:
-        """Every board field covered by a part (cached per layout; do not mutate the result)."""
-        return _fields(self)
+        """Every board field covered by a part (kept by the layout; do not mutate the result)."""
+        fields = self._known.get("fields")
+        if fields is None:
+            fields = self._known["fields"] = _fields(self)
+        return fields
 
     def part_at(self, cell: Cell) -> int | None:
-        field = _fields(self).get(cell)
-        return None if field is None else field.part
+        printed = self.fields().get(cell)
+        return None if printed is None else printed.part
 
     def start_of(self, colour: str) -> Cell:
         """The big start field of `colour`, wherever its part lies now."""
@@ -189,7 +214,7 @@ class Layout:
 
         Z-3: validity does not depend on the rotation, since a turned part covers the same square.
         """
-        return _shift_corners(self, part)
+        return self.remember(("corners", part), lambda: _shift_corners(self, part))
 
     def shifts(self, part: int) -> Iterator[Placement]:
         """Every placement a Shift card may give `part`, sorted by corner then rotation."""
@@ -200,12 +225,31 @@ class Layout:
                 if placement != current:
                     yield placement
 
+    def shift_turns(self, part: int) -> tuple[tuple[int, Cell], ...]:
+        """The shifts of `part` as a Shift card names them: (clockwise turn, where its start field
+        goes), in the order of `shifts`."""
+
+        def work_out() -> tuple[tuple[int, Cell], ...]:
+            current = self.placement(part)
+            return tuple(
+                ((rotation - current.rotation) % 360, (x + dx, y + dy))
+                for x, y in self.shift_corners(part)
+                for rotation, (dx, dy) in _START_OFFSETS
+                if (x, y) != current.corner or rotation != current.rotation
+            )
+
+        return self.remember(("turns", part), work_out)
+
 
 _SQUARE: tuple[Cell, ...] = tuple((u, v) for v in range(PART_SIZE) for u in range(PART_SIZE))
 # For each rotation: which printed field lies at each offset in the part's square.
 _PRINTED_AT: dict[int, dict[Cell, Cell]] = {
     rotation: {rotate(local, rotation): local for local in _SQUARE} for rotation in ROTATIONS
 }
+# For each rotation, where the start field lies in the part's square.
+_START_OFFSETS: tuple[tuple[int, Cell], ...] = tuple(
+    (rotation, rotate(START_FIELD, rotation)) for rotation in ROTATIONS
+)
 # For each part and rotation: every (offset in the square, printed field) pair, made once.
 _PART_FIELDS: dict[tuple[int, int], tuple[tuple[Cell, Field], ...]] = {
     (part, rotation): tuple(
@@ -217,27 +261,44 @@ _PART_FIELDS: dict[tuple[int, int], tuple[tuple[Cell, Field], ...]] = {
 }
 
 
-@lru_cache(maxsize=4096)
 def _fields(layout: Layout) -> dict[Cell, Field]:
     fields: dict[Cell, Field] = {}
     for part, placement in zip(PARTS, layout.placements, strict=True):
         x0, y0 = placement.corner
-        for (dx, dy), field in _PART_FIELDS[(part, placement.rotation)]:
-            fields[(x0 + dx, y0 + dy)] = field
+        for (dx, dy), printed in _PART_FIELDS[(part, placement.rotation)]:
+            fields[(x0 + dx, y0 + dy)] = printed
     return fields
 
 
-@lru_cache(maxsize=4096)
+# Every corner a part may lie at inside the play area, in sorted order, and for each of them as bit
+# masks over that order: the corners whose square shares a field with its square, and those whose
+# square touches it along a full field edge (Z-3).
+_CORNERS: tuple[Cell, ...] = tuple((x, y) for x in range(_MAX_CORNER + 1) for y in range(_MAX_CORNER + 1))
+_OVERLAPPING: dict[Cell, int] = {
+    a: sum(1 << index for index, b in enumerate(_CORNERS) if overlap(a, b)) for a in _CORNERS
+}
+_TOUCHING: dict[Cell, int] = {
+    a: sum(1 << index for index, b in enumerate(_CORNERS) if edge_contact(a, b)) for a in _CORNERS
+}
+
+
 def _shift_corners(layout: Layout, part: int) -> tuple[Cell, ...]:
-    others = [layout.placement(p).corner for p in PARTS if p != part]
-    found: list[Cell] = []
-    for x0 in range(_MAX_CORNER + 1):
-        for y0 in range(_MAX_CORNER + 1):
-            corner = (x0, y0)
-            if any(overlap(corner, other) for other in others):
-                continue
-            if _connected((corner, *others)):
-                found.append(corner)
+    """Z-3: the part may lie where it overlaps no other part and joins them all into one group: it
+    touches, along a full edge, a part of every group the others make without it."""
+    others = tuple(layout.placement(p).corner for p in PARTS if p != part)
+    free = ~0
+    for corner in others:
+        free &= ~_OVERLAPPING[corner]
+    for group in _groups(others):
+        touching = 0
+        for corner in group:
+            touching |= _TOUCHING[corner]
+        free &= touching
+    found = []
+    while free:
+        lowest = free & -free
+        found.append(_CORNERS[lowest.bit_length() - 1])
+        free ^= lowest
     return tuple(found)
 
 

@@ -18,15 +18,14 @@ from controller.games.base import (
     State,
 )
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
-from controller.games.grid import destinations
 from controller.games.seats import colour_title
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.deck import (
+    CARD_ENDS,
     CARD_INDEX,
     CARDS,
     CATCHER_PATHS_TO,
     DEAL,
-    card_paths,
     kind,
     moves_zillo,
 )
@@ -354,9 +353,6 @@ class ZilloState(IllegalReasons, ZilloViews, State):
             catchers[origin] = Stack(stack.player, stack.count - count)
         return catchers
 
-    def _on_part(self, cell: Cell) -> bool:
-        return cell in self._t.layout.fields()
-
     def catching_cards(self, player: int) -> dict[Card, int]:
         """Public: the Catcher cards with which `player` could catch the Zillo in this position, each
         with the most points it would score (the largest stack that can make the catch)."""
@@ -388,8 +384,17 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         return cached
 
     def _targets(self, card: Card, origin: Cell) -> list[Cell]:
-        on_part = self._on_part
-        return sorted(destinations(card_paths(card, origin, on_part, on_part)))
+        """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
+        over, gaps are not): it follows from the layout alone, which keeps it."""
+        layout = self._t.layout
+        return layout.remember((card, origin), lambda: _reachable(card, origin, layout.fields()))
+
+    def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
+        """Whether `landing` allows the move; at once where it captures nothing (most moves)."""
+        occupant = self._t.catchers.get(target)
+        if occupant is None or (occupant.player == player and count is not None):
+            return target in self._t.layout.fields()
+        return isinstance(self.landing(player, origin, target, count), Landing)
 
     def _catcher_moves(self, card: Card) -> tuple[Action, ...]:
         player = self._t.current
@@ -399,7 +404,7 @@ class ZilloState(IllegalReasons, ZilloViews, State):
                 continue
             for target in self._targets(card, origin):
                 for count in range(1, stack.count + 1):
-                    if isinstance(self.landing(player, origin, target, count), Landing):
+                    if self._may_land(player, origin, target, count):
                         moves.append(Move(card, origin, target, count))
         return tuple(moves)
 
@@ -408,17 +413,12 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         return tuple(
             Move(card, origin, target, None)
             for target in self._targets(card, origin)
-            if isinstance(self.landing(self._t.current, origin, target, None), Landing)
+            if self._may_land(self._t.current, origin, target, None)
         )
 
     def _shift_moves(self, card: Card) -> tuple[Action, ...]:
         layout = self._t.layout
-        moves: list[Action] = []
-        for part in PARTS:
-            rotation = layout.placement(part).rotation
-            for placement in layout.shifts(part):
-                moves.append(Shift(card, part, (placement.rotation - rotation) % 360, placement.start))
-        return tuple(moves)
+        return tuple(Shift(card, part, turn, anchor) for part in PARTS for turn, anchor in layout.shift_turns(part))
 
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
@@ -597,3 +597,14 @@ class ZilloState(IllegalReasons, ZilloViews, State):
     def __repr__(self) -> str:
         t = self._t
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
+
+
+def _reachable(card: Card, origin: Cell, fields: Mapping[Cell, object]) -> list[Cell]:
+    """Z-2: the fields `card` takes a piece to from `origin`, sorted: the ends of its paths that lie
+    on board parts all the way."""
+    x, y = origin
+    return [
+        (x + ex, y + ey)
+        for (ex, ey), paths in CARD_ENDS[card]
+        if any(all((x + dx, y + dy) in fields for dx, dy in path) for path in paths)
+    ]
