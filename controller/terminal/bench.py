@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.games import GAMES, Game
 from controller.service.memory import CollectionPacer
-from controller.terminal.bench_service import RUNS, format_service, service_bench
+from controller.terminal.bench_service import RUNS, PauseLog, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
 from sim.driver import percentile
@@ -101,20 +101,6 @@ def _steps(values: list[float], prefix: str) -> dict[str, float]:
     }
 
 
-class PauseLog:
-    """Garbage collection pauses while a case plays (gc.callbacks)."""
-
-    def __init__(self) -> None:
-        self.pauses: list[float] = []
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.pauses.append((time.perf_counter() - self._started) * 1000)
-
-
 def physical_case(
     case: BenchCase, model: str, games: int, seed: int, noise: str, on_game: Callable[[], None] | None = None
 ) -> dict[str, Any]:
@@ -152,7 +138,7 @@ def physical_case(
         **_steps(stats.changed_step_ms, "changed"),
         **_steps(stats.first_after_commit_ms, "first_after_commit"),
         **_steps(stats.first_lift_ms, "first_lift"),
-        "gc_max_pause_ms": round(max(pauses.pauses, default=0.0), 3),
+        "gc_max_pause_ms": round(pauses.pauses.largest, 3),
         "ack_ms_p50": percentile(stats.ack_ms, 50),
         "ack_ms_p99": percentile(stats.ack_ms, 99),
         "commit_ms_p50": percentile(stats.commit_ms, 50),

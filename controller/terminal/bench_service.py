@@ -141,6 +141,30 @@ class Spread:
         }
 
 
+class PauseLog:
+    """Every garbage collection's pause, as a `gc.callbacks` entry."""
+
+    def __init__(self) -> None:
+        self.pauses = Spread()
+        self.full = 0  # collections of the oldest generation
+        self.since_taken = 0.0  # milliseconds of pauses since `take` was last called
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        pause = (time.perf_counter() - self._started) * 1000
+        self.pauses.add(pause)
+        self.full += info["generation"] == 2
+        self.since_taken += pause
+
+    def take(self) -> float:
+        """The pauses since the last call, in milliseconds."""
+        taken, self.since_taken = self.since_taken, 0.0
+        return taken
+
+
 class ScanLog:
     """Per-scan costs and collection pauses, gathered while the service runs.
 
@@ -151,21 +175,9 @@ class ScanLog:
         self.total = Spread()
         self.unchanged = Spread()
         self.parts = {part: Spread() for part in ("scan", "tracker", "journal", "leds")}
-        self.gc_pauses = Spread()
-        self.full_collections = 0
+        self.collections = PauseLog()
         self.iterations_over = 0  # loop iterations longer than STALL_MS
         self.stalls_with_gc = 0  # ... of which a collection fell in
-        self._gc_started = 0.0
-        self._gc_ms = 0.0  # collection pauses since the last scan
-
-    def on_gc(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._gc_started = time.perf_counter()
-            return
-        pause = (time.perf_counter() - self._gc_started) * 1000
-        self.gc_pauses.add(pause)
-        self.full_collections += info["generation"] == 2
-        self._gc_ms += pause
 
     def on_scan(self, service: Service) -> None:
         session = service.session
@@ -178,10 +190,10 @@ class ScanLog:
         self.parts["tracker"].add(session.last_step_ms)
         self.parts["journal"].add(session.last_record_ms)
         self.parts["leds"].add(session.last_leds_ms)
-        if service.last_scan_ms + self._gc_ms > STALL_MS:
+        collecting = self.collections.take()
+        if service.last_scan_ms + collecting > STALL_MS:
             self.iterations_over += 1
-            self.stalls_with_gc += self._gc_ms > 0
-        self._gc_ms = 0.0
+            self.stalls_with_gc += collecting > 0
 
 
 def run_once(name: str, max_scans: int | None = None) -> dict[str, Any]:
@@ -195,12 +207,12 @@ def run_once(name: str, max_scans: int | None = None) -> dict[str, Any]:
         service = Service(load_config(path))
         service.settle_memory = True  # as `tafel run` does
         service.scan_observer = log.on_scan
-        gc.callbacks.append(log.on_gc)
+        gc.callbacks.append(log.collections)
         started = time.perf_counter()
         try:
             status = service.run(Limits(until_game_over=True, max_scans=max_scans or 4 * 3600 * SCAN_HZ))
         finally:
-            gc.callbacks.remove(log.on_gc)
+            gc.callbacks.remove(log.collections)
         elapsed = time.perf_counter() - started
         moves = len(service.moves)
     if status != 0:
@@ -216,10 +228,10 @@ def run_once(name: str, max_scans: int | None = None) -> dict[str, Any]:
         "service_per_unchanged_scan": log.unchanged.summary(),
         "split": {part: spread.summary() for part, spread in log.parts.items()},
         "gc": {
-            "collections": log.gc_pauses.count,
-            "full": log.full_collections,
-            "max_pause_ms": round(log.gc_pauses.largest, 3),
-            "p99_pause_ms": round(log.gc_pauses.percentile(99), 3),
+            "collections": log.collections.pauses.count,
+            "full": log.collections.full,
+            "max_pause_ms": round(log.collections.pauses.largest, 3),
+            "p99_pause_ms": round(log.collections.pauses.percentile(99), 3),
             "stalls_over_10ms_with_gc": log.stalls_with_gc,
         },
         "loop_iterations_over_10ms": log.iterations_over,

@@ -126,3 +126,15 @@ def check_invariants(state: KlotzState) -> None:
     assert len(owners) == len(set(owners)), "a tile is on two cylinders"  # K-4: one tile each
     assert len(state.occupancy()) == len(blocks)
     assert sum(1 for m in state.marks().values() if m.kind == "tile") == len(owners)
+
+
+@PROPERTY_SETTINGS
+@given(players, seeds, lengths)
+def test_the_path_tables_give_every_block_exactly_the_ends_of_its_walked_paths(
+    count: int, seed: int, plies: int
+) -> None:
+    """K-3 by the path tables (`block_moves`) and by walking every bent path (`block_destinations`)
+    agree for every block of every position, whoever may move it."""
+    for state, _ in random_game(count, seed, plies):
+        for origin in state.blocks:
+            assert [move.target for move in state.block_moves(origin)] == sorted(state.block_destinations(origin))

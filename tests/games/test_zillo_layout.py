@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from controller.games import IllegalAction, Mark
+from controller.games.grid import destinations
 from controller.games.zillo import INITIAL_LAYOUT, Layout, Placement, Shift
+from controller.games.zillo.deck import RELATIVE_PATHS, card_paths
 from controller.games.zillo.layout import AREA, edge_contact, overlap, rotate
+from tests.games.test_action_reach import random_states
 from tests.games.zillo_helpers import GAME, catchers_of, position, strings
 
 
@@ -201,3 +204,29 @@ def test_marks_move_with_a_shifted_part() -> None:
     assert marks[AREA.parse_cell("g12")] == Mark("start", "red", 0)
     assert marks[AREA.parse_cell("c12")] == Mark("part", "white", None)
     assert marks[AREA.parse_cell("d9")].kind == "zillo_field"
+
+
+def test_Z3_shift_corners_are_exactly_the_valid_layouts_in_random_games() -> None:
+    """The corner masks agree with Z-3 checked field by field (`Layout.problem`) in every layout a
+    random game reaches, parts cut off from the rest included."""
+    layouts = {state.table.layout for state in random_states("zillo", 4, {"hands": "physical"}, games=4, seed=9)}
+    assert len(layouts) > 10
+    for layout in layouts:
+        for part in (1, 2, 3, 4):
+            valid = [
+                (x, y)
+                for x in range(10)
+                for y in range(10)
+                if layout.moved(part, Placement((x, y), 0)).problem() is None
+            ]
+            assert list(layout.shift_corners(part)) == valid
+
+
+def test_Z2_card_targets_are_the_ends_of_the_paths_over_board_parts_in_random_games() -> None:
+    """A layout's card targets agree with walking each card's paths over the board parts."""
+    for state in random_states("zillo", 3, {"hands": "physical"}, games=2, seed=4)[::9]:
+        on_part = state.table.layout.fields().__contains__
+        for card in RELATIVE_PATHS:
+            for origin in {*state.table.catchers, state.table.zillo}:
+                walked = sorted(destinations(card_paths(card, origin, on_part, on_part)))
+                assert state._targets(card, origin) == walked, (card, origin)
