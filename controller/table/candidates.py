@@ -19,7 +19,7 @@ from collections.abc import Collection, Hashable, Iterable
 from controller.games import Action, Cell, Occupancy, State
 from controller.games.footprint import Footprint, footprint
 from controller.table.board import BoardMap
-from controller.table.tracker_types import Mismatch
+from controller.table.tracker_types import Mismatch, unmasked
 
 _ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
 
@@ -228,15 +228,8 @@ class CandidateTable:
         key = (evidence, frozenset(masked))
         found = self._matches.get(key)
         if found is None:
-            channels = [channel for channel, _ in evidence]
-            if masked:
-                found = [
-                    action
-                    for action in self.reaching(channels)
-                    if frozenset(pair for pair in self.mismatch(action) if pair[0] not in masked) == evidence
-                ]
-            else:
-                found = [action for action in self.reaching(channels) if self.mismatch(action) == evidence]
+            reaching = self.reaching([channel for channel, _ in evidence])
+            found = [action for action in reaching if unmasked(self.mismatch(action), masked) == evidence]
             self._matches[key] = found
         return found
 

@@ -32,6 +32,7 @@ from controller.table.tracker_types import (
     SensorFault,
     TrackerConfig,
     TrackerOutput,
+    unmasked,
 )
 from hal.protocols import InputEvent, Readings
 
@@ -233,9 +234,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         return cands.matching(evidence, self._masked)
 
     def _unmasked(self, mismatch: Mismatch) -> Mismatch:
-        if not self._masked:
-            return mismatch
-        return frozenset(pair for pair in mismatch if pair[0] not in self._masked)
+        return unmasked(mismatch, self._masked)
 
     # --- events --------------------------------------------------------------------------------
     def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:

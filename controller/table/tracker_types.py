@@ -4,12 +4,23 @@ front-ends can speak it without importing the tracker itself."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
 from controller.games import Action, Cell, State
 
 Mismatch = frozenset[tuple[int, int]]
+"""(channel, reading) pairs where the board differs, or would differ, from the game's position."""
+
+
+def unmasked(mismatch: Mismatch, masked: Collection[int]) -> Mismatch:
+    """`mismatch` without the `masked` channels (stuck sensors, left out of the matching)."""
+    if not masked:
+        return mismatch
+    return frozenset(pair for pair in mismatch if pair[0] not in masked)
+
+
 HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
 Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore"]
 TAKEBACK_MODES = ("auto", "offer", "off")

@@ -25,7 +25,7 @@ class KlotzEvaluator:
     def _square_features(self, state: KlotzState, player: int) -> tuple[tuple[int, int], tuple[float, bool]]:
         square = next(cell for cell, b in state.blocks.items() if b.is_square and b.player == player)
         corner = state.corner_of(player)
-        reachable = state.block_destinations(square)
+        reachable = {move.target for move in state.block_moves(square)}
         progress = -manhattan(square, corner) + 0.25 * len(reachable)
         return square, (progress, corner in reachable)
 

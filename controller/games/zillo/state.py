@@ -317,7 +317,7 @@ class ZilloState(IllegalReasons, ZilloViews, State):
             return f"{AREA.format_cell(target)} is not on a board part"
         occupant = t.catchers.get(target)
         zillo = target if count is None else t.zillo
-        if occupant is None or (occupant.player == player and count is not None):
+        if _captures_nothing(occupant, player, count):
             if count is None:
                 return Landing(dict(t.catchers), zillo, False)
             catchers = self._lift(origin, count)
@@ -391,8 +391,7 @@ class ZilloState(IllegalReasons, ZilloViews, State):
 
     def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
         """Whether `landing` allows the move; at once where it captures nothing (most moves)."""
-        occupant = self._t.catchers.get(target)
-        if occupant is None or (occupant.player == player and count is not None):
+        if _captures_nothing(self._t.catchers.get(target), player, count):
             return target in self._t.layout.fields()
         return isinstance(self.landing(player, origin, target, count), Landing)
 
@@ -597,6 +596,12 @@ class ZilloState(IllegalReasons, ZilloViews, State):
     def __repr__(self) -> str:
         t = self._t
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
+
+
+def _captures_nothing(occupant: Stack | None, player: int, count: int | None) -> bool:
+    """Whether a piece ending on a field that holds `occupant` captures nothing: an empty field, or
+    the mover's own Catchers joined by Catchers (`count` of them; None is the Zillo, which may not)."""
+    return occupant is None or (occupant.player == player and count is not None)
 
 
 def _reachable(card: Card, origin: Cell, fields: Mapping[Cell, object]) -> list[Cell]:
