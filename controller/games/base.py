@@ -46,6 +46,14 @@ class Piece:
     magnet: int = 1
 
 
+def changed_fields(before: Occupancy, after: Occupancy) -> Occupancy:
+    """The fields whose pieces differ between two occupancies, with what stands there `after`
+    (`()` where it is empty): the form of `State.occupancy_changes`."""
+    changes: Occupancy = {cell: () for cell in before if cell not in after}
+    changes.update((cell, pieces) for cell, pieces in after.items() if before.get(cell) != pieces)
+    return changes
+
+
 @dataclass(frozen=True, slots=True)
 class Mark:
     """What the LED under a field shows as part of the game state (not a hint).
@@ -193,6 +201,13 @@ class State(ABC):
         """What will stand on the board after the legal `action`. Games override it where that is
         cheaper than playing the action."""
         return self.apply(action).occupancy()
+
+    def occupancy_changes(self, action: Action) -> Occupancy:
+        """What will stand, after the legal `action`, on the fields it changes (a field it empties
+        maps to `()`, a field left out keeps its pieces; naming an unchanged field is fine). The
+        board compares and lights only these fields, so games whose actions move few of many pieces
+        override it where that is cheaper than `occupancy_after`."""
+        return changed_fields(self.occupancy(), self.occupancy_after(action))
 
     def forget_derived(self) -> None:  # noqa: B027 (a hook: most states remember nothing)
         """Drop what this state worked out from its position and would work out again when asked

@@ -53,9 +53,13 @@ def _multiset_minus(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> list[Piece]:
 def footprint(before: Occupancy, after: Occupancy) -> Footprint:
     lost: list[tuple[Piece, Cell]] = []
     gained: list[tuple[Piece, Cell]] = []
-    for cell in sorted(set(before) | set(after)):
+    for cell in sorted(before.keys() | after.keys()):
         old, new = before.get(cell, ()), after.get(cell, ())
         if old == new:
+            continue
+        if not new or not old:  # emptied or filled: no pieces in common
+            lost.extend((piece, cell) for piece in old)
+            gained.extend((piece, cell) for piece in new)
             continue
         lost.extend((piece, cell) for piece in _multiset_minus(old, new))
         gained.extend((piece, cell) for piece in _multiset_minus(new, old))
@@ -63,13 +67,22 @@ def footprint(before: Occupancy, after: Occupancy) -> Footprint:
     lost_cells = {cell for _, cell in lost}
     # Movers first: pieces leaving a field nothing else lands on; then pieces displaced by a lander.
     lost.sort(key=lambda item: item[1] in gained_cells)
+    # Each lost piece lands on the first still open field where a like piece arrives.
+    open_by_piece: dict[Piece, list[int]] = {}
+    for number, (piece, _) in reversed(list(enumerate(gained))):
+        open_by_piece.setdefault(piece, []).append(number)
+    paired: set[int] = set()
     moves: list[PieceMove] = []
-    open_gains = list(gained)
     for piece, origin in lost:
-        index = next((i for i, (p, _) in enumerate(open_gains) if p == piece), None)
-        target = open_gains.pop(index)[1] if index is not None else None
-        moves.append(PieceMove(piece, origin, target))
-    moves.extend(PieceMove(piece, None, target) for piece, target in open_gains)
+        waiting = open_by_piece.get(piece)
+        if waiting:
+            number = waiting.pop()
+            paired.add(number)
+            moves.append(PieceMove(piece, origin, gained[number][1]))
+        else:
+            moves.append(PieceMove(piece, origin, None))
+    unpaired = (item for number, item in enumerate(gained) if number not in paired)
+    moves.extend(PieceMove(piece, None, target) for piece, target in unpaired)
     # A piece lifted from where an earlier mover lands was displaced (captured, swapped): its target
     # is a return field.
     landed: set[Cell] = set()

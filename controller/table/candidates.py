@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Iterable
 
-from controller.games import Action, Cell, Occupancy, State
+from controller.games import Action, Cell, Occupancy, Piece, State
+from controller.games.base import changed_fields
 from controller.games.footprint import Footprint, footprint
 from controller.table.board import BoardMap
 from controller.table.tracker_types import Mismatch, unmasked
@@ -32,16 +33,18 @@ class CandidateTable:
     __slots__ = (
         "_anywhere",
         "_by_channel",
+        "_changes",
         "_effect",
         "_effects",
         "_footprints",
         "_invisible",
         "_legal",
         "_matches",
+        "_members",
         "_mismatch",
-        "_occupancy_after",
         "_order",
         "_reach",
+        "_sparse",
         "_successor",
         "_unseen",
         "board",
@@ -56,15 +59,20 @@ class CandidateTable:
         self.occupancy: Occupancy = state.occupancy()
         self.expected: tuple[int, ...] = board.expected(self.occupancy)
         self._legal: tuple[Action, ...] | None = None
-        self._order: dict[Action, int] = {}
-        self._reach: list[frozenset[int] | None] = []
+        self._order: frozenset[Action] | None = None
         self._effect = state.action_effect
-        self._effects: dict[Hashable, frozenset[int] | None] = {}  # effect -> its reach, in channels
-        self._by_channel: dict[int, list[int]] = {}
-        self._anywhere: list[int] = []
+        # The index is by effect (actions with one effect reach the same fields): its number, the
+        # channels it may change and its actions' numbers in legal order.
+        self._effects: dict[Hashable, int] = {}
+        self._reach: list[frozenset[int] | None] = []
+        self._members: list[list[int]] = []
+        self._by_channel: dict[int, list[int]] = {}  # channel -> effects that may change it
+        self._anywhere: list[int] = []  # effects whose reach the game does not name
         # Keyed by effect: actions that move the same pieces the same way share them.
         self._mismatch: dict[Hashable, Mismatch] = {}
-        self._occupancy_after: dict[Hashable, Occupancy] = {}
+        self._changes: dict[Hashable, Occupancy] = {}
+        # A game that names an action's changed fields itself spares building the whole board after it.
+        self._sparse = type(state).occupancy_changes is not State.occupancy_changes
         self._footprints: dict[Hashable, Footprint] = {}
         self._unseen: dict[Hashable, bool] = {}
         self._successor: dict[Action, State] = {}
@@ -81,33 +89,36 @@ class CandidateTable:
         return self._legal
 
     def is_legal(self, action: Action) -> bool:
-        if self._legal is None:
-            self._index()
+        if self._order is None:
+            self._order = frozenset(self.actions)
         return action in self._order
 
     def _index(self) -> None:
-        """List the legal actions and index them by the channels they may change."""
+        """List the legal actions and index their effects by the channels they may change."""
         state = self.state
         legal = () if state.is_terminal() else tuple(state.legal_actions())
         channel_of = self.board.channel_of
         by_channel = self._by_channel
         effects = self._effects
+        members = self._members
         effect_of = self._effect
         for number, action in enumerate(legal):
-            self._order[action] = number
             effect = effect_of(action)
-            if effect in effects:
-                channels = effects[effect]
-            else:
-                cells = state.action_reach(action)
-                channels = None if cells is _ANYWHERE else frozenset(channel_of[c] for c in cells if c in channel_of)
-                effects[effect] = channels
-            self._reach.append(channels)
-            if channels is _ANYWHERE:
-                self._anywhere.append(number)
+            known = effects.get(effect)
+            if known is not None:
+                members[known].append(number)
                 continue
+            known = effects[effect] = len(members)
+            members.append([number])
+            cells = state.action_reach(action)
+            if cells is _ANYWHERE:
+                self._reach.append(None)
+                self._anywhere.append(known)
+                continue
+            channels = frozenset(channel_of[c] for c in cells if c in channel_of)
+            self._reach.append(channels)
             for channel in channels:
-                by_channel.setdefault(channel, []).append(number)
+                by_channel.setdefault(channel, []).append(known)
         self._legal = legal
 
     def reaching(self, channels: Collection[int]) -> list[Action]:
@@ -116,22 +127,26 @@ class CandidateTable:
         legal = self.actions
         if not channels:
             return list(legal)
-        lists = [self._by_channel.get(channel, ()) for channel in channels]
-        fewest = min(lists, key=len)
+        fewest = min((self._by_channel.get(channel, ()) for channel in channels), key=len)
         reach = self._reach
         wanted = frozenset(channels)
-        numbers = [number for number in fewest if wanted <= reach[number]]  # type: ignore[operator]
-        if self._anywhere:
-            numbers = sorted(numbers + self._anywhere)
-        return [legal[number] for number in numbers]
+        found = [effect for effect in fewest if wanted <= reach[effect]]  # type: ignore[operator]
+        return self._in_legal_order(found + self._anywhere)
 
     def reaching_any(self, channels: Iterable[int]) -> list[Action]:
         """The actions that may change at least one of `channels`, in legal order."""
-        legal = self.actions
-        numbers = set(self._anywhere)
+        if self._legal is None:
+            self._index()
+        found = set(self._anywhere)
         for channel in channels:
-            numbers.update(self._by_channel.get(channel, ()))
-        return [legal[number] for number in sorted(numbers)]
+            found.update(self._by_channel.get(channel, ()))
+        return self._in_legal_order(found)
+
+    def _in_legal_order(self, effects: Iterable[int]) -> list[Action]:
+        legal = self._legal
+        assert legal is not None
+        members = self._members
+        return [legal[number] for number in sorted(number for effect in effects for number in members[effect])]
 
     # --- per action, on first use --------------------------------------------------------------------
     def mismatch(self, action: Action) -> Mismatch:
@@ -143,34 +158,44 @@ class CandidateTable:
 
     def _evaluate(self, action: Action) -> Mismatch:
         occupancy = self.occupancy
-        after_occupancy = self.occupancy_after(action)
         board = self.board
         channel_of = board.channel_of
         model = board.model
         expected = self.expected
         pairs = []
-        for cell in occupancy.keys() | after_occupancy.keys():
-            pieces = after_occupancy.get(cell)
-            if occupancy.get(cell) == pieces:
+        for cell, pieces in self.changes(action).items():
+            if occupancy.get(cell, ()) == pieces:
                 continue
             channel = channel_of.get(cell)
             if channel is None:
                 continue
-            value = model([piece.magnet for piece in pieces or ()])
+            value = model([piece.magnet for piece in pieces])
             if value != expected[channel]:
                 pairs.append((channel, value))
         mismatch = frozenset(pairs)
         self._mismatch[self._effect(action)] = mismatch
         return mismatch
 
-    def occupancy_after(self, action: Action) -> Occupancy:
+    def changes(self, action: Action) -> Occupancy:
+        """What stands after the legal `action` on the fields it changes (`()`: emptied); kept per
+        effect instead of the whole board after it."""
         effect = self._effect(action)
-        found = self._occupancy_after.get(effect)
+        found = self._changes.get(effect)
         if found is None:
             successor = self._successor.get(action)
-            found = successor.occupancy() if successor is not None else self.state.occupancy_after(action)
-            self._occupancy_after[effect] = found
+            if successor is not None:
+                found = changed_fields(self.occupancy, successor.occupancy())
+            elif self._sparse:
+                found = self.state.occupancy_changes(action)
+            else:
+                found = changed_fields(self.occupancy, self.state.occupancy_after(action))
+            self._changes[effect] = found
         return found
+
+    def pieces_after(self, action: Action, cell: Cell) -> tuple[Piece, ...]:
+        """What stands on `cell` after the legal `action`."""
+        changes = self.changes(action)
+        return changes[cell] if cell in changes else self.occupancy.get(cell, ())
 
     def successor(self, action: Action) -> State:
         """The state after the legal `action`."""
@@ -185,7 +210,10 @@ class CandidateTable:
         effect = self._effect(action)
         found = self._footprints.get(effect)
         if found is None:
-            found = footprint(self.occupancy, self.occupancy_after(action))
+            changes = self.changes(action)
+            occupancy = self.occupancy
+            before = {cell: occupancy[cell] for cell in changes if cell in occupancy}
+            found = footprint(before, changes)
             self._footprints[effect] = found
         return found
 
@@ -206,12 +234,11 @@ class CandidateTable:
             if move.target is not None and move.target not in origins:
                 arriving.setdefault(move.target, {}).setdefault(move.origin, []).append(move.piece.magnet)
         model = self.board.model
-        after = self.occupancy_after(action)
         for target, groups in arriving.items():
             staying = [piece.magnet for piece in self.occupancy.get(target, ())]
             if not staying and len(groups) < 2:
                 continue  # one group onto an empty field: its arrival is always seen
-            final = [piece.magnet for piece in after.get(target, ())]
+            final = [piece.magnet for piece in self.pieces_after(action, target)]
             reading = model(final)
             for magnets in groups.values():
                 rest = list(final)

@@ -141,9 +141,8 @@ def swap_target(
     if cell not in origins:
         return None
     before = cands.occupancy
-    after = cands.occupancy_after(action)
     for target in targets:
-        if target != cell and before.get(target) and after.get(cell) == before[target]:
+        if target != cell and before.get(target) and cands.pieces_after(action, cell) == before[target]:
             return target
     return None
 

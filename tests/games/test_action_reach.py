@@ -1,6 +1,7 @@
 """Every game's `action_reach` names every field an action changes, `occupancy_after` is what
-playing the action leaves, and actions with one `action_effect` leave the same board: over random
-games of every game, for every legal action of every state.
+playing the action leaves, `occupancy_changes` names exactly what changes, and actions with one
+`action_effect` leave the same board: over random games of every game, for every legal action of
+every state.
 
 The board weighs only actions that reach the fields it saw change (controller/table/candidates.py),
 so a reach that missed a field would make a legal move invisible to the board."""
@@ -12,6 +13,7 @@ import random
 import pytest
 
 from controller.games import GAMES, State
+from controller.games.footprint import footprint
 
 CASES = [
     ("klotz", 2, {}),
@@ -52,6 +54,13 @@ def test_the_reach_of_every_legal_action_covers_every_field_it_changes(name: str
         for action in state.legal_actions():
             after = state.apply(action).occupancy()
             assert state.occupancy_after(action) == after, state.action_to_str(action)
+            # The changed fields alone, with what stands on them after, tell the same story.
+            changes = state.occupancy_changes(action)
+            assert {cell: pieces for cell, pieces in changes.items() if before.get(cell, ()) != pieces} == {
+                cell: after.get(cell, ()) for cell in changed_fields(before, after)
+            }, state.action_to_str(action)
+            before_changes = {cell: before[cell] for cell in changes if cell in before}
+            assert footprint(before_changes, changes) == footprint(before, after), state.action_to_str(action)
             # Actions with one effect leave the same pieces on the same fields.
             assert by_effect.setdefault(state.action_effect(action), after) == after, state.action_to_str(action)
             reach = state.action_reach(action)

@@ -88,3 +88,15 @@ def test_klotz_capture_footprint_from_the_engine() -> None:
 def test_occupancy_magnets_lists_poles_bottom_first() -> None:
     assert occupancy_magnets({A: (Q, P)}, A) == [-1, 1]
     assert occupancy_magnets({A: (Q, P)}, B) == []
+
+
+def test_like_pieces_pair_in_field_order_and_unpaired_arrivals_keep_theirs() -> None:
+    # Two like pieces leave A and B, two arrive on C and D: the first to leave lands on the first
+    # field; a piece of another kind arriving from off the board keeps its own place after them.
+    print_ = footprint({A: (P,), B: (P,)}, {C: (P,), D: (P,), (4, 0): (R,)})
+    assert print_.moves == (PieceMove(P, A, C), PieceMove(P, B, D), PieceMove(R, None, (4, 0)))
+
+
+def test_an_emptied_field_may_be_named_with_no_pieces() -> None:
+    # The form of `State.occupancy_changes`: `()` where an action empties a field.
+    assert footprint({A: (P,)}, {A: (), B: (P,)}) == footprint({A: (P,)}, {B: (P,)})

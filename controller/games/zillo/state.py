@@ -6,7 +6,7 @@ The reasons of illegal actions, notation and views live in the mixins of reasons
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -14,12 +14,12 @@ from controller.games.base import (
     Action,
     Cell,
     IllegalAction,
-    Occupancy,
     State,
 )
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.seats import colour_title
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
+from controller.games.zillo.board_side import BoardSide
 from controller.games.zillo.deck import (
     CARD_ENDS,
     CARD_INDEX,
@@ -35,8 +35,6 @@ from controller.games.zillo.layout import (
     PARTS,
     Field,
     Layout,
-    Placement,
-    corner_for_anchor,
 )
 from controller.games.zillo.model import (
     CATCHERS_PER_PLAYER,
@@ -52,7 +50,7 @@ from controller.games.zillo.model import (
     Table,
 )
 from controller.games.zillo.reasons import IllegalReasons
-from controller.games.zillo.views import ZilloViews, _occupancy, laid_face_down
+from controller.games.zillo.views import ZilloViews, laid_face_down
 
 
 def _set_up(table: Table, start: int) -> Table:
@@ -129,8 +127,8 @@ if TYPE_CHECKING:
     from controller.games.zillo.game import Zillo
 
 
-class ZilloState(IllegalReasons, ZilloViews, State):
-    __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_t")
+class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
+    __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_on_parts", "_t")
 
     def __init__(self, game: Zillo, table: Table) -> None:
         self._game = game
@@ -138,9 +136,10 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         self._legal: tuple[Action, ...] | None = None
         self._legal_set: frozenset[Action] | None = None
         self._card_moves: dict[Card, tuple[Action, ...]] = {}
+        self._on_parts: dict[int, tuple[tuple[Cell, Cell], ...]] | None = None
 
     def forget_derived(self) -> None:
-        self._legal = self._legal_set = None
+        self._legal = self._legal_set = self._on_parts = None
         self._card_moves = {}
 
     # --- description -------------------------------------------------------------------------
@@ -480,72 +479,6 @@ class ZilloState(IllegalReasons, ZilloViews, State):
         if isinstance(action, Shift):
             return (*self._shifted(action), False)
         return t.layout, t.catchers, t.zillo, False
-
-    def layout_after(self, action: Action) -> Layout:
-        """The parts after a legal action, without building the next state (layout previews)."""
-        if isinstance(action, NewGame):
-            return INITIAL_LAYOUT
-        return self._board_after(action)[0]
-
-    def occupancy_after(self, action: Action) -> Occupancy:
-        """What will stand on the board after a legal action, without building the next state (what
-        the tracker expects to see); after `new-game` it is the set-up of the next game."""
-        if not self.is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
-        if isinstance(action, NewGame):
-            return self.apply(action).occupancy()
-        _, catchers, zillo, _ = self._board_after(action)
-        return _occupancy(catchers, zillo)
-
-    def _shifted(self, action: Shift) -> tuple[Layout, dict[Cell, Stack], Cell]:
-        """Z-3: the part moves with everything on it; pieces stay on their printed fields."""
-        old, new = self._placements(action)
-
-        def carry(cell: Cell) -> Cell:
-            printed = old.local(cell)
-            return cell if printed is None else new.cell(printed)
-
-        catchers = {carry(cell): stack for cell, stack in self._t.catchers.items()}
-        return self._t.layout.moved(action.part, new), catchers, carry(self._t.zillo)
-
-    def _placements(self, action: Shift) -> tuple[Placement, Placement]:
-        """Where the shifted part lies before and after (ZE-5: the turn is the card's)."""
-        old = self._t.layout.placement(action.part)
-        rotation = (old.rotation + action.turn) % 360
-        return old, Placement(corner_for_anchor(action.anchor, rotation), rotation)
-
-    def action_effect(self, action: Action) -> Hashable:
-        """The pieces' side of an action: which card allows a move or a shift does not show on the
-        board, and every discard leaves it as it is."""
-        if isinstance(action, Move):
-            return ("move", action.origin, action.target, action.count)
-        if isinstance(action, Shift):
-            return ("shift", action.part, action.turn, action.anchor)
-        if isinstance(action, Discard):
-            return "discard"
-        return action
-
-    def action_reach(self, action: Action) -> list[Cell] | None:
-        """The fields a legal action may change: a move's two fields, and every start field when it
-        captures (Catchers go home, ZE-1: and on); a shift's pieces where they stand and where they
-        are carried. A discard changes none; a new game may change any."""
-        t = self._t
-        if isinstance(action, Move):
-            occupant = t.catchers.get(action.target)
-            if occupant is not None and (action.count is None or occupant.player != t.current):
-                return [action.origin, action.target, *self.homes().values()]
-            return [action.origin, action.target]
-        if isinstance(action, Shift):
-            old, new = self._placements(action)
-            reach = []
-            for cell in (*t.catchers, t.zillo):
-                printed = old.local(cell)
-                if printed is not None:
-                    reach += (cell, new.cell(printed))
-            return reach
-        if isinstance(action, Discard):
-            return []
-        return None
 
     def _card_leaves(self, card: Card, *, shown: bool) -> dict[str, Any]:
         """The card leaves the player's hand (or the pile's top) and lies on the played pile."""

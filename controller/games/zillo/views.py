@@ -22,13 +22,17 @@ from controller.games.zillo.model import (
 )
 
 ZILLO = Piece("zillo", None, ZILLO_MAGNET)
+_CATCHERS = tuple(Piece("catcher", seat, CATCHER_MAGNET) for seat in range(4))
+
+
+def catcher_piece(player: int) -> Piece:
+    """One Catcher of `player` (seats 0..3), as the sensors see it."""
+    return _CATCHERS[player]
 
 
 def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
     """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
-    occupancy: Occupancy = {
-        cell: (Piece("catcher", stack.player, CATCHER_MAGNET),) * stack.count for cell, stack in catchers.items()
-    }
+    occupancy: Occupancy = {cell: (_CATCHERS[stack.player],) * stack.count for cell, stack in catchers.items()}
     # The Zillo shares a field only when it has just been caught: it lies under the Catchers.
     occupancy[zillo_cell] = (ZILLO, *occupancy.get(zillo_cell, ()))
     return occupancy
