@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from controller.games.base import Cell, NotationError
 
@@ -91,6 +92,20 @@ def direction_between(origin: Cell, target: Cell) -> Direction | None:
     return direction if direction in NAME_OF_DIRECTION else None
 
 
+@cache
+def _hexes(radius: int) -> frozenset[Cell]:
+    """Every hex of the board of `radius` (kept per radius: 1..12)."""
+    span = range(-radius, radius + 1)
+    return frozenset((q, r) for q in span for r in span if ring((q, r)) <= radius)
+
+
+@cache
+def _neighbours(radius: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Each hex's neighbours on the board of `radius`, in the order of DIRECTIONS."""
+    hexes = _hexes(radius)
+    return {cell: tuple(n for n in (step(cell, d) for d in DIRECTIONS) if n in hexes) for cell in hexes}
+
+
 @dataclass(frozen=True, slots=True)
 class HexGrid:
     """A hex-hex board of `radius` R: 3R(R+1)+1 hexes with the notation of F-1."""
@@ -121,8 +136,11 @@ class HexGrid:
         return tuple((q, r) for r in self.rows() for q in self.row_span(r))
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
-        """The adjacent hexes on the board, in the order of DIRECTIONS."""
-        return tuple(n for n in (step(cell, d) for d in DIRECTIONS) if self.contains(n))
+        """The adjacent hexes on the board, in the order of DIRECTIONS (a table: games ask often)."""
+        found = _neighbours(self.radius).get(cell)
+        if found is None:  # off the board
+            return tuple(n for n in (step(cell, d) for d in DIRECTIONS) if self.contains(n))
+        return found
 
     def ray(self, start: Cell, direction: Direction, blocked: Callable[[Cell], bool]) -> tuple[Cell, ...]:
         """The hexes a piece sliding from `start` enters before the edge or a `blocked` hex stops it.
@@ -130,10 +148,12 @@ class HexGrid:
         The start hex is not included; the last hex is where the piece stops. Empty if it cannot move.
         """
         cells: list[Cell] = []
-        cell = step(start, direction)
-        while self.contains(cell) and not blocked(cell):
+        hexes = _hexes(self.radius)
+        dq, dr = direction
+        cell = (start[0] + dq, start[1] + dr)
+        while cell in hexes and not blocked(cell):
             cells.append(cell)
-            cell = step(cell, direction)
+            cell = (cell[0] + dq, cell[1] + dr)
         return tuple(cells)
 
     def row_letter(self, r: int) -> str:

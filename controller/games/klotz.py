@@ -102,6 +102,25 @@ Way = tuple[int, tuple[int, ...], Move]
 _WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
 
 
+KnownMoves = tuple["Block", tuple[int, int], tuple[Move, ...]]
+"""A block's moves as one position worked them out: the block, the blocks and cylinders in its
+region then (masks of BIT), and its moves."""
+_REGIONS: dict[tuple[int, Cell], int] = {}
+
+
+def region_of(size: int, origin: Cell) -> int:
+    """Every field a block of `size` on `origin` may pass or end on, as a mask of BIT."""
+    region = _REGIONS.get((size, origin))
+    if region is None:
+        region = 0
+        for bit, masks_passed, _ in ways_of(size, origin):
+            region |= bit
+            for mask in masks_passed:
+                region |= mask
+        _REGIONS[size, origin] = region
+    return region
+
+
 def ways_of(size: int, origin: Cell) -> tuple[Way, ...]:
     """Every way of a block of `size` from `origin`, by end field."""
     ways = _WAYS.get((size, origin))
@@ -251,6 +270,8 @@ class KlotzState(State):
         "_blocks",
         "_current",
         "_game",
+        "_inherited",
+        "_known_moves",
         "_legal",
         "_max_plies",
         "_occupancy",
@@ -273,6 +294,7 @@ class KlotzState(State):
         winner: int | None,
         max_plies: int | None,
         occupied: tuple[int, int] | None = None,
+        inherited: dict[Cell, KnownMoves] | None = None,
     ) -> None:
         self._game = game
         self._players = players
@@ -286,9 +308,12 @@ class KlotzState(State):
         self._occupancy: Occupancy | None = None
         # The fields holding a block, and those holding a cylinder, as masks of BIT (None: not yet).
         self._occupied = occupied
+        # Each block's moves as worked out here, and as the position before worked them out.
+        self._known_moves: dict[Cell, KnownMoves] | None = None
+        self._inherited = inherited
 
     def forget_derived(self) -> None:
-        self._legal = None
+        self._legal = self._known_moves = self._inherited = None
 
     # --- description -------------------------------------------------------------------------
     @property
@@ -379,9 +404,7 @@ class KlotzState(State):
     def block_moves(self, origin: Cell) -> list[Move]:
         """K-3: the moves of the block on `origin` to every field it may end on, by target (the path
         tables' answer to `block_destinations`, without walking the paths)."""
-        moves: list[Move] = []
-        self._add_moves(origin, self._blocks[origin], self._masks(), moves)
-        return moves
+        return list(self._moves_from(origin, self._blocks[origin], self._masks()))
 
     def _masks(self) -> tuple[int, int]:
         """The fields holding a block, and those holding a cylinder, as masks of BIT."""
@@ -391,6 +414,29 @@ class KlotzState(State):
             anything = sum(BIT[cell] for cell in blocks)
             masks = self._occupied = (anything, sum(BIT[cell] for cell, block in blocks.items() if not block.is_square))
         return masks
+
+    def _moves_from(self, origin: Cell, block: Block, masks: tuple[int, int]) -> tuple[Move, ...]:
+        """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
+        end on (its region): a block whose region holds the same blocks as in the position before
+        keeps the moves worked out there (a move changes two or three fields of the board)."""
+        known = self._known_moves
+        if known is None:
+            known = self._known_moves = {}
+        entry = known.get(origin)
+        if entry is not None and entry[0] is block:
+            return entry[2]
+        region = region_of(block.size, origin)
+        near = (masks[0] & region, masks[1] & region)
+        inherited = self._inherited
+        entry = inherited.get(origin) if inherited is not None else None
+        if entry is not None and entry[0] is block and entry[1] == near:
+            moves = entry[2]
+        else:
+            found: list[Move] = []
+            self._add_moves(origin, block, masks, found)
+            moves = tuple(found)
+        known[origin] = (block, near, moves)
+        return moves
 
     def _add_moves(self, origin: Cell, block: Block, masks: tuple[int, int], moves: list[Move]) -> None:
         anything, cylinders = masks
@@ -424,7 +470,7 @@ class KlotzState(State):
         for origin in sorted(blocks):
             block = blocks[origin]
             if self.may_move(player, block):
-                self._add_moves(origin, block, masks, moves)
+                moves.extend(self._moves_from(origin, block, masks))
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -505,6 +551,7 @@ class KlotzState(State):
             winner=winner,
             max_plies=self._max_plies,
             occupied=masks,
+            inherited=self._known_moves,
         )
 
     def _why_illegal(self, action: Action) -> str:

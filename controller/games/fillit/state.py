@@ -7,6 +7,7 @@ turns.py, actions.py and views.py; this class brings them together.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING
 
 from controller.games.base import (
@@ -36,6 +37,14 @@ from controller.games.seats import colour_title
 
 if TYPE_CHECKING:
     from controller.games.fillit.game import Fillit
+
+
+@cache
+def _step_targets(grid: HexGrid) -> dict[Cell, tuple[Cell, ...]]:
+    """F-7: where a stone on each hex may step: its neighbours but the centre, in board order."""
+    return {
+        cell: tuple(sorted((n for n in grid.neighbours(cell) if n != CENTRE), key=board_order)) for cell in grid.cells()
+    }
 
 
 class FillitState(FillitNotation, FillitTurns, FillitViews, State):
@@ -248,11 +257,10 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
     def stone_steps(self, player: int | None = None) -> tuple[StoneStep, ...]:
         """F-7: every step of a stone `player` may move (their own, or their team's), ignoring F-5."""
         side = self.side_of(self._current if player is None else player)
+        targets = _step_targets(self.grid)
         steps: list[StoneStep] = []
         for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=board_order):
-            for target in sorted(self.grid.neighbours(origin), key=board_order):
-                if target != CENTRE:  # F-7: never the centre
-                    steps.append(StoneStep(origin, target))
+            steps.extend(StoneStep(origin, target) for target in targets[origin])
         return tuple(steps)
 
     def can_slide_after(self, action: StoneStep) -> bool:
@@ -273,6 +281,27 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
                 return True
         return False
 
+    def _freeing(self, steps: tuple[StoneStep, ...]) -> tuple[StoneStep, ...]:
+        """The steps after which the pawn on turn could still slide (F-5): `can_slide_after` for each,
+        with the pawn's free neighbours found once. A step away from the pawn frees it when another
+        neighbour is free, or when it empties a neighbour (a stone stepping onto an empty hex)."""
+        obstacles = self.obstacles()
+        pawn = self._pawns[self._current]
+        around = self.grid.neighbours(pawn)
+        free = [cell for cell in around if cell not in obstacles]
+        found = []
+        for step in steps:
+            target = step.target
+            if target == pawn:
+                frees = self.can_slide_after(step)
+            elif len(free) > 1 or (free and free[0] != target):
+                frees = True
+            else:
+                frees = target not in obstacles and step.origin in around
+            if frees:
+                found.append(step)
+        return tuple(found)
+
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
         if legal is None:
@@ -288,7 +317,7 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
         if self._phase == PHASE_PAWN_MOVED:
             return steps
         slides = tuple(sorted(self.slide_paths(), key=_sort_key))
-        freeing = tuple(step for step in steps if self.can_slide_after(step))
+        freeing = self._freeing(steps)
         if slides or freeing:
             # F-5: some order allows a slide, so the turn must include one; a stone step first is
             # legal only if the pawn can still slide after it.

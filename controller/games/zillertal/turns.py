@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from controller.games import cards
@@ -11,6 +10,7 @@ from controller.games.base import (
     IllegalAction,
 )
 from controller.games.cards import UNSEEN, take_card
+from controller.games.records import replaced
 from controller.games.zillertal.actions import (
     BonusCross,
     BonusExchange,
@@ -66,7 +66,7 @@ class ZillertalTurns:
                 gorge = None
                 events.append("the Gorge is covered: the whole Valley scores again")
             return self._next(
-                replace(
+                replaced(
                     t,
                     hands=_with_seat(t.hands, me, take_card(hand, action.card)),
                     placed=(*t.placed, Placed(action.card, action.at)),
@@ -81,7 +81,7 @@ class ZillertalTurns:
             else:
                 event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
             return self._next(
-                replace(
+                replaced(
                     t,
                     hands=_with_seat(t.hands, me, take_card(hand, action.card)),
                     set_aside=(*t.set_aside, action.card),
@@ -90,47 +90,58 @@ class ZillertalTurns:
                 )
             )
         if isinstance(action, Claim):
-            return self._claim(replace(t, claim_on=action.contract, events=()), action.contract, action.icon)
+            return self._claim(replaced(t, claim_on=action.contract, events=()), action.contract, action.icon)
         if isinstance(action, BonusTask):
-            return self._claim(replace(self._take_bonus(t, "task"), events=()), action.contract, action.icon)
+            return self._claim(replaced(self._take_bonus(t, "task"), events=()), action.contract, action.icon)
         if isinstance(action, BonusTokens):
             # ZT-E5: the three tokens are placed one action each, before anything else happens.
             left = min(TOKENS_PER_BONUS, sum(token_supply(self._set, t.tokens).values()))
-            after = replace(self._take_bonus(t, "tokens"), pending=TOKENS, tokens_left=left, events=())
+            after = replaced(self._take_bonus(t, "tokens"), pending=TOKENS, tokens_left=left, events=())
             state = self._next(after)
-            return state if state._token_actions() else self._next(replace(after, pending=None, tokens_left=0))
+            return state if state._token_actions() else self._next(replaced(after, pending=None, tokens_left=0))
         if isinstance(action, PlaceToken):
             token = Token(action.icon, action.column, len(t.placed), action.blank)
-            after = replace(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
+            after = replaced(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
             state = self._next(after)
             if after.tokens_left == 0 or not state._token_actions():
-                state = self._next(replace(after, pending=None, tokens_left=0))
+                state = self._next(replaced(after, pending=None, tokens_left=0))
             return state
         if isinstance(action, BonusExchange):
-            return self._next(replace(self._take_bonus(t, "exchange"), pending=EXCHANGE, received=(), events=()))
+            return self._next(replaced(self._take_bonus(t, "exchange"), pending=EXCHANGE, received=(), events=()))
         if isinstance(action, Swap):
             return self._swap(action.card)
         if isinstance(action, NewContract):
             return self._new_contract(action.contract)
         if isinstance(action, Done):
-            return self._next(replace(t, pending=None, events=()))
+            return self._next(replaced(t, pending=None, events=()))
         if isinstance(action, BonusGorge):
             after = self._take_bonus(t, "gorge")
-            return self._next(replace(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
+            return self._next(replaced(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
         if isinstance(action, BonusCross):  # ZT-E5: the second Cross follows as its own action
-            return self._next(replace(self._take_bonus(t, "crosses"), crosses=(action.line,), pending=CROSS, events=()))
+            bonus = self._take_bonus(t, "crosses")
+            return self._next(replaced(bonus, crosses=(action.line,), pending=CROSS, events=()))
         if isinstance(action, SecondCross):
-            return self._next(replace(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
+            return self._next(replaced(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
         assert isinstance(action, End)
         return self._end_turn(action.piles)
 
     def _next(self, table: Table) -> ZillertalState:
-        return type(self)(self._game, self._set, self._custom, table)
+        state = type(self)(self._game, self._set, self._custom, table)
+        t = self._t
+        valley = self._valley
+        if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
+            t.placed,
+            t.gorge,
+            t.crosses,
+            t.tokens,
+        ):
+            state._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
+        return state
 
     def _take_bonus(self, t: Table, bonus: str) -> Table:
         """A player claims a bonus: it is used up (the Gorge counts separately) and counts for the player."""
         used = t.used if bonus == "gorge" else (*t.used, bonus)
-        return replace(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
+        return replaced(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
 
     def _claim(self, t: Table, contract_id: str, icon: str) -> ZillertalState:
         me = t.current
@@ -142,12 +153,13 @@ class ZillertalTurns:
         events.append(f"player {me} claims {icon} {contract.target(icon)} on {contract_id}")
         if len(held.claimed) < len(contract.tasks):
             contracts[index] = held
-            return self._next(replace(t, contracts=_with_seat(t.contracts, me, tuple(contracts)), events=tuple(events)))
+            held_now = _with_seat(t.contracts, me, tuple(contracts))
+            return self._next(replaced(t, contracts=held_now, events=tuple(events)))
         # All tasks claimed: the contract is complete and scores its points.
         del contracts[index]
         completed = (*t.completed[me], contract_id)
         events.append(f"player {me} completes {contract_id} for {contract.points} point(s)")
-        after = replace(
+        after = replaced(
             t,
             contracts=_with_seat(t.contracts, me, tuple(contracts)),
             completed=_with_seat(t.completed, me, completed),
@@ -156,7 +168,7 @@ class ZillertalTurns:
         )
         if self.solo and not contracts:  # ZT-E8: the solo game is won the moment the last one is done
             events.append("all contracts are complete: the solo game is won")
-            after = replace(after, over=True, turns=t.turns + 1, events=tuple(events))
+            after = replaced(after, over=True, turns=t.turns + 1, events=tuple(events))
         return self._next(after)
 
     def _swap(self, card: str) -> ZillertalState:
@@ -170,7 +182,7 @@ class ZillertalTurns:
             back = UNSEEN if t.hands_mode == PHYSICAL else card
             hand = (*take_card(t.hands[me], card), new)
             return self._next(
-                replace(
+                replaced(
                     t,
                     hands=_with_seat(t.hands, me, hand),
                     deck=cards.put_under(deck, back),
@@ -184,7 +196,7 @@ class ZillertalTurns:
             # ZT-E12: the contract drawn for it is entered next.
             contracts = tuple(h for h in t.contracts[me] if h.id != card)
             return self._next(
-                replace(
+                replaced(
                     t,
                     contracts=_with_seat(t.contracts, me, contracts),
                     piles=_with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
@@ -198,7 +210,7 @@ class ZillertalTurns:
         contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
         piles = _with_seat(t.piles, value - 1, cards.put_under(pile, card))
         return self._next(
-            replace(
+            replaced(
                 t,
                 contracts=_with_seat(t.contracts, me, contracts),
                 piles=piles,
@@ -218,24 +230,24 @@ class ZillertalTurns:
         owed = list(t.to_draw)
         owed.remove(value)
         event = f"player {me} takes contract {contract_id} (worth {value})"
-        after = replace(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
+        after = replaced(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
         if owed:
             return self._next(after)
         if t.pending == DEAL:
             if me + 1 < t.players:
                 events = (event, f"enter the contracts dealt to player {me + 1}")
-                return self._next(replace(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
-            return self._next(replace(after, current=0, pending=None, events=(event, "player 0 starts")))
+                return self._next(replaced(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
+            return self._next(replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
         if t.pending == REDRAW:
-            return self._next(replace(after, pending=EXCHANGE, received=(*t.received, contract_id)))
-        return self._pass_turn(replace(after, pending=None))
+            return self._next(replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
+        return self._pass_turn(replaced(after, pending=None))
 
     def _end_turn(self, chosen: tuple[int, ...]) -> ZillertalState:
         t = self._t
         me = t.current
         hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
         drew = len(hand) > len(t.hands[me]) or bool(chosen)
-        t = replace(
+        t = replaced(
             t,
             hands=_with_seat(t.hands, me, hand),
             deck=deck,
@@ -247,7 +259,7 @@ class ZillertalTurns:
             # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
             piles = " and ".join(str(v) for v in chosen)
             event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {piles}: enter them (contract ID)"
-            return self._next(replace(t, pending=DRAW, to_draw=chosen, events=(event,)))
+            return self._next(replaced(t, pending=DRAW, to_draw=chosen, events=(event,)))
         contracts = list(t.contracts[me])
         piles = list(t.piles)
         events = []
@@ -255,7 +267,7 @@ class ZillertalTurns:
             (new,), piles[value - 1] = cards.draw(piles[value - 1])
             contracts.append(Held(new))
             events.append(f"player {me} takes a new contract worth {value}: {new}")
-        t = replace(
+        t = replaced(
             t,
             piles=tuple(piles),
             contracts=_with_seat(t.contracts, me, tuple(contracts)),
@@ -272,7 +284,7 @@ class ZillertalTurns:
             seat = (me + step) % t.players
             if t.hands[seat]:
                 return self._next(
-                    replace(
+                    replaced(
                         t,
                         current=seat,
                         played=False,
@@ -286,4 +298,4 @@ class ZillertalTurns:
                     )
                 )
         events.append("no cards are left to play: the game is over")
-        return self._next(replace(t, over=True, played=False, claim_on=None, replacements=0, events=tuple(events)))
+        return self._next(replaced(t, over=True, played=False, claim_on=None, replacements=0, events=tuple(events)))

@@ -47,6 +47,7 @@ class Valley:
         "_cards",
         "_col_top",
         "_counts",
+        "_line_heights",
         "_line_top",
         "_zone_counts",
         "crosses",
@@ -87,6 +88,7 @@ class Valley:
                 line_top[line - self.first] = index
         self._col_top = col_top
         self._line_top = line_top
+        self._line_heights: list[int | None] | None = None
         counts: list[list[int]] = []
         for offset, index in enumerate(col_top):
             p = placed[index]
@@ -141,11 +143,30 @@ class Valley:
         return None
 
     def placements(self, card: ValleyCard) -> tuple[int, ...]:
-        """Every legal left-edge line for `card`, ascending."""
+        """Every legal left-edge line for `card`, ascending: touching or overlapping the Valley, its
+        edges at the Valley's height where they lie within it (`why_not`, without the words)."""
         if not self.placed:
             return (0,)
-        candidates = range(self.first - card.width, self.last + 1)
-        return tuple(at for at in candidates if self.why_not(card, at) is None)
+        first, last = self.first, self.last
+        heights = self._heights()
+        width = card.width
+        left, right = card.heights[0], card.heights[-1]
+        found = []
+        for at in range(first - width, last + 1):
+            if at >= first and heights[at - first] != left:
+                continue
+            end = at + width
+            if end <= last and heights[end - first] != right:
+                continue
+            found.append(at)
+        return tuple(found)
+
+    def _heights(self) -> list[int | None]:
+        """The visible land-line height at each dotted line, from the first (kept by the view)."""
+        heights = self._line_heights
+        if heights is None:
+            heights = self._line_heights = [self.height(line) for line in range(self.first, self.last + 1)]
+        return heights
 
     # --- what is visible ---------------------------------------------------------------------
     def column_counts(self, column: int) -> Counts:

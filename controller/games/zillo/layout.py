@@ -156,6 +156,16 @@ class Layout:
             fields = self._known["fields"] = _fields(self)
         return fields
 
+    def covers(self, cell: Cell) -> bool:
+        """Whether a part lies on `cell`: each part is a square from its corner (no need to lay out
+        every field of a layout that is asked only this)."""
+        x, y = cell
+        for placement in self.placements:
+            cx, cy = placement.corner
+            if 0 <= x - cx < PART_SIZE and 0 <= y - cy < PART_SIZE:
+                return True
+        return False
+
     def part_at(self, cell: Cell) -> int | None:
         printed = self.fields().get(cell)
         return None if printed is None else printed.part
@@ -170,7 +180,12 @@ class Layout:
     def moved(self, part: int, placement: Placement) -> Layout:
         placements = list(self.placements)
         placements[part - 1] = placement
-        return Layout(tuple(placements))
+        layout = Layout(tuple(placements))
+        # Where `part` may lie depends on the other parts only, which did not move.
+        corners = self._known.get(("corners", part))
+        if corners is not None:
+            layout._known["corners", part] = corners
+        return layout
 
     def problem(self) -> str | None:
         """Why this layout breaks Z-3, or None if it is valid."""
@@ -231,11 +246,12 @@ class Layout:
 
         def work_out() -> tuple[tuple[int, Cell], ...]:
             current = self.placement(part)
+            turns = _TURNS[current.rotation]
             return tuple(
-                ((rotation - current.rotation) % 360, (x + dx, y + dy))
-                for x, y in self.shift_corners(part)
-                for rotation, (dx, dy) in _START_OFFSETS
-                if (x, y) != current.corner or rotation != current.rotation
+                (turns[rotation], anchor)
+                for corner in self.shift_corners(part)
+                for rotation, anchor in _ANCHORS[corner]
+                if corner != current.corner or rotation != current.rotation
             )
 
         return self.remember(("turns", part), work_out)
@@ -280,6 +296,14 @@ _OVERLAPPING: dict[Cell, int] = {
 _TOUCHING: dict[Cell, int] = {
     a: sum(1 << index for index, b in enumerate(_CORNERS) if edge_contact(a, b)) for a in _CORNERS
 }
+
+
+# Where the start field of a part lies, by its corner and rotation; and a Shift card's clockwise
+# turn from each rotation to each other (ZE-5).
+_ANCHORS: dict[Cell, tuple[tuple[int, Cell], ...]] = {
+    (x, y): tuple((rotation, (x + dx, y + dy)) for rotation, (dx, dy) in _START_OFFSETS) for x, y in _CORNERS
+}
+_TURNS: dict[int, dict[int, int]] = {now: {then: (then - now) % 360 for then in ROTATIONS} for now in ROTATIONS}
 
 
 def _shift_corners(layout: Layout, part: int) -> tuple[Cell, ...]:

@@ -62,7 +62,7 @@ class Catch:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Table:
-    """Everything a Zillo state holds. Never mutated: successors are made with `dataclasses.replace`."""
+    """Everything a Zillo state holds. Never mutated: successors are made with `records.replaced`."""
 
     players: int
     hands_mode: str

@@ -6,8 +6,8 @@ The reasons of illegal actions, notation and views live in the mixins of reasons
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import (
@@ -17,6 +17,7 @@ from controller.games.base import (
     State,
 )
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
+from controller.games.records import replaced
 from controller.games.seats import colour_title
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.board_side import BoardSide
@@ -32,6 +33,7 @@ from controller.games.zillo.deck import (
 from controller.games.zillo.layout import (
     AREA,
     INITIAL_LAYOUT,
+    PART_SIZE,
     PARTS,
     Field,
     Layout,
@@ -68,7 +70,7 @@ def _set_up(table: Table, start: int) -> Table:
         pile_count = len(pile)
     else:
         hands, pile, pile_count = None, None, len(CARDS) - per_player * table.players
-    return replace(
+    return replaced(
         table,
         layout=INITIAL_LAYOUT,
         catchers=catchers,
@@ -134,7 +136,8 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         self._game = game
         self._t = table
         self._legal: tuple[Action, ...] | None = None
-        self._legal_set: frozenset[Action] | None = None
+        # The legal actions, their objects' ids and (as asked for) the legal actions of each card.
+        self._legal_set: tuple[tuple[Action, ...], frozenset[int], dict[Card | None, frozenset[Action]]] | None = None
         self._card_moves: dict[Card, tuple[Action, ...]] = {}
         self._on_parts: dict[int, tuple[tuple[Cell, Cell], ...]] | None = None
 
@@ -312,7 +315,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         """The pieces after `player` moves `count` of their Catchers (None: the Zillo) from `origin`
         onto `target`, or why the capture rules forbid ending there. Does not check the path."""
         t = self._t
-        if target not in t.layout.fields():
+        if not t.layout.covers(target):
             return f"{AREA.format_cell(target)} is not on a board part"
         occupant = t.catchers.get(target)
         zillo = target if count is None else t.zillo
@@ -386,37 +389,59 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
         over, gaps are not): it follows from the layout alone, which keeps it."""
         layout = self._t.layout
-        return layout.remember((card, origin), lambda: _reachable(card, origin, layout.fields()))
+        return layout.remember((card, origin), lambda: _reachable(card, origin, layout))
 
     def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
-        """Whether `landing` allows the move; at once where it captures nothing (most moves)."""
+        """Whether `landing` allows a move onto `target`, the end of a card's path (so on the parts):
+        at once where it captures nothing (most moves)."""
         if _captures_nothing(self._t.catchers.get(target), player, count):
-            return target in self._t.layout.fields()
+            return True
         return isinstance(self.landing(player, origin, target, count), Landing)
 
     def _catcher_moves(self, card: Card) -> tuple[Action, ...]:
         player = self._t.current
+        catchers = self._t.catchers
         moves: list[Action] = []
-        for origin, stack in sorted(self._t.catchers.items()):
+        for origin, stack in sorted(catchers.items()):
             if stack.player != player:
                 continue
+            counts = range(1, stack.count + 1)
             for target in self._targets(card, origin):
-                for count in range(1, stack.count + 1):
-                    if self._may_land(player, origin, target, count):
-                        moves.append(Move(card, origin, target, count))
+                if _captures_nothing(catchers.get(target), player, 1):  # the same for any count
+                    moves.extend(Move(card, origin, target, count) for count in counts)
+                else:
+                    moves.extend(
+                        Move(card, origin, target, count)
+                        for count in counts
+                        if self._may_land(player, origin, target, count)
+                    )
         return tuple(moves)
 
     def _zillo_moves(self, card: Card) -> tuple[Action, ...]:
         origin = self._t.zillo
+        player = self._t.current
         return tuple(
             Move(card, origin, target, None)
             for target in self._targets(card, origin)
-            if self._may_land(self._t.current, origin, target, None)
+            if self._may_land(player, origin, target, None)
         )
 
     def _shift_moves(self, card: Card) -> tuple[Action, ...]:
+        """Z-3: every shift the layout allows, with `card` (kept by the layout: pieces do not matter)."""
         layout = self._t.layout
-        return tuple(Shift(card, part, turn, anchor) for part in PARTS for turn, anchor in layout.shift_turns(part))
+
+        def work_out() -> tuple[Action, ...]:
+            found: list[Action] = []
+            for part in PARTS:
+                for turn, anchor in layout.shift_turns(part):
+                    key = (card, part, turn, anchor)
+                    shift = _SHIFTS.get(key)
+                    if shift is None:
+                        shift = _SHIFTS[key] = Shift(*key)
+                    found.append(shift)
+            return tuple(found)
+
+        return layout.remember(("shifts", card), work_out)
 
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
@@ -442,10 +467,21 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         return moves if moves else tuple(Discard(card) for card in cards)
 
     def is_legal(self, action: Action) -> bool:
-        legal = self._legal_set
-        if legal is None:
-            legal = self._legal_set = frozenset(self.legal_actions())
-        return action in legal
+        """Whether `action` is among the legal actions: at once for one of this state's own action
+        objects (the usual case: a player or bot picks from `legal_actions`), else among those of its
+        card only, compared by value."""
+        legal = self.legal_actions()
+        known = self._legal_set  # read once (see legal_actions); it keeps `legal` alive with its ids
+        if known is None or known[0] is not legal:
+            known = self._legal_set = (legal, frozenset(map(id, legal)), {})
+        if id(action) in known[1]:
+            return True
+        card = getattr(action, "card", None)
+        by_card = known[2]
+        found = by_card.get(card)
+        if found is None:
+            found = by_card[card] = frozenset(a for a in legal if getattr(a, "card", None) == card)
+        return action in found
 
     def apply(self, action: Action) -> ZilloState:
         if not self.is_legal(action):
@@ -454,7 +490,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         if isinstance(action, NewGame):
             # Rule text: the new start player sits left of (clockwise after) the previous one.
             start = (t.start_player + 1) % t.players
-            table = _set_up(replace(t, game_number=t.game_number + 1, ply=t.ply + 1), start)
+            table = _set_up(replaced(t, game_number=t.game_number + 1, ply=t.ply + 1), start)
             return ZilloState(self._game, table)
         card = card_of(action)
         assert card is not None
@@ -467,7 +503,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             changes.update(self._score(action.count))
         else:
             changes.update(self._next_turn(changes))
-        return ZilloState(self._game, replace(t, **changes))
+        return ZilloState(self._game, replaced(t, **changes))
 
     def _board_after(self, action: Action) -> tuple[Layout, Mapping[Cell, Stack], Cell, bool]:
         """Layout, Catchers and Zillo after a legal card action, and whether it caught the Zillo."""
@@ -531,18 +567,48 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
 
 
+_SHIFTS: dict[tuple[Card, int, int, Cell], Shift] = {}
+"""Every Shift made so far, made once: at most 4 Shift cards x 4 parts x 4 turns x 196 fields, and
+random playouts and bots would otherwise make thousands a second."""
+
+
 def _captures_nothing(occupant: Stack | None, player: int, count: int | None) -> bool:
     """Whether a piece ending on a field that holds `occupant` captures nothing: an empty field, or
     the mover's own Catchers joined by Catchers (`count` of them; None is the Zillo, which may not)."""
     return occupant is None or (occupant.player == player and count is not None)
 
 
-def _reachable(card: Card, origin: Cell, fields: Mapping[Cell, object]) -> list[Cell]:
+# Z-2 by bit masks: field (x, y) is bit (x + _PAD) + (y + _PAD) * _STRIDE, so a path's fields from
+# any origin are one mask moved by the origin's bit, and no path of a card wraps round a row.
+_PAD = max(abs(d) for ends in CARD_ENDS.values() for _, paths in ends for path in paths for cell in path for d in cell)
+_STRIDE = AREA.width + 2 * _PAD
+
+
+def _bits(cells: Iterable[Cell]) -> int:
+    return sum(1 << ((x + _PAD) + (y + _PAD) * _STRIDE) for x, y in cells)
+
+
+_END_MASKS: dict[Card, tuple[tuple[Cell, tuple[int, ...]], ...]] = {
+    card: tuple((end, tuple(_bits(path) for path in paths)) for end, paths in ends) for card, ends in CARD_ENDS.items()
+}
+"""CARD_ENDS with each path as the mask of its fields seen from (0, 0)."""
+
+_PART_BITS = _bits((dx, dy) for dx in range(PART_SIZE) for dy in range(PART_SIZE))
+
+
+def _covered_bits(layout: Layout) -> int:
+    """The fields the parts cover, as a mask: each part is a square from its corner."""
+    covered = 0
+    for placement in layout.placements:
+        x, y = placement.corner
+        covered |= _PART_BITS << (x + y * _STRIDE)
+    return covered
+
+
+def _reachable(card: Card, origin: Cell, layout: Layout) -> list[Cell]:
     """Z-2: the fields `card` takes a piece to from `origin`, sorted: the ends of its paths that lie
     on board parts all the way."""
+    covered = layout.remember("covered bits", lambda: _covered_bits(layout))
     x, y = origin
-    return [
-        (x + ex, y + ey)
-        for (ex, ey), paths in CARD_ENDS[card]
-        if any(all((x + dx, y + dy) in fields for dx, dy in path) for path in paths)
-    ]
+    window = covered >> (x + y * _STRIDE)
+    return [(x + ex, y + ey) for (ex, ey), masks in _END_MASKS[card] if any(window & mask == mask for mask in masks)]

@@ -1,0 +1,106 @@
+"""Every shortcut an engine takes for speed answers as the plain rule does, over random games: Klotz
+blocks keeping the moves of the position before, Fillit's F-5 filter and hex tables, Zillertal's
+placements and the Valley carried over, Zillo's legality by object and its layout shortcuts, and the
+games' quick table copies."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from controller.games import GAMES
+from controller.games.fillit.state import FillitState
+from controller.games.hexgrid import DIRECTIONS, HexGrid, step
+from controller.games.klotz import KlotzState
+from controller.games.records import replaced
+from controller.games.zillertal.state import ZillertalState
+from controller.games.zillertal.valley import Valley
+from controller.games.zillo import Move, Shift
+from controller.games.zillo.layout import AREA
+from controller.games.zillo.state import ZilloState
+from tests.games.test_action_reach import random_states
+
+
+def fresh(state):  # the same position, worked out from nothing
+    return state.game.state_from_json(state.to_json())
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_klotz_moves_kept_from_the_position_before_are_the_moves_worked_out_afresh(players: int) -> None:
+    states = random_states("klotz", players, {}, games=3, seed=21)
+    for state in states:
+        assert isinstance(state, KlotzState)
+        again = fresh(state)
+        assert state.legal_actions() == again.legal_actions()
+        for player in range(players):
+            assert state.moves_of(player) == again.moves_of(player)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_fillit_f5_filter_is_can_slide_after_for_every_step(players: int) -> None:
+    for state in random_states("fillit", players, {}, games=3, seed=22):
+        assert isinstance(state, FillitState)
+        if state.is_terminal():
+            continue
+        steps = state.stone_steps()
+        assert state._freeing(steps) == tuple(s for s in steps if state.can_slide_after(s))
+
+
+@pytest.mark.parametrize("radius", [3, 4])
+def test_hex_neighbour_table_is_the_six_steps_on_the_board(radius: int) -> None:
+    grid = HexGrid(radius)
+    for cell in (*grid.cells(), (radius + 1, 0)):
+        walked = tuple(n for n in (step(cell, d) for d in DIRECTIONS) if grid.contains(n))
+        assert grid.neighbours(cell) == walked
+
+
+def test_zillertal_placements_are_the_lines_why_not_allows_and_the_valley_carried_over_is_the_same() -> None:
+    for state in random_states("zillertal", 2, {}, games=4, seed=23):
+        assert isinstance(state, ZillertalState)
+        t = state.table
+        rebuilt = Valley(state._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
+        valley = state.valley
+        assert valley.zone_counts() == rebuilt.zone_counts()
+        assert [valley.column_counts(c) for c in valley.columns()] == [
+            rebuilt.column_counts(c) for c in rebuilt.columns()
+        ]
+        for card in state._set.valley.values():
+            plain = tuple(
+                at
+                for at in range(rebuilt.first - card.width - 1, rebuilt.last + 2)
+                if rebuilt.why_not(card, at) is None
+            )
+            assert valley.placements(card) == plain, card.id
+
+
+def test_zillo_an_equal_action_is_as_legal_as_the_states_own_and_an_illegal_one_is_not() -> None:
+    for state in random_states("zillo", 4, {"hands": "physical"}, games=2, seed=24)[::5]:
+        assert isinstance(state, ZilloState)
+        for action in state.legal_actions():
+            assert state.is_legal(action)
+            if isinstance(action, Move | Shift):
+                assert state.is_legal(dataclasses.replace(action))  # equal, another object
+        for action in state.legal_actions()[:20]:
+            if isinstance(action, Move):
+                assert not state.is_legal(dataclasses.replace(action, target=(action.target[0], 20)))
+
+
+def test_zillo_covers_is_whether_a_part_lies_on_the_field() -> None:
+    for state in random_states("zillo", 3, {"hands": "dealt"}, games=2, seed=25)[::10]:
+        layout = state.table.layout
+        fields = layout.fields()
+        for x in range(AREA.width):
+            for y in range(AREA.height):
+                assert layout.covers((x, y)) == ((x, y) in fields)
+
+
+def test_replaced_is_dataclasses_replace_and_names_an_unknown_field() -> None:
+    for name in ("zillo", "zillertal"):
+        table = GAMES[name].new_game(players=2, seed=1).table
+        quick, plain = replaced(table, current=1, players=3), dataclasses.replace(table, current=1, players=3)
+        assert type(quick) is type(plain)
+        for field in dataclasses.fields(table):
+            assert getattr(quick, field.name) == getattr(plain, field.name), field.name
+        with pytest.raises(TypeError, match="has no field 'colour'"):
+            replaced(table, colour="red")
