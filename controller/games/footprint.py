@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from controller.games import Cell, Occupancy, Piece
 
 
-@dataclass(frozen=True, slots=True)
-class PieceMove:
+class PieceMove(NamedTuple):
+    """One piece's part of an action (a named tuple: a shift of a part makes one per piece)."""
+
     piece: Piece
     origin: Cell | None  # None: the piece comes from off the board
     target: Cell | None  # None: the piece leaves the board
@@ -57,45 +59,44 @@ def footprint(before: Occupancy, after: Occupancy) -> Footprint:
         old, new = before.get(cell, ()), after.get(cell, ())
         if old == new:
             continue
-        if not new or not old:  # emptied or filled: no pieces in common
-            lost.extend((piece, cell) for piece in old)
-            gained.extend((piece, cell) for piece in new)
-            continue
-        lost.extend((piece, cell) for piece in _multiset_minus(old, new))
-        gained.extend((piece, cell) for piece in _multiset_minus(new, old))
+        if new and old:  # some pieces stay: only the difference moves
+            old, new = _multiset_minus(old, new), _multiset_minus(new, old)
+        for piece in old:
+            lost.append((piece, cell))
+        for piece in new:
+            gained.append((piece, cell))
     gained_cells = {cell for _, cell in gained}
     lost_cells = {cell for _, cell in lost}
-    # Movers first: pieces leaving a field nothing else lands on; then pieces displaced by a lander.
-    lost.sort(key=lambda item: item[1] in gained_cells)
+    if not lost_cells.isdisjoint(gained_cells):
+        # Movers first: pieces leaving a field nothing else lands on; then pieces displaced by a lander.
+        lost.sort(key=lambda item: item[1] in gained_cells)
     # Each lost piece lands on the first still open field where a like piece arrives.
-    open_by_piece: dict[Piece, list[int]] = {}
-    for number, (piece, _) in reversed(list(enumerate(gained))):
-        open_by_piece.setdefault(piece, []).append(number)
-    paired: set[int] = set()
     moves: list[PieceMove] = []
+    open_gains = list(gained)
     for piece, origin in lost:
-        waiting = open_by_piece.get(piece)
-        if waiting:
-            number = waiting.pop()
-            paired.add(number)
-            moves.append(PieceMove(piece, origin, gained[number][1]))
+        for number, (arriving, target) in enumerate(open_gains):
+            if arriving is piece or arriving == piece:
+                del open_gains[number]
+                moves.append(PieceMove(piece, origin, target))
+                break
         else:
             moves.append(PieceMove(piece, origin, None))
-    unpaired = (item for number, item in enumerate(gained) if number not in paired)
-    moves.extend(PieceMove(piece, None, target) for piece, target in unpaired)
+    for piece, target in open_gains:
+        moves.append(PieceMove(piece, None, target))
     # A piece lifted from where an earlier mover lands was displaced (captured, swapped): its target
     # is a return field.
     landed: set[Cell] = set()
     origins: set[Cell] = set()
     returns: set[Cell] = set()
-    for move in moves:
-        if move.origin is not None and move.origin in landed:
-            if move.target is not None:
-                returns.add(move.target)
-        elif move.origin is not None:
-            origins.add(move.origin)
-        if move.target is not None:
-            landed.add(move.target)
+    for _, origin, target in moves:
+        if origin is not None:
+            if origin in landed:
+                if target is not None:
+                    returns.add(target)
+            else:
+                origins.add(origin)
+        if target is not None:
+            landed.add(target)
     targets = gained_cells - returns
     return Footprint(
         tuple(moves), frozenset(origins), frozenset(targets), frozenset(targets & lost_cells), frozenset(returns)

@@ -14,7 +14,7 @@ action weighed for every piece of evidence (its tables are small).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 
 from controller.games import Action, Cell, Occupancy, Piece, State
 from controller.games.base import changed_fields
@@ -88,6 +88,11 @@ class CandidateTable:
         assert self._legal is not None
         return self._legal
 
+    def prepare(self) -> None:
+        """List the legal actions and index them now, rather than when first asked."""
+        if self._legal is None:
+            self._index()
+
     def is_legal(self, action: Action) -> bool:
         if self._order is None:
             self._order = frozenset(self.actions)
@@ -124,14 +129,30 @@ class CandidateTable:
     def reaching(self, channels: Collection[int]) -> list[Action]:
         """The actions that may change every one of `channels` (all actions for none), in legal order:
         the only ones whose mismatch can cover those channels."""
-        legal = self.actions
         if not channels:
-            return list(legal)
+            return list(self.actions)
+        return self._in_legal_order(self._reaching_effects(channels))
+
+    def reaching_groups(
+        self, channels: Collection[int], keep: Callable[[Action], bool] | None = None
+    ) -> list[list[Action]]:
+        """`reaching` (only the actions `keep` keeps), as groups of actions with one effect: each group
+        weighs as one. Groups come in the legal order of their first action."""
+        legal = self.actions
+        members = self._members
+        effects = self._reaching_effects(channels) if channels else range(len(members))
+        groups = (members[effect] for effect in effects)
+        if keep is not None:
+            groups = ([number for number in group if keep(legal[number])] for group in groups)
+        return [[legal[number] for number in group] for group in sorted(group for group in groups if group)]
+
+    def _reaching_effects(self, channels: Collection[int]) -> list[int]:
+        if self._legal is None:
+            self._index()
         fewest = min((self._by_channel.get(channel, ()) for channel in channels), key=len)
         reach = self._reach
         wanted = frozenset(channels)
-        found = [effect for effect in fewest if wanted <= reach[effect]]  # type: ignore[operator]
-        return self._in_legal_order(found + self._anywhere)
+        return [effect for effect in fewest if wanted <= reach[effect]] + self._anywhere  # type: ignore[operator]
 
     def reaching_any(self, channels: Iterable[int]) -> list[Action]:
         """The actions that may change at least one of `channels`, in legal order."""
@@ -255,8 +276,13 @@ class CandidateTable:
         key = (evidence, frozenset(masked))
         found = self._matches.get(key)
         if found is None:
-            reaching = self.reaching([channel for channel, _ in evidence])
-            found = [action for action in reaching if unmasked(self.mismatch(action), masked) == evidence]
+            legal, members = self.actions, self._members
+            shown = [
+                effect
+                for effect in self._reaching_effects([channel for channel, _ in evidence])
+                if unmasked(self.mismatch(legal[members[effect][0]]), masked) == evidence  # one weighs for all
+            ]
+            found = self._in_legal_order(shown)
             self._matches[key] = found
         return found
 

@@ -35,19 +35,22 @@ def lifted_hints(
     named = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
     if not callable(named):
         named = None
+    shown = None if card is None else lambda action: getattr(action, "card", None) == card
     for channel in lifted:
         cell = cells.get(channel)
         if cell is None:
             continue
         reading = mismatch[channel]
-        for action in cands.reaching([channel]):  # only actions that may change the lifted field
-            if card is not None and getattr(action, "card", None) != card:
-                continue  # another card than the one shown
+        # Only actions that may change the lifted field (of the card shown, if one was), and of
+        # actions with one effect only the first: they move the same pieces the same way.
+        for group in cands.reaching_groups([channel], shown):
+            action = group[0]
             if (channel, reading) not in cands.mismatch(action):
-                swapped = swap_target(named, cell, action, cands) if named is not None else None
-                if swapped is not None:  # the lifted piece changes places with what stands there
-                    hints[cell] = "origin"
-                    hints.setdefault(swapped, "destination")
+                for each in group if named is not None else ():  # the game names each action's piece
+                    swapped = swap_target(named, cell, each, cands)
+                    if swapped is not None:  # the lifted piece changes places with what stands there
+                        hints[cell] = "origin"
+                        hints.setdefault(swapped, "destination")
                 continue  # this action does not empty the lifted field
             print_ = cands.footprint(action)
             if cell in print_.origins:

@@ -77,6 +77,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
+        self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
 
     # --- public views --------------------------------------------------------------------------
     @property
@@ -124,6 +125,8 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         changed = self._debounce(now, readings)
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
             self.last_evaluated = False
+            if self._prepared is not self._state:
+                self._prepare()
             return self._output  # the hot path: nothing new
         self.last_evaluated = True
         committed: list[Action] = []
@@ -132,6 +135,14 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         for event in events:
             took_back += self._handle_event(now, event, committed, messages)
         return self._evaluate(now, committed, messages, took_back)
+
+    def _prepare(self) -> None:
+        """Once per position, on a quiet scan: list its legal actions and index them by the fields
+        they reach. Nobody waits on a quiet scan, and the first piece lifted then costs only the
+        actions that reach it (hints, matching), so its LEDs answer at once."""
+        state = self._prepared = self._state
+        if not state.is_terminal():
+            self._table(state).prepare()
 
     def _debounce(self, now: int, readings: Readings | None) -> bool:
         """Update the per-channel debounce; True if a stable reading changed."""

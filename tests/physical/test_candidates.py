@@ -76,3 +76,40 @@ def test_a_long_games_history_keeps_positions_not_their_legal_actions() -> None:
     table.backends.inputs.push("button", "undo")
     table.restore()
     assert table.state is before and table.state.legal_actions()
+
+
+def test_groups_by_effect_hold_every_reaching_action_once_in_legal_order() -> None:
+    """Zillo moves allowed by several cards are one effect: a group weighs as one."""
+    game = GAMES["zillo"]
+    for state in random_states("zillo", 4, {"hands": "physical"}, games=1, seed=8)[::11]:
+        board = board_map(load_profile(default_profile(game)), game, state, "count")
+        table = CandidateTable(state, board)
+        position = {action: number for number, action in enumerate(table.actions)}
+        for channel in list(board.channel_of.values())[::9]:
+            reaching = table.reaching([channel])
+            for card in (None, *{action.card for action in reaching}):
+                keep = None if card is None else (lambda action, card=card: action.card == card)
+                groups = table.reaching_groups([channel], keep)
+                grouped = [action for group in groups for action in group]
+                assert sorted(grouped, key=position.get) == [a for a in reaching if card in (None, a.card)]
+                assert len(grouped) == len(set(grouped))
+                firsts = [position[group[0]] for group in groups]
+                assert firsts == sorted(firsts)
+                for group in groups:
+                    assert [position[a] for a in group] == sorted(position[a] for a in group)
+                    assert len({state.action_effect(action) for action in group}) == 1
+
+
+def test_a_quiet_scan_lists_the_new_positions_legal_actions_before_a_piece_is_lifted() -> None:
+    """The first scan with nothing new after a move indexes the position (nobody waits then), so a
+    lifted piece weighs only the actions that reach it; the scan itself stays a quiet one."""
+    game = GAMES["klotz"]
+    table = PhysicalTable(game, game.new_game(players=4, seed=3), load_profile("square14"), "binary")
+    table.settle()
+    assert table.perform(make_bot("random", 0).choose(table.state))
+    tracker = table.session.tracker
+    cands = tracker._table(tracker.state)
+    table.run(200)
+    assert cands._legal is not None  # indexed on a quiet scan
+    assert not tracker.last_evaluated
+    assert cands.evaluated == 0  # nothing weighed: only listed
