@@ -41,6 +41,9 @@ class Footprint:
         return self.origins | self.targets | self.returns
 
 
+_NONE: frozenset[Cell] = frozenset()
+
+
 def _multiset_minus(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> list[Piece]:
     rest = list(b)
     out = []
@@ -83,6 +86,8 @@ def footprint(before: Occupancy, after: Occupancy) -> Footprint:
             moves.append(PieceMove(piece, origin, None))
     for piece, target in open_gains:
         moves.append(PieceMove(piece, None, target))
+    if lost_cells.isdisjoint(gained_cells):  # no piece lands where one leaves: nothing is displaced
+        return Footprint(tuple(moves), frozenset(lost_cells), frozenset(gained_cells), _NONE, _NONE)
     # A piece lifted from where an earlier mover lands was displaced (captured, swapped): its target
     # is a return field.
     landed: set[Cell] = set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from controller.games import State
 from controller.games.seats import COLOURS, seat_colours
 from controller.table.board import BoardMap
 from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
@@ -71,6 +72,7 @@ class FrameComposer:
         self._last_key: tuple[int, bool] | None = None
         self._last_frame: tuple[RGB, ...] = ()
         self._gate = FrameGate(self.min_interval_ms)
+        self._marked: tuple[State | None, tuple[RGB, ...]] = (None, ())  # a state and its marks' layer
 
     def compose(self, output: TrackerOutput, now: int, faults: bool = False) -> tuple[RGB, ...]:
         """The frame for this tracker output; recomputed only when its inputs change."""
@@ -86,11 +88,7 @@ class FrameComposer:
     def _build(self, output: TrackerOutput, phase: int, faults: bool) -> tuple[RGB, ...]:
         profile = self.board.profile
         led_of = self.board.led_of
-        frame = [OFF] * profile.led_count
-        for cell, mark in output.shown.marks().items():
-            led = led_of.get(cell)
-            if led is not None:
-                frame[led] = mark_colour(mark.colour)
+        frame = list(self._marks_layer(output.shown))
         hints_on = not (output.mode in BLINKING_MODES and phase == 1)
         if hints_on:
             for cell, kind in output.hints.items():
@@ -99,6 +97,21 @@ class FrameComposer:
                     frame[led] = HINT_PALETTE[kind]
         self._status(frame, output, phase, faults, profile.extra_leds)
         return tuple(frame)
+
+    def _marks_layer(self, state: State) -> tuple[RGB, ...]:
+        """The LEDs of the state's marks alone, kept for the state shown (it stays the same while a
+        move is under way, and a Zillo layout has a hundred marks)."""
+        marked, layer = self._marked
+        if marked is not state:
+            frame = [OFF] * self.board.profile.led_count
+            led_of = self.board.led_of
+            for cell, mark in state.marks().items():
+                led = led_of.get(cell)
+                if led is not None:
+                    frame[led] = mark_colour(mark.colour)
+            layer = tuple(frame)
+            self._marked = (state, layer)
+        return layer
 
     def _status(
         self, frame: list[RGB], output: TrackerOutput, phase: int, faults: bool, extras: Mapping[str, int]

@@ -74,6 +74,17 @@ def test_the_shown_state_gives_the_marks_while_acknowledged() -> None:
     assert hintless[led("f10")] == mark_colour("red")
 
 
+def test_one_composer_follows_the_marks_of_each_new_state_shown() -> None:
+    """The marks' layer is kept for the state shown, and worked out anew when another is shown."""
+    composer = FrameComposer(BOARD)
+    after = FOUR.apply(Move(CELL("g12"), CELL("f10")))  # Red's tile goes onto the 3-block
+    assert composer.compose(output(), 0)[led("f10")] == OFF
+    assert composer.compose(output("moving", {CELL("e5"): "origin"}), 0)[led("e5")] == HINT_PALETTE["origin"]
+    assert composer.compose(output(state=after), 0)[led("f10")] == mark_colour("red")
+    assert composer.compose(output(state=after), 0) == FrameComposer(BOARD).compose(output(state=after), 0)
+    assert composer.compose(output(), 0)[led("f10")] == OFF
+
+
 @pytest.mark.parametrize("mode", ["guidance", "setup", "restore"])
 def test_guidance_blinks_its_hints_over_the_marks(mode: str) -> None:
     composer = FrameComposer(BOARD, blink_ms=400)
