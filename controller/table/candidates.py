@@ -44,9 +44,11 @@ class CandidateTable:
         "_mismatch",
         "_order",
         "_reach",
+        "_slot_of",
         "_sparse",
         "_successor",
         "_unseen",
+        "_unweighed",
         "board",
         "expected",
         "occupancy",
@@ -68,7 +70,9 @@ class CandidateTable:
         self._members: list[list[int]] = []
         self._by_channel: dict[int, list[int]] = {}  # channel -> effects that may change it
         self._anywhere: list[int] = []  # effects whose reach the game does not name
-        # Keyed by effect: actions that move the same pieces the same way share them.
+        # Each legal action's effect number, by the action's identity (see `_slot`).
+        self._slot_of: dict[int, int] = {}
+        # Keyed by effect (`_slot`): actions that move the same pieces the same way share them.
         self._mismatch: dict[Hashable, Mismatch] = {}
         self._changes: dict[Hashable, Occupancy] = {}
         # A game that names an action's changed fields itself spares building the whole board after it.
@@ -78,6 +82,7 @@ class CandidateTable:
         self._successor: dict[Action, State] = {}
         self._matches: dict[tuple[Mismatch, frozenset[int]], list[Action]] = {}
         self._invisible: list[Action] | None = None
+        self._unweighed: list[int] | None = None  # effects `weigh_ahead` has still to weigh, last first
 
     # --- the legal actions and where they reach ----------------------------------------------------
     @property
@@ -93,6 +98,26 @@ class CandidateTable:
         if self._legal is None:
             self._index()
 
+    def weigh_ahead(self, count: int) -> bool:
+        """Weigh up to `count` more effects (mismatch and footprint) before anyone asks; True once
+        every effect is weighed. Quiet scans call it, a few effects each: when a piece is then lifted,
+        matching and hints find their answers ready. The effects that reach the most fields (a
+        Zillo shift carries every piece of its part) cost most to weigh, so they go first."""
+        pending = self._unweighed
+        if pending is None:
+            if self._legal is None:
+                self._index()
+            reach = self._reach
+            pending = sorted(range(len(reach)), key=lambda effect: len(reach[effect] or ()))
+            self._unweighed = pending
+        legal, members = self._legal, self._members
+        assert legal is not None
+        for _ in range(min(count, len(pending))):
+            action = legal[members[pending.pop()][0]]
+            self.mismatch(action)
+            self.footprint(action)
+        return not pending
+
     def is_legal(self, action: Action) -> bool:
         if self._order is None:
             self._order = frozenset(self.actions)
@@ -106,14 +131,16 @@ class CandidateTable:
         by_channel = self._by_channel
         effects = self._effects
         members = self._members
+        slot_of = self._slot_of
         effect_of = self._effect
         for number, action in enumerate(legal):
             effect = effect_of(action)
             known = effects.get(effect)
             if known is not None:
                 members[known].append(number)
+                slot_of[id(action)] = known
                 continue
-            known = effects[effect] = len(members)
+            known = effects[effect] = slot_of[id(action)] = len(members)
             members.append([number])
             cells = state.action_reach(action)
             if cells is _ANYWHERE:
@@ -163,6 +190,19 @@ class CandidateTable:
             found.update(self._by_channel.get(channel, ()))
         return self._in_legal_order(found)
 
+    def _slot(self, action: Action) -> Hashable:
+        """The key an action's evaluations are kept under: its effect's number in the index. A legal
+        action of the list is found by identity (the list keeps it alive, so its id stays its own),
+        sparing the game's `action_effect` at every question; an equal action from elsewhere by its
+        effect."""
+        if self._legal is None:
+            self._index()
+        slot = self._slot_of.get(id(action))
+        if slot is None:
+            effect = self._effect(action)
+            slot = self._effects.get(effect, effect)
+        return slot
+
     def _in_legal_order(self, effects: Iterable[int]) -> list[Action]:
         legal = self._legal
         assert legal is not None
@@ -172,19 +212,20 @@ class CandidateTable:
     # --- per action, on first use --------------------------------------------------------------------
     def mismatch(self, action: Action) -> Mismatch:
         """The (channel, reading) pairs where the board after the legal `action` differs from now."""
-        found = self._mismatch.get(self._effect(action))
+        slot = self._slot(action)
+        found = self._mismatch.get(slot)
         if found is None:
-            found = self._evaluate(action)
+            found = self._evaluate(action, slot)
         return found
 
-    def _evaluate(self, action: Action) -> Mismatch:
+    def _evaluate(self, action: Action, slot: Hashable) -> Mismatch:
         occupancy = self.occupancy
         board = self.board
         channel_of = board.channel_of
         model = board.model
         expected = self.expected
         pairs = []
-        for cell, pieces in self.changes(action).items():
+        for cell, pieces in self._changes_of(action, slot).items():
             if occupancy.get(cell, ()) == pieces:
                 continue
             channel = channel_of.get(cell)
@@ -194,14 +235,16 @@ class CandidateTable:
             if value != expected[channel]:
                 pairs.append((channel, value))
         mismatch = frozenset(pairs)
-        self._mismatch[self._effect(action)] = mismatch
+        self._mismatch[slot] = mismatch
         return mismatch
 
     def changes(self, action: Action) -> Occupancy:
         """What stands after the legal `action` on the fields it changes (`()`: emptied); kept per
         effect instead of the whole board after it."""
-        effect = self._effect(action)
-        found = self._changes.get(effect)
+        return self._changes_of(action, self._slot(action))
+
+    def _changes_of(self, action: Action, slot: Hashable) -> Occupancy:
+        found = self._changes.get(slot)
         if found is None:
             successor = self._successor.get(action)
             if successor is not None:
@@ -210,7 +253,7 @@ class CandidateTable:
                 found = self.state.occupancy_changes(action)
             else:
                 found = changed_fields(self.occupancy, self.state.occupancy_after(action))
-            self._changes[effect] = found
+            self._changes[slot] = found
         return found
 
     def pieces_after(self, action: Action, cell: Cell) -> tuple[Piece, ...]:
@@ -228,23 +271,23 @@ class CandidateTable:
 
     def footprint(self, action: Action) -> Footprint:
         """Which pieces the action moves."""
-        effect = self._effect(action)
-        found = self._footprints.get(effect)
+        slot = self._slot(action)
+        found = self._footprints.get(slot)
         if found is None:
-            changes = self.changes(action)
+            changes = self._changes_of(action, slot)
             occupancy = self.occupancy
             before = {cell: occupancy[cell] for cell in changes if cell in occupancy}
             found = footprint(before, changes)
-            self._footprints[effect] = found
+            self._footprints[slot] = found
         return found
 
     def unseen_placement(self, action: Action) -> bool:
         """Whether the action may put a piece where no sensor notices it arrive (see `Tracker`)."""
-        effect = self._effect(action)
-        found = self._unseen.get(effect)
+        slot = self._slot(action)
+        found = self._unseen.get(slot)
         if found is None:
             found = self._has_unseen_placement(action)
-            self._unseen[effect] = found
+            self._unseen[slot] = found
         return found
 
     def _has_unseen_placement(self, action: Action) -> bool:

@@ -37,6 +37,9 @@ from controller.table.tracker_types import (
 from hal.protocols import InputEvent, Readings
 
 TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
+# Effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits long,
+# and the whole table is weighed within a few hundred milliseconds, while the next player still thinks.
+WEIGHED_PER_QUIET_SCAN = 6
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
@@ -78,6 +81,7 @@ class Tracker(FollowingHands, guidance.TrackerHints):
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
         self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
+        self._weighing: CandidateTable | None = None  # its table, while quiet scans weigh it ahead
 
     # --- public views --------------------------------------------------------------------------
     @property
@@ -127,6 +131,8 @@ class Tracker(FollowingHands, guidance.TrackerHints):
             self.last_evaluated = False
             if self._prepared is not self._state:
                 self._prepare()
+            elif self._weighing is not None and self._weighing.weigh_ahead(WEIGHED_PER_QUIET_SCAN):
+                self._weighing = None
             return self._output  # the hot path: nothing new
         self.last_evaluated = True
         committed: list[Action] = []
@@ -138,11 +144,14 @@ class Tracker(FollowingHands, guidance.TrackerHints):
 
     def _prepare(self) -> None:
         """Once per position, on a quiet scan: list its legal actions and index them by the fields
-        they reach. Nobody waits on a quiet scan, and the first piece lifted then costs only the
-        actions that reach it (hints, matching), so its LEDs answer at once."""
+        they reach; the quiet scans after it weigh them ahead, a few each. Nobody waits on a quiet
+        scan, and the first piece lifted then finds its matching and hints mostly worked out (at
+        worst it weighs only the actions that reach it), so its LEDs answer at once."""
         state = self._prepared = self._state
+        self._weighing = None
         if not state.is_terminal():
-            self._table(state).prepare()
+            self._weighing = self._table(state)
+            self._weighing.prepare()
 
     def _debounce(self, now: int, readings: Readings | None) -> bool:
         """Update the per-channel debounce; True if a stable reading changed."""

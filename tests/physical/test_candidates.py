@@ -9,7 +9,7 @@ from controller.bots import make_bot
 from controller.games import GAMES
 from controller.table.board import board_map
 from controller.table.candidates import CandidateTable
-from controller.table.tracker import TABLES_KEPT
+from controller.table.tracker import TABLES_KEPT, WEIGHED_PER_QUIET_SCAN
 from controller.terminal.physical import PhysicalTable, default_profile
 from hal.profile import load_profile
 from tests.games.test_action_reach import CASES, random_states
@@ -100,16 +100,51 @@ def test_groups_by_effect_hold_every_reaching_action_once_in_legal_order() -> No
                     assert len({state.action_effect(action) for action in group}) == 1
 
 
-def test_a_quiet_scan_lists_the_new_positions_legal_actions_before_a_piece_is_lifted() -> None:
-    """The first scan with nothing new after a move indexes the position (nobody waits then), so a
-    lifted piece weighs only the actions that reach it; the scan itself stays a quiet one."""
+def test_quiet_scans_index_the_new_position_then_weigh_it_ahead_a_few_effects_each() -> None:
+    """The first scan with nothing new after a move indexes the position, the quiet scans after it
+    weigh a few effects each (nobody waits then), so a piece lifted later finds its matching and
+    hints worked out; the scans themselves stay quiet ones."""
     game = GAMES["klotz"]
     table = PhysicalTable(game, game.new_game(players=4, seed=3), load_profile("square14"), "binary")
     table.settle()
     assert table.perform(make_bot("random", 0).choose(table.state))
     tracker = table.session.tracker
     cands = tracker._table(tracker.state)
-    table.run(200)
-    assert cands._legal is not None  # indexed on a quiet scan
+    while cands._legal is None:
+        table.tick()
+        assert not tracker.last_evaluated
+    assert cands.evaluated == 0  # the indexing scan only lists
+    effects = len(cands._members)
+    assert effects > 2 * WEIGHED_PER_QUIET_SCAN
+    table.tick()
+    table.tick()
     assert not tracker.last_evaluated
-    assert cands.evaluated == 0  # nothing weighed: only listed
+    assert cands.evaluated == 2 * WEIGHED_PER_QUIET_SCAN
+    table.run(10 * effects)
+    assert cands.evaluated == effects
+    weighed = dict(cands._mismatch)
+    origin = next(iter(tracker.state.legal_actions())).origin
+    table.sim.lift(origin)
+    output = table.run(100)
+    assert output.mode == "moving" and output.hints
+    assert cands._mismatch == weighed  # the lift weighed nothing new
+
+
+def test_weighing_ahead_weighs_every_effect_once_widest_reach_first() -> None:
+    """`weigh_ahead` leaves the table answering exactly what it answers unweighed."""
+    game = GAMES["zillo"]
+    for state in random_states("zillo", 4, {"hands": "dealt"}, games=1, seed=5)[::13]:
+        board = board_map(load_profile(default_profile(game)), game, state, "count")
+        ahead, fresh = CandidateTable(state, board), CandidateTable(state, board)
+        ahead.weigh_ahead(1)
+        first = next(iter(ahead._mismatch))
+        assert len(ahead._reach[first] or ()) == max(len(reach or ()) for reach in ahead._reach)
+        rounds = 1
+        while not ahead.weigh_ahead(5):
+            rounds += 1
+        assert ahead.evaluated == len(ahead._members)
+        assert rounds == max(1, -(-(len(ahead._members) - 1) // 5))
+        for action in ahead.actions:
+            assert ahead.mismatch(action) == fresh.mismatch(action)
+            assert ahead.footprint(action) == fresh.footprint(action)
+        assert ahead.evaluated == len(ahead._members)  # nothing weighed twice

@@ -13,7 +13,7 @@ from controller.games.base import Action, Cell, IllegalAction, Occupancy, State
 from controller.games.zillo.actions import Discard, Move, NewGame, Shift
 from controller.games.zillo.layout import INITIAL_LAYOUT, Layout, Placement, corner_for_anchor
 from controller.games.zillo.model import Stack
-from controller.games.zillo.views import ZILLO, _occupancy, catcher_piece
+from controller.games.zillo.views import _occupancy, pieces_at
 
 
 class BoardSide:
@@ -36,20 +36,27 @@ class BoardSide:
         return _occupancy(catchers, zillo)
 
     def occupancy_changes(self, action: Action) -> Occupancy:
-        """A shift changes only the fields of its part's pieces, where they stand and where they are
-        carried (parts never overlap, so nothing else stands there): found without the board after."""
-        if not isinstance(action, Shift):
+        """Found without the whole board after: a move changes only the fields it reaches, and a
+        shift only its part's pieces, where they stand and where they are carried (parts never
+        overlap, so nothing else stands there)."""
+        if not isinstance(action, (Move, Shift)):
             return State.occupancy_changes(self, action)
         if not self.is_legal(action):
             raise IllegalAction(self._why_illegal(action))
         t = self._t
         changes: Occupancy = {}
+        if isinstance(action, Move):
+            landing = self.landing(t.current, action.origin, action.target, action.count)
+            assert not isinstance(landing, str)  # a legal move lands
+            for cell in dict.fromkeys(self.action_reach(action) or ()):
+                after = pieces_at(landing.catchers, landing.zillo, cell)
+                if after != pieces_at(t.catchers, t.zillo, cell):
+                    changes[cell] = after
+            return changes
         carried: Occupancy = {}
         for cell, target in self._carried(action):
             changes[cell] = ()
-            stack = t.catchers.get(cell)
-            pieces = (catcher_piece(stack.player),) * stack.count if stack is not None else ()
-            carried[target] = (ZILLO, *pieces) if cell == t.zillo else pieces
+            carried[target] = pieces_at(t.catchers, t.zillo, cell)
         changes.update(carried)
         return changes
 

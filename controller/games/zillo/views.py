@@ -30,6 +30,13 @@ def catcher_piece(player: int) -> Piece:
     return _CATCHERS[player]
 
 
+def pieces_at(catchers: Mapping[Cell, Stack], zillo_cell: Cell, cell: Cell) -> tuple[Piece, ...]:
+    """What stands on one field, as `_occupancy` has it (for the fields an action changes)."""
+    stack = catchers.get(cell)
+    pieces = (_CATCHERS[stack.player],) * stack.count if stack is not None else ()
+    return (ZILLO, *pieces) if cell == zillo_cell else pieces
+
+
 def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
     """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
     occupancy: Occupancy = {cell: (_CATCHERS[stack.player],) * stack.count for cell, stack in catchers.items()}

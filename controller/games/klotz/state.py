@@ -1,268 +1,39 @@
-"""Klotz (Schmidt & Frey, 1986): race your square block into your corner while blocking the others.
-
-The rules, and the rulings K-1 to K-6 and KE-1, KE-2 with their reasons: docs/games/klotz.md.
-"""
+"""Klotz positions: K-3's moves from the path tables, applying moves and passes, notation and views."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games import jsonutil
-from controller.games.base import (
-    Action,
-    Cell,
-    Game,
-    IllegalAction,
-    Mark,
-    NotationError,
-    Occupancy,
-    Option,
-    Piece,
-    State,
+from controller.games.base import Action, Cell, IllegalAction, Mark, NotationError, Occupancy, State
+from controller.games.grid import Path, bent_paths, destinations
+from controller.games.klotz.model import (
+    BIT,
+    CORNER_CELLS,
+    CORNERS,
+    FORMAT_VERSION,
+    GRID,
+    INNER,
+    INNER_CELLS,
+    NEVER_STOP,
+    PASS,
+    SEATS,
+    Block,
+    KnownMoves,
+    Move,
+    Pass,
+    pieces_of,
+    region_of,
+    ways_of,
 )
-from controller.games.grid import Path, PathTable, SquareGrid, bent_paths, destinations
 from controller.games.seats import colour_title
 
-GRID = SquareGrid(14, 14)
-SQUARE_STEPS = 4
-FORMAT_VERSION = 1
-
-# K-1: seat colours per player count, in turn order.
-SEATS: dict[int, tuple[str, ...]] = {
-    2: ("red", "yellow"),
-    3: ("red", "blue", "yellow"),
-    4: ("red", "blue", "yellow", "green"),
-}
-# K-1: corner fields and inner (start) fields by colour.
-CORNERS: dict[str, Cell] = {"red": (0, 13), "blue": (13, 13), "yellow": (13, 0), "green": (0, 0)}
-INNER: dict[str, Cell] = {"red": (6, 7), "blue": (7, 7), "yellow": (7, 6), "green": (6, 6)}
-CORNER_CELLS = frozenset(CORNERS.values())
-INNER_CELLS = frozenset(INNER.values())
-COLOUR_OF_CORNER = {cell: colour for colour, cell in CORNERS.items()}
-COLOUR_OF_INNER = {cell: colour for colour, cell in INNER.items()}
-
-# K-2: the cylinder set-up, by size.
-CYLINDER_SETUP: dict[int, tuple[str, ...]] = {
-    1: ("f6", "g6", "h6", "i6", "f7", "i7", "f8", "i8", "f9", "g9", "h9", "i9"),
-    2: ("d4", "k4", "d11", "k11"),
-    3: ("g3", "h3", "c7", "c8", "l7", "l8", "g12", "h12"),
-}
-
-SQUARE_MAGNET = -1  # squares face the sensor with the other pole, so a signed sensor tells them apart
-CYLINDER_MAGNET = 1
-
-# K-3's geometry, worked out once: every path of each block size (1..3, squares 4) from every field,
-# by end field, never over a corner.
-PATHS = {size: PathTable(GRID, size, CORNER_CELLS) for size in (1, 2, 3, SQUARE_STEPS)}
-BIT = PATHS[1].bit
-NEVER_STOP = PATHS[1].mask(CORNER_CELLS | INNER_CELLS)  # K-3 (but a square may stop on its own corner)
+if TYPE_CHECKING:
+    from controller.games.klotz.game import Klotz
 
 _MOVE_TEXT = re.compile(r"([a-z][0-9]+)-([a-z][0-9]+)")
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A block on the board. `player` is the owner of a square, or whose tile sits on a cylinder."""
-
-    kind: str  # "square" or "cylinder"
-    size: int  # fields it must move: 1..3 for cylinders, 4 for squares
-    player: int | None
-    is_square: bool = field(init=False, repr=False, compare=False)  # asked for at every move generated
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "is_square", self.kind == "square")
-
-    def describe(self, seats: tuple[str, ...]) -> str:
-        if self.is_square:
-            return f"{colour_title(seats[self.player or 0])}'s square"
-        return f"the {self.size}-block"
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """Move the block on `origin` to `target` (K-3: the path does not matter)."""
-
-    origin: Cell
-    target: Cell
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """K-5: the only action of a player who has no legal move."""
-
-
-PASS = Pass()
-
-Way = tuple[int, tuple[int, ...], Move]
-"""A block's way to one end field: the end's bit, the masks of the fields passed on each path there
-(PathTable), and the move, one Move object shared by every state."""
-_WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
-
-
-KnownMoves = tuple["Block", tuple[int, int], tuple[Move, ...]]
-"""A block's moves as one position worked them out: the block, the blocks and cylinders in its
-region then (masks of BIT), and its moves."""
-_REGIONS: dict[tuple[int, Cell], int] = {}
-
-
-def region_of(size: int, origin: Cell) -> int:
-    """Every field a block of `size` on `origin` may pass or end on, as a mask of BIT."""
-    region = _REGIONS.get((size, origin))
-    if region is None:
-        region = 0
-        for bit, masks_passed, _ in ways_of(size, origin):
-            region |= bit
-            for mask in masks_passed:
-                region |= mask
-        _REGIONS[size, origin] = region
-    return region
-
-
-def ways_of(size: int, origin: Cell) -> tuple[Way, ...]:
-    """Every way of a block of `size` from `origin`, by end field."""
-    ways = _WAYS.get((size, origin))
-    if ways is None:
-        ends = PATHS[size].ends(origin)
-        ways = _WAYS[size, origin] = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
-    return ways
-
-
-class Klotz(Game):
-    name = "klotz"
-    title = "Klotz"
-    player_counts = (2, 3, 4)
-    options = (Option("max_plies", 600, "K-6: end the game as a draw after this many plies; None switches it off"),)
-
-    def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> KlotzState:
-        count = self.check_players(players)
-        settings = self.resolve_options(options)
-        max_plies = _check_max_plies(settings["max_plies"])
-        seats = SEATS[count]
-        blocks: dict[Cell, Block] = {}
-        for player, colour in enumerate(seats):
-            blocks[INNER[colour]] = Block("square", SQUARE_STEPS, player)
-        for size, cells in CYLINDER_SETUP.items():
-            for text in cells:
-                blocks[GRID.parse_cell(text)] = Block("cylinder", size, None)
-        return KlotzState(self, count, blocks, current=0, ply=0, passes=0, winner=None, max_plies=max_plies)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> KlotzState:
-        data = jsonutil.check_header(data, self.name, FORMAT_VERSION)
-        players = jsonutil.field(data, "players", int)
-        self.check_players(players)
-        blocks: dict[Cell, Block] = {}
-        for index, entry in enumerate(jsonutil.field(data, "blocks", list)):
-            where = f"blocks[{index}]"
-            if not isinstance(entry, Mapping):
-                raise ValueError(f"{where} must be an object")
-            try:
-                cell = GRID.parse_cell(jsonutil.field(entry, "cell", str))
-                block = Block(
-                    jsonutil.field(entry, "kind", str),
-                    jsonutil.field(entry, "size", int),
-                    jsonutil.field(entry, "player", (int, type(None))),
-                )
-            except ValueError as error:
-                raise ValueError(f"{where}: {error}") from None
-            _check_block(block, players, where)
-            if cell in blocks:
-                raise ValueError(f"{where}: two blocks on {GRID.format_cell(cell)}")
-            blocks[cell] = block
-        current = jsonutil.field(data, "current_player", int)
-        if not 0 <= current < players:
-            raise ValueError(f"current_player {current} is not a seat of a {players}-player game")
-        winner = jsonutil.field(data, "winner", (int, type(None)))
-        if winner is not None and not 0 <= winner < players:
-            raise ValueError(f"winner {winner} is not a seat of a {players}-player game")
-        ply = jsonutil.field(data, "ply", int)
-        if ply < 0:
-            raise ValueError(f"ply must not be negative, not {ply}")
-        passes = jsonutil.field(data, "passes", int)
-        if not 0 <= passes <= players:
-            raise ValueError(f"passes must be 0..{players} (passes in a row), not {passes}")
-        _check_position(blocks, SEATS[players], winner)
-        return KlotzState(
-            self,
-            players,
-            blocks,
-            current=current,
-            ply=ply,
-            passes=passes,
-            winner=winner,
-            max_plies=_check_max_plies(jsonutil.field(data, "max_plies", (int, type(None)))),
-        )
-
-    def cells(self, state: State) -> tuple[Cell, ...]:
-        return GRID.cells()
-
-    def format_cell(self, cell: Cell) -> str:
-        return GRID.format_cell(cell)
-
-    def parse_cell(self, text: str) -> Cell:
-        return GRID.parse_cell(text)
-
-
-def _check_max_plies(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"max_plies must be a positive whole number or None, not {value!r}")
-    return value
-
-
-def _check_block(block: Block, players: int, where: str) -> None:
-    if block.kind == "square":
-        if block.size != SQUARE_STEPS or block.player is None or not 0 <= block.player < players:
-            raise ValueError(f"{where}: a square has size 4 and belongs to a seat 0..{players - 1}")
-    elif block.kind == "cylinder":
-        if block.size not in (1, 2, 3):
-            raise ValueError(f"{where}: a cylinder has size 1, 2 or 3, not {block.size}")
-        if block.player is not None and not 0 <= block.player < players:
-            raise ValueError(f"{where}: tile owner {block.player} is not a seat")
-    else:
-        raise ValueError(f"{where}: unknown block kind {block.kind!r} (square or cylinder)")
-
-
-_SQUARE_PIECES = {player: (Piece("square", player, SQUARE_MAGNET),) for player in range(4)}
-_CYLINDER_PIECES = {size: (Piece(f"cylinder{size}", None, CYLINDER_MAGNET),) for size in (1, 2, 3)}
-
-
-def _pieces_of(block: Block) -> tuple[Piece, ...]:
-    """The sensed pieces of a block; shared tuples, so comparing positions is cheap."""
-    return _SQUARE_PIECES[block.player or 0] if block.is_square else _CYLINDER_PIECES[block.size]
-
-
-def _check_position(blocks: Mapping[Cell, Block], seats: tuple[str, ...], winner: int | None) -> None:
-    """Reject saved positions that no game can reach and that `apply` would mishandle."""
-    for seat, colour in enumerate(seats):
-        name = colour_title(colour)
-        squares = [cell for cell, b in blocks.items() if b.is_square and b.player == seat]
-        if len(squares) != 1:
-            raise ValueError(f"blocks: {name} (seat {seat}) must have exactly one square, not {len(squares)}")
-        tiles = sorted(cell for cell, b in blocks.items() if not b.is_square and b.player == seat)
-        if len(tiles) > 1:
-            # K-4: each player has one tile, so it sits on at most one cylinder.
-            fields = ", ".join(GRID.format_cell(cell) for cell in tiles)
-            raise ValueError(f"blocks: {name}'s one tile cannot be on several cylinders ({fields})")
-        if seat == winner and squares[0] != CORNERS[colour]:
-            corner = GRID.format_cell(CORNERS[colour])
-            raise ValueError(f"winner: {name} won, so their square must stand on {corner}")
-    seat_of = {colour: seat for seat, colour in enumerate(seats)}
-    for colour, cell in INNER.items():
-        block = blocks.get(cell)
-        if block is not None and not (block.is_square and block.player == seat_of.get(colour)):
-            # K-3: nothing stops on an inner field; only a square still at its start field stands there.
-            field, owner = GRID.format_cell(cell), colour_title(colour)
-            raise ValueError(f"blocks: {field} is an inner field; only {owner}'s square may stand there")
-    for colour, cell in CORNERS.items():
-        block = blocks.get(cell)
-        if block is not None and not (block.is_square and block.player == seat_of.get(colour) == winner):
-            # K-3: a corner is entered only by its own square, and that move wins at once.
-            field, owner = GRID.format_cell(cell), colour_title(colour)
-            raise ValueError(f"blocks: {field} is a corner; only {owner}'s winning square may stand there")
 
 
 class KlotzState(State):
@@ -637,7 +408,7 @@ class KlotzState(State):
 
     def occupancy(self) -> Occupancy:
         if self._occupancy is None:
-            self._occupancy = {cell: _pieces_of(block) for cell, block in self._blocks.items()}
+            self._occupancy = {cell: pieces_of(block) for cell, block in self._blocks.items()}
         return dict(self._occupancy)
 
     def marks(self) -> dict[Cell, Mark]:

@@ -1,0 +1,118 @@
+"""Klotz's pieces and board: seats, corners and inner fields, the cylinder set-up, blocks and moves,
+and K-3's path tables, worked out once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controller.games.base import Cell, Piece
+from controller.games.grid import PathTable, SquareGrid
+from controller.games.seats import colour_title
+
+GRID = SquareGrid(14, 14)
+SQUARE_STEPS = 4
+FORMAT_VERSION = 1
+
+# K-1: seat colours per player count, in turn order.
+SEATS: dict[int, tuple[str, ...]] = {
+    2: ("red", "yellow"),
+    3: ("red", "blue", "yellow"),
+    4: ("red", "blue", "yellow", "green"),
+}
+# K-1: corner fields and inner (start) fields by colour.
+CORNERS: dict[str, Cell] = {"red": (0, 13), "blue": (13, 13), "yellow": (13, 0), "green": (0, 0)}
+INNER: dict[str, Cell] = {"red": (6, 7), "blue": (7, 7), "yellow": (7, 6), "green": (6, 6)}
+CORNER_CELLS = frozenset(CORNERS.values())
+INNER_CELLS = frozenset(INNER.values())
+
+# K-2: the cylinder set-up, by size.
+CYLINDER_SETUP: dict[int, tuple[str, ...]] = {
+    1: ("f6", "g6", "h6", "i6", "f7", "i7", "f8", "i8", "f9", "g9", "h9", "i9"),
+    2: ("d4", "k4", "d11", "k11"),
+    3: ("g3", "h3", "c7", "c8", "l7", "l8", "g12", "h12"),
+}
+
+SQUARE_MAGNET = -1  # squares face the sensor with the other pole, so a signed sensor tells them apart
+CYLINDER_MAGNET = 1
+
+# K-3's geometry, worked out once: every path of each block size (1..3, squares 4) from every field,
+# by end field, never over a corner.
+PATHS = {size: PathTable(GRID, size, CORNER_CELLS) for size in (1, 2, 3, SQUARE_STEPS)}
+BIT = PATHS[1].bit
+NEVER_STOP = PATHS[1].mask(CORNER_CELLS | INNER_CELLS)  # K-3 (but a square may stop on its own corner)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A block on the board. `player` is the owner of a square, or whose tile sits on a cylinder."""
+
+    kind: str  # "square" or "cylinder"
+    size: int  # fields it must move: 1..3 for cylinders, 4 for squares
+    player: int | None
+    is_square: bool = field(init=False, repr=False, compare=False)  # asked for at every move generated
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_square", self.kind == "square")
+
+    def describe(self, seats: tuple[str, ...]) -> str:
+        if self.is_square:
+            return f"{colour_title(seats[self.player or 0])}'s square"
+        return f"the {self.size}-block"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """Move the block on `origin` to `target` (K-3: the path does not matter)."""
+
+    origin: Cell
+    target: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """K-5: the only action of a player who has no legal move."""
+
+
+PASS = Pass()
+
+Way = tuple[int, tuple[int, ...], Move]
+"""A block's way to one end field: the end's bit, the masks of the fields passed on each path there
+(PathTable), and the move, one Move object shared by every state."""
+_WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
+
+
+KnownMoves = tuple["Block", tuple[int, int], tuple[Move, ...]]
+"""A block's moves as one position worked them out: the block, the blocks and cylinders in its
+region then (masks of BIT), and its moves."""
+_REGIONS: dict[tuple[int, Cell], int] = {}
+
+
+def region_of(size: int, origin: Cell) -> int:
+    """Every field a block of `size` on `origin` may pass or end on, as a mask of BIT."""
+    region = _REGIONS.get((size, origin))
+    if region is None:
+        region = 0
+        for bit, masks_passed, _ in ways_of(size, origin):
+            region |= bit
+            for mask in masks_passed:
+                region |= mask
+        _REGIONS[size, origin] = region
+    return region
+
+
+def ways_of(size: int, origin: Cell) -> tuple[Way, ...]:
+    """Every way of a block of `size` from `origin`, by end field."""
+    ways = _WAYS.get((size, origin))
+    if ways is None:
+        ends = PATHS[size].ends(origin)
+        ways = _WAYS[size, origin] = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
+    return ways
+
+
+SQUARE_PIECES = {player: (Piece("square", player, SQUARE_MAGNET),) for player in range(4)}
+CYLINDER_PIECES = {size: (Piece(f"cylinder{size}", None, CYLINDER_MAGNET),) for size in (1, 2, 3)}
+
+
+def pieces_of(block: Block) -> tuple[Piece, ...]:
+    """The sensed pieces of a block; shared tuples, so comparing positions is cheap."""
+    return SQUARE_PIECES[block.player or 0] if block.is_square else CYLINDER_PIECES[block.size]
