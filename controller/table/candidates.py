@@ -23,6 +23,7 @@ from controller.table.board import BoardMap
 from controller.table.tracker_types import Mismatch, unmasked
 
 _ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
+NARROW_REACH = 3  # fields a narrow effect may reach: a move's two and the home of a piece it takes
 
 
 class CandidateTable:
@@ -99,17 +100,19 @@ class CandidateTable:
             self._index()
 
     def weigh_ahead(self, count: int) -> bool:
-        """Weigh up to `count` more effects (mismatch and footprint) before anyone asks; True once
-        every effect is weighed. Quiet scans call it, a few effects each: when a piece is then lifted,
-        matching and hints find their answers ready. The effects that reach the most fields (a
-        Zillo shift carries every piece of its part) cost most to weigh, so they go first."""
+        """Weigh up to `count` more wide effects (mismatch and footprint) before anyone asks; True
+        once all are weighed. Quiet scans call it, a few effects each. An effect that reaches many
+        fields (a Zillo shift carries every piece of its part) costs as much as several moves to
+        weigh, and a lifted piece may reach dozens of them: weighed ahead, matching and hints find
+        their answers ready. Narrow effects (a move's two fields and a home) are left to the lift
+        that asks: the few reaching one field cost little, and most are never asked about."""
         pending = self._unweighed
         if pending is None:
             if self._legal is None:
                 self._index()
             reach = self._reach
-            pending = sorted(range(len(reach)), key=lambda effect: len(reach[effect] or ()))
-            self._unweighed = pending
+            wide = [effect for effect, channels in enumerate(reach) if channels and len(channels) > NARROW_REACH]
+            pending = self._unweighed = sorted(wide, key=lambda effect: len(reach[effect] or ()))
         legal, members = self._legal, self._members
         assert legal is not None
         for _ in range(min(count, len(pending))):

@@ -6,15 +6,22 @@ from typing import Any
 
 from controller.games import jsonutil
 from controller.games.base import (
+    Action,
     Cell,
+    IllegalAction,
     Mark,
     Occupancy,
     Piece,
 )
+from controller.games.fillit.actions import Slide, StoneStep
 from controller.games.fillit.model import BLOCKED_COLOUR, FORMAT_VERSION, PAWN_MAGNET, STONE_MAGNET, board_order
 from controller.games.hexgrid import (
     CENTRE,
 )
+
+# Shared pieces, one per seat or side (a position's occupancy is compared often; its tuples are too).
+_PAWNS = tuple((Piece("pawn", seat, PAWN_MAGNET),) for seat in range(4))
+_STONES = tuple((Piece("stone", side, STONE_MAGNET),) for side in range(4))
 
 
 class FillitViews:
@@ -63,10 +70,26 @@ class FillitViews:
         # owner is its side: the seat whose colour it has (with four players the team colour's seat).
         occupancy: Occupancy = {}
         for seat, cell in enumerate(self._pawns):
-            occupancy[cell] = (Piece("pawn", seat, PAWN_MAGNET),)
+            occupancy[cell] = _PAWNS[seat]
         for cell, side in self._stones.items():
-            occupancy[cell] = (Piece("stone", side, STONE_MAGNET),)
+            occupancy[cell] = _STONES[side]
         return occupancy
+
+    def occupancy_changes(self, action: Action) -> Occupancy:
+        """F-7: a stone step swaps what stands on its two hexes; F-6: a slide moves the pawn onto a
+        hex without pieces (chips are light only). Found without building the next position."""
+        if action not in self.legal_actions():
+            raise IllegalAction(self._why_illegal(action))
+        assert isinstance(action, StoneStep | Slide)
+        moving = self._pieces_on(action.origin)
+        staying = self._pieces_on(action.target) if isinstance(action, StoneStep) else ()
+        return {action.origin: staying, action.target: moving}
+
+    def _pieces_on(self, cell: Cell) -> tuple[Piece, ...]:
+        side = self._stones.get(cell)
+        if side is not None:
+            return _STONES[side]
+        return _PAWNS[self._pawns.index(cell)] if cell in self._pawns else ()
 
     def marks(self) -> dict[Cell, Mark]:
         # F-2: chips are virtual; the LED under a hex shows the colour of the chip on it.

@@ -303,6 +303,19 @@ class KlotzState(State):
             return (action.origin, action.target)
         return (action.origin, action.target, self.home_of(victim.player or 0))
 
+    def occupancy_changes(self, action: Action) -> Occupancy:
+        """A move changes its block's two fields and a captured square's home (K-4's tile changes
+        hands unseen): found without building the next position."""
+        if not self._is_legal(action):
+            raise IllegalAction(self._why_illegal(action))
+        if not isinstance(action, Move):
+            return {}
+        changes = {action.origin: (), action.target: pieces_of(self._blocks[action.origin])}
+        victim = self._blocks.get(action.target)
+        if victim is not None:
+            changes[self.home_of(victim.player or 0)] = pieces_of(victim)
+        return changes
+
     def _successor(
         self,
         blocks: dict[Cell, Block],
