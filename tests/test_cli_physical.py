@@ -8,7 +8,7 @@ import pytest
 from controller.games import GAMES, load_game
 from controller.terminal.bench import CASES, format_bench, run_bench
 from controller.terminal.bench_gpio import run_gpio_bench
-from controller.terminal.bench_service import format_service, service_bench
+from controller.terminal.bench_service import PauseLog, format_service, service_bench
 from controller.terminal.cli import main
 from controller.terminal.play import play_terminal
 
@@ -113,8 +113,26 @@ def test_the_service_bench_runs_the_service_in_its_own_process_and_reports_memor
     per_scan = row["service_per_unchanged_scan"]
     assert 0 < per_scan["p50_us"] <= per_scan["p99_us"] and per_scan["mean_us"] > 0
     assert row["gc"]["collections"] >= 1  # the loop paced its own collections
+    assert row["gc"]["start_up_ms"] > 0  # the one collection before start-up is frozen, kept apart
     text = format_service([row])
     assert "klotz 600 moves" in text and "peak RSS" in text
+
+
+def test_collections_before_the_loop_runs_are_start_up_not_stalls_of_the_loop() -> None:
+    looping = False
+    log = PauseLog(in_loop=lambda: looping)
+    for _ in range(2):
+        log("start", {"generation": 2})
+        log("stop", {"generation": 2})
+    assert log.pauses.count == 0 and log.full == 0 and log.take() == 0.0 and log.start_up_ms > 0
+    looping = True
+    log("start", {"generation": 0})
+    log("stop", {"generation": 0})
+    assert log.pauses.count == 1 and log.take() > 0
+    looping = False  # the loop has ended: what follows still counts as the loop's
+    log("start", {"generation": 2})
+    log("stop", {"generation": 2})
+    assert log.pauses.count == 2 and log.full == 1
 
 
 def test_bench_says_what_is_wrong_with_its_arguments(capsys: pytest.CaptureFixture[str]) -> None:

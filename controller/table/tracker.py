@@ -39,7 +39,7 @@ from hal.protocols import InputEvent, Readings
 TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
 # Effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits long,
 # and the whole table is weighed within a few hundred milliseconds, while the next player still thinks.
-WEIGHED_PER_QUIET_SCAN = 6
+WEIGHED_PER_QUIET_SCAN = 4
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
