@@ -1,0 +1,119 @@
+"""The tracker's inputs besides the sensors: buttons (confirm, menu, undo), a card shown to the
+reader, and a move declared by name. A mixin of `Tracker` (it reads the tracker's evidence and
+tables and commits through it); docs/tracker.md describes what each input does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.games import Action, IllegalAction, State
+from controller.table.candidates import CandidateTable, chance_count
+from controller.table.confirmation import Confirmation
+from controller.table.following import Choice
+from controller.table.tracker_types import TAKEBACK, Mismatch
+from hal.protocols import InputEvent
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+class TrackerInputs:
+    """What the buttons, the card reader and declared moves do (mixed into `Tracker`)."""
+
+    _choice: Confirmation
+    _provisional: Choice | None
+    _mismatch: dict[int, int]
+    _mismatch_since: int
+    _history: list[State]
+    _restore: bool
+    _state: State
+    _table: Callable[[State], CandidateTable]
+    _unmasked: Callable[[Mismatch], Mismatch]
+    _declared: Callable[..., bool]
+    _accept: Callable[..., int]
+    _take_back: Callable[[int], None]
+
+    def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:
+        if event.kind == "button":
+            return self._button(now, event.value, committed, messages)
+        if event.kind == "card" and self._select_card(event.value, messages):
+            return 0
+        if event.kind in ("declare", "card", "menu"):
+            self._declare(now, event.value, committed, messages)
+            return 0
+        messages.append(f"ignored input {event.kind}:{event.value}")
+        return 0
+
+    def _button(self, now: int, name: str, committed: list[Action], messages: list[str]) -> int:
+        choice_ = self._choice
+        if name == "confirm":
+            if choice_.asking:
+                choice = choice_.pressed(now, self._mismatch_since)
+                return self._accept(now, choice, committed)
+            if self._provisional is not None:
+                return self._accept(now, self._provisional, committed)
+            messages.append("nothing to confirm")
+            return 0
+        if name == "menu":
+            if choice_.asking:
+                choice_.step(now)
+                return 0
+            invisible = () if self._mismatch else tuple(choice_.with_card(self._table(self._state).invisible))
+            if invisible:
+                # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
+                # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
+                choice_.make_offer(invisible, now)
+                return 0
+            messages.append("menu: nothing to choose")
+            return 0
+        if name == "undo":
+            if not self._history:
+                messages.append("undo: no move to take back")
+                return 0
+            if chance_count(self._history[-1]) != chance_count(self._state):
+                messages.append("undo: the last move revealed hidden information and cannot be taken back")
+                return 0
+            self._take_back(now)
+            self._restore = True
+            return 1
+        messages.append(f"unknown button {name!r}")
+        return 0
+
+    def _select_card(self, card: str, messages: list[str]) -> bool:
+        """A card shown to the reader (or chosen on the screen) before its move: from now on only the
+        moves of that card count, and they light up (Zillo's Z-6). Actions that play a card carry it
+        as their `card` attribute; False when this game has no such actions (the text is then
+        taken as a declared action)."""
+        if self._state.is_terminal():
+            return False
+        legal = self._table(self._state).actions
+        if not any(getattr(action, "card", None) is not None for action in legal):
+            return False
+        if not any(getattr(action, "card", None) == card for action in legal):
+            messages.append(f"{card}: no legal move with this card now (not in the hand, already played, or no room)")
+            return True
+        self._choice.card = card
+        return True
+
+    def _declare(self, now: int, text: str, committed: list[Action], messages: list[str]) -> None:
+        """A decision no sensor sees, or the choice among candidates: validated by the rules."""
+        if self._state.is_terminal():
+            messages.append(f"{text}: the game is over")
+            return
+        for asked in self._choice.asking:  # a candidate of the request, named (a correction too)
+            if asked != TAKEBACK and self._declared(asked, text):
+                self._accept(now, asked, committed, via="declare")
+                return
+        try:
+            action = self._state.parse_action(text)
+            if not self._table(self._state).is_legal(action):
+                self._state.apply(action)  # raises IllegalAction with the reason
+        except IllegalAction as error:
+            messages.append(f"{text}: {error.reason}")
+            return
+        mismatch = self._unmasked(self._table(self._state).mismatch(action))
+        if mismatch != frozenset(self._mismatch.items()):
+            messages.append(f"{text}: the board does not show this move; make it on the board first")
+            return
+        self._accept(now, action, committed, via="declare")
