@@ -8,6 +8,7 @@ so the result is the same, in about half the time (random playouts make millions
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from functools import cache
 from operator import attrgetter
@@ -17,10 +18,15 @@ Record = TypeVar("Record")
 
 
 @cache
-def _shape(cls: type) -> tuple[attrgetter[Any], dict[str, int]]:
+def _shape(cls: type) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]:
     """A getter of every field of the dataclass `cls` in order, and each field's position."""
     names = [field.name for field in fields(cls)]
-    return attrgetter(*names), {name: number for number, name in enumerate(names)}
+    if any(not field.init for field in fields(cls)):
+        raise TypeError(f"{cls.__name__} has fields its __init__ does not take: use dataclasses.replace")
+    get: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
+    if len(names) == 1:  # attrgetter of one name gives the value itself, not a tuple
+        get = lambda record, name=names[0]: (getattr(record, name),)  # noqa: E731
+    return get, {name: number for number, name in enumerate(names)}
 
 
 def replaced(record: Record, **changes: Any) -> Record:

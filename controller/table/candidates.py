@@ -46,7 +46,6 @@ class CandidateTable:
         "_order",
         "_reach",
         "_slot_of",
-        "_sparse",
         "_successor",
         "_unseen",
         "_unweighed",
@@ -76,8 +75,6 @@ class CandidateTable:
         # Keyed by effect (`_slot`): actions that move the same pieces the same way share them.
         self._mismatch: dict[Hashable, Mismatch] = {}
         self._changes: dict[Hashable, Occupancy] = {}
-        # A game that names an action's changed fields itself spares building the whole board after it.
-        self._sparse = type(state).occupancy_changes is not State.occupancy_changes
         self._footprints: dict[Hashable, Footprint] = {}
         self._unseen: dict[Hashable, bool] = {}
         self._successor: dict[Action, State] = {}
@@ -112,7 +109,7 @@ class CandidateTable:
                 self._index()
             reach = self._reach
             wide = [effect for effect, channels in enumerate(reach) if channels and len(channels) > NARROW_REACH]
-            pending = self._unweighed = sorted(wide, key=lambda effect: len(reach[effect] or ()))
+            pending = self._unweighed = sorted(wide, key=lambda effect: len(reach[effect]))  # type: ignore[arg-type]
         legal, members = self._legal, self._members
         assert legal is not None
         for _ in range(min(count, len(pending))):
@@ -252,10 +249,8 @@ class CandidateTable:
             successor = self._successor.get(action)
             if successor is not None:
                 found = changed_fields(self.occupancy, successor.occupancy())
-            elif self._sparse:
+            else:  # the game names them (most without building the board after the action)
                 found = self.state.occupancy_changes(action)
-            else:
-                found = changed_fields(self.occupancy, self.state.occupancy_after(action))
             self._changes[slot] = found
         return found
 

@@ -38,8 +38,8 @@ from controller.table.tracker_types import (
 from hal.protocols import InputEvent, Readings
 
 TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
-# Effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits long,
-# and the whole table is weighed within a few hundred milliseconds, while the next player still thinks.
+# Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
+# long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
 WEIGHED_PER_QUIET_SCAN = 4
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
@@ -145,7 +145,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
 
     def _prepare(self) -> None:
         """Once per position, on a quiet scan: list its legal actions and index them by the fields
-        they reach; the quiet scans after it weigh them ahead, a few each. Nobody waits on a quiet
+        they reach; the quiet scans after it weigh its wide effects ahead, a few each. Nobody waits on a quiet
         scan, and the first piece lifted then finds its matching and hints mostly worked out (at
         worst it weighs only the actions that reach it), so its LEDs answer at once."""
         state = self._prepared = self._state

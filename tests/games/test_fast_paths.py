@@ -104,3 +104,19 @@ def test_replaced_is_dataclasses_replace_and_names_an_unknown_field() -> None:
             assert getattr(quick, field.name) == getattr(plain, field.name), field.name
         with pytest.raises(TypeError, match="has no field 'colour'"):
             replaced(table, colour="red")
+
+
+def test_replaced_handles_a_one_field_record_and_refuses_fields_init_does_not_take() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class One:
+        value: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Derived:
+        value: int
+        double: int = dataclasses.field(init=False, default=0)
+
+    assert replaced(One(1), value=2) == One(2)
+    assert replaced(One(1)) == One(1)
+    with pytest.raises(TypeError, match="fields its __init__ does not take"):
+        replaced(Derived(1), value=2)

@@ -272,10 +272,9 @@ class KlotzState(State):
                     blocks[cell] = Block("cylinder", other.size, None)
                     break
             block = Block("cylinder", block.size, player)
-        victim = blocks.get(action.target)
-        if victim is not None:
-            # Rule text: the captured square goes back to its start field in the middle.
-            home = self.home_of(victim.player or 0)
+        captured = self._captured(action.target)
+        if captured is not None:
+            home, victim = captured
             blocks[home] = victim
             anything |= BIT[home]
         blocks[action.target] = block
@@ -298,10 +297,10 @@ class KlotzState(State):
         hands unseen: a cylinder reads the same whoever's tile it carries)."""
         if not isinstance(action, Move):
             return ()
-        victim = self._blocks.get(action.target)
-        if victim is None:
+        captured = self._captured(action.target)
+        if captured is None:
             return (action.origin, action.target)
-        return (action.origin, action.target, self.home_of(victim.player or 0))
+        return (action.origin, action.target, captured[0])
 
     def occupancy_changes(self, action: Action) -> Occupancy:
         """A move changes its block's two fields and a captured square's home (K-4's tile changes
@@ -311,10 +310,17 @@ class KlotzState(State):
         if not isinstance(action, Move):
             return {}
         changes = {action.origin: (), action.target: pieces_of(self._blocks[action.origin])}
-        victim = self._blocks.get(action.target)
-        if victim is not None:
-            changes[self.home_of(victim.player or 0)] = pieces_of(victim)
+        captured = self._captured(action.target)
+        if captured is not None:
+            home, victim = captured
+            changes[home] = pieces_of(victim)
         return changes
+
+    def _captured(self, target: Cell) -> tuple[Cell, Block] | None:
+        """Rule text: a (legal) move onto a square captures it, and the square goes back to its start
+        field in the middle: that field and the square, or None when the target is empty."""
+        victim = self._blocks.get(target)
+        return None if victim is None else (self.home_of(victim.player or 0), victim)
 
     def _successor(
         self,

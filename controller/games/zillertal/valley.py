@@ -143,7 +143,7 @@ class Valley:
         return None
 
     def placements(self, card: ValleyCard) -> tuple[int, ...]:
-        """Every legal left-edge line for `card`, ascending: touching or overlapping the Valley, its
+        """ZT-2: every legal left-edge line for `card`, ascending: touching or overlapping the Valley, its
         edges at the Valley's height where they lie within it (`why_not`, without the words)."""
         if not self.placed:
             return (0,)

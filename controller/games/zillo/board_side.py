@@ -36,9 +36,10 @@ class BoardSide:
         return _occupancy(catchers, zillo)
 
     def occupancy_changes(self, action: Action) -> Occupancy:
-        """Found without the whole board after: a move changes only the fields it reaches, and a
-        shift only its part's pieces, where they stand and where they are carried (parts never
-        overlap, so nothing else stands there)."""
+        """Found without the whole board after: a move (Z-2) changes only the fields it reaches (its
+        two, and the start fields captured Catchers go home to, ZE-1), and a shift (Z-3) only its
+        part's pieces, where they stand and where they are carried (parts never overlap, so nothing
+        else stands there)."""
         if not isinstance(action, (Move, Shift)):
             return State.occupancy_changes(self, action)
         if not self.is_legal(action):

@@ -31,7 +31,9 @@ def catcher_piece(player: int) -> Piece:
 
 
 def pieces_at(catchers: Mapping[Cell, Stack], zillo_cell: Cell, cell: Cell) -> tuple[Piece, ...]:
-    """What stands on one field, as `_occupancy` has it (for the fields an action changes)."""
+    """What stands on one field: a stack's Catchers, bottom to top, and the Zillo, which shares a
+    field only when it has just been caught (it lies under the Catchers that caught it; ZE-2: never
+    before)."""
     stack = catchers.get(cell)
     pieces = (_CATCHERS[stack.player],) * stack.count if stack is not None else ()
     return (ZILLO, *pieces) if cell == zillo_cell else pieces
@@ -39,10 +41,7 @@ def pieces_at(catchers: Mapping[Cell, Stack], zillo_cell: Cell, cell: Cell) -> t
 
 def _occupancy(catchers: Mapping[Cell, Stack], zillo_cell: Cell) -> Occupancy:
     """One Piece per Catcher (a stack is several), bottom to top, and the Zillo."""
-    occupancy: Occupancy = {cell: (_CATCHERS[stack.player],) * stack.count for cell, stack in catchers.items()}
-    # The Zillo shares a field only when it has just been caught: it lies under the Catchers.
-    occupancy[zillo_cell] = (ZILLO, *occupancy.get(zillo_cell, ()))
-    return occupancy
+    return {cell: pieces_at(catchers, zillo_cell, cell) for cell in (*catchers, zillo_cell)}
 
 
 def laid_face_down(action: Action, phase: str) -> bool:
