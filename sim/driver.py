@@ -368,7 +368,12 @@ class HandsDriver:
                 self.judge.intend(self.current)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
         if self.current is not None:
-            self.current.before_scan(now)
+            try:
+                self.current.before_scan(now)
+            except ValueError as error:  # the pieces are not where the move needs them: set the board right
+                self._log(f"virtual hands: {self.current.text} cannot be made ({error}); setting the board right")
+                self.current = None
+                self._ready = False
         self._backends.board.now = now
 
     def _restore(self, now: int) -> None:

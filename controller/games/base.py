@@ -74,6 +74,7 @@ class Option:
     name: str
     default: Any
     doc: str
+    names_file: bool = False  # the value is a file's path: screens choose among files the board knows
 
 
 class Game(ABC):

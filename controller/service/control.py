@@ -25,11 +25,14 @@ from controller.table.tracker_types import TrackerOutput
 
 class CommandError(ValueError):
     """A command the service refuses; the message says why, in the players' terms. `choices` are
-    the actions the player may pick instead (a move that several actions make)."""
+    the actions the player may pick instead (a move that several actions make). `from_rules`: the
+    words are the rules' verdict on an action of the seat, so they may tell what its hand holds (a
+    front-end passes them only to a page that may know that hand)."""
 
-    def __init__(self, message: str, choices: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str, choices: tuple[str, ...] = (), from_rules: bool = False) -> None:
         super().__init__(message)
         self.choices = choices
+        self.from_rules = from_rules
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -79,6 +82,7 @@ class NewGame:
     seats: tuple[str, ...]  # per seat: "human" or a bot's name
     options: Mapping[str, Any]
     abandon: bool = False
+    hotseat: bool = False  # one device plays every seat (docs/web.md, Acting)
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,14 @@ class Settings:
     guide_after_ms: int | None = None
 
 
-Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings
+@dataclass(frozen=True)
+class ShowPin:
+    """Light the table PIN on the board's LEDs for a while: only people looking at the board read it."""
+
+    pin: str
+
+
+Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin
 
 
 # --- snapshots -----------------------------------------------------------------------------------
@@ -120,6 +131,15 @@ class MoveEntry:
     text: str
     public: str
     via: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the board said lately; `seat`: said in answer to that seat's own message (a card it
+    showed, a move it declared), so only that seat may read it. None: everyone may."""
+
+    text: str
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +164,8 @@ class Snapshot:
     link: tuple[str, str] | None  # the scanner link's state and detail, if there is a link
     device_faults: tuple[str, ...]  # failing backends, in words
     settings: Mapping[str, Any]
-    notices: tuple[str, ...] = ()  # what the board said lately (refused inputs, take-backs)
+    notices: tuple[Notice, ...] = ()  # what the board said lately (refused inputs, take-backs)
+    hotseat: bool = False  # one device plays every seat: the table view may act for the seat on turn
     sensors_only: bool = False  # only the raw sensor readings changed since the last snapshot
     scan_hz: float = 100.0
     # The sensor and LED backends by name, and their last error (None: working).

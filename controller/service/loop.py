@@ -31,7 +31,7 @@ from controller.games.seats import result_line, seat_name
 from controller.service.archive import Archive
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.control import ControlChannel
+from controller.service.control import ControlChannel, Notice
 from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
@@ -215,7 +215,8 @@ class Service(TableControl):
         self.start_record: dict[str, Any] = {}
         self._bots = []
         self._changed = True
-        self._notices: list[str] = []
+        self._notices: list[Notice] = []
+        self._page_inputs: list[tuple[str, int | None]] = []
         self._revision = 0
         self._published: TrackerOutput | None = None
         self._readings_at = 0

@@ -32,15 +32,18 @@ from controller.service.control import (
     Declare,
     MoveEntry,
     NewGame,
+    Notice,
     Play,
     Press,
     Resume,
     Settings,
     ShowCard,
+    ShowPin,
     Snapshot,
 )
 from controller.service.journal import atomic_write
 from controller.table.board import fits
+from controller.table.pin_display import SHOW_MS, pin_frame
 from controller.table.session import ABANDON, Session
 from controller.table.tracker_types import TAKEBACK_MODES, TrackerConfig, TrackerOutput
 from hal.protocols import BUTTONS, InputEvent
@@ -50,6 +53,10 @@ HUMAN = "human"
 SETTINGS_FILE = "settings.json"  # the settings changed at the table, kept beside the journal
 TIMINGS = {"debounce_ms": (0, 1000), "settle_ms": (0, 5000), "guide_after_ms": (500, 60000)}
 READINGS_EVERY_MS = 100  # a screen's sensor map follows the raw board at most this often
+NOTICES_KEPT = 6
+PAGE_INPUTS_KEPT = 16  # the texts pages sent lately: a notice that answers one is for its sender
+OPTION_FILES = "*.toml"  # the files an option that names a file may choose, in the state directory
+BUILT_IN = "built-in"  # the name of an option file's default (the game's own data)
 
 
 def new_game_id() -> str:
@@ -66,6 +73,18 @@ def moves_of(history: Sequence[State], actions: Sequence[tuple[str, str]]) -> li
             public = text
         entries.append(MoveEntry(before.current_player, text, public, via))
     return entries
+
+
+def option_files(state_dir: str | Path, game: Game) -> dict[str, list[str]]:
+    """For each option of `game` that names a file: the names a screen may choose from (the
+    built-in default first, then the `.toml` files in the state directory's folder of that name)."""
+    known = {}
+    for option in game.options:
+        if option.names_file:
+            folder = Path(state_dir) / option.name
+            names = sorted(path.stem for path in folder.glob(OPTION_FILES) if path.is_file())
+            known[option.name] = [BUILT_IN, *names]
+    return known
 
 
 def now_text() -> str:
@@ -90,7 +109,8 @@ class TableControl:
     start_record: dict[str, Any]
     _bots: list[Bot | None]
     _changed: bool
-    _notices: list[str]
+    _notices: list[Notice]
+    _page_inputs: list[tuple[str, int | None]]
     _revision: int
     _published: TrackerOutput | None
     _readings_at: int
@@ -278,6 +298,13 @@ class TableControl:
             said = self._change_settings(command)
             self._save_settings()
             return said
+        if isinstance(command, ShowPin):
+            try:
+                frame = pin_frame(session.tracker.board, command.pin)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+            session.show_overlay(frame, SHOW_MS)
+            return f"the board shows the table PIN on its LEDs for {SHOW_MS // 1000} s"
         raise CommandError(f"unknown command {type(command).__name__}")
 
     def _check_turn(self, seat: int | None, state: State) -> None:
@@ -289,24 +316,69 @@ class TableControl:
     def _decision(self, command: Declare | ShowCard, state: State) -> str:
         assert self.session is not None
         output = self.session.last_output
-        asking = output is not None and output.mode == "confirm"
         if isinstance(command, ShowCard):
             self._check_turn(command.seat, state)
+            self._page_input(command.card, command.seat)
             self.session.inject(InputEvent("card", command.card))
             return f"card {command.card} shown"
-        if not asking:
+        asked = self._named_candidate(command.text, output)
+        if asked is not None:  # the answer to "which move?": a candidate by its name
+            before, action = asked
+            self._check_candidate(before, action, command.text)
+            text = before.action_to_str(action)
+        else:
             self._check_turn(command.seat, state)
-        try:
-            action = state.parse_action(command.text)
-        except IllegalAction as error:
-            raise CommandError(f"{command.text}: {error.reason}") from None
-        if not asking or action not in output.candidates:
             try:
+                action = state.parse_action(command.text)
                 state.apply(action)
             except IllegalAction as error:
-                raise CommandError(f"{command.text}: {error.reason}") from None
-        self.session.inject(InputEvent("declare", state.action_to_str(action)))
-        return f"{state.action_to_str(action)} declared"
+                raise CommandError(f"{command.text}: {error.reason}", from_rules=True) from None
+            text = state.action_to_str(action)
+        self._page_input(text, command.seat)
+        self.session.inject(InputEvent("declare", text))
+        return f"{text} declared"
+
+    def _named_candidate(self, text: str, output: TrackerOutput | None) -> tuple[State, Action] | None:
+        """The candidate of the board's question that `text` names, with the state it is played in
+        (a correction's is the state before the last move); None when the board asks nothing."""
+        if output is None or output.mode != "confirm" or self.session is None:
+            return None
+        tracker = self.session.tracker
+        states = [tracker.state, *tracker.history[-1:]]
+        for action in output.candidates:
+            for before in states:
+                try:
+                    if before.action_to_str(action) == text.strip():
+                        before.apply(action)
+                        return before, action
+                except (IllegalAction, ValueError):
+                    continue
+        return None
+
+    def _check_candidate(self, before: State, action: Action, text: str) -> None:
+        """On the simulated board the virtual hands made the move being asked about: a candidate that
+        would leave the pieces otherwise is one they did not make, and is refused in words."""
+        driver = self.driver
+        current = driver.current if driver is not None else None
+        if current is None or current.before is not before or current.action == action:
+            return
+        made = before.apply(current.action).occupancy()
+        if before.apply(action).occupancy() != made:
+            raise CommandError(
+                f"{text}: the virtual hands made {current.text}, which leaves the pieces otherwise; "
+                "choose the move they made"
+            )
+
+    def _page_input(self, text: str, seat: int | None) -> None:
+        """Remember what a page sent, so the board's answer to it goes to that page's seat only."""
+        self._page_inputs = [*self._page_inputs, (text, seat)][-PAGE_INPUTS_KEPT:]
+
+    def _notice_of(self, message: str) -> Notice:
+        """A message of the board as a notice, for the seat whose input it answers (or everyone)."""
+        for text, seat in reversed(self._page_inputs):
+            if message.startswith(f"{text}:"):
+                return Notice(message, seat)
+        return Notice(message)
 
     def _play(self, command: Play, state: State) -> str:
         driver = self.driver
@@ -318,6 +390,9 @@ class TableControl:
             raise CommandError(f"{seat_name(state, seat)} is played by the {self.seats[seat]} bot")
         if driver.busy:
             raise CommandError("the hands are still busy with the board; try again in a moment")
+        output = self.session.last_output if self.session is not None else None
+        if output is not None and output.mode != "idle":
+            raise CommandError("the board is waiting for something else first (see what it says)")
         action = self._resolve_play(command, state)
         driver.request(action)
         return f"the virtual hands play {state.action_to_str(action)}"
@@ -330,7 +405,7 @@ class TableControl:
                 action = state.parse_action(command.text)
                 state.apply(action)
             except IllegalAction as error:
-                raise CommandError(f"{command.text}: {error.reason}") from None
+                raise CommandError(f"{command.text}: {error.reason}", from_rules=True) from None
             return action
         try:
             origin = game.parse_cell(command.origin or "")
@@ -345,20 +420,22 @@ class TableControl:
         ]
         route = f"{command.origin}-{command.target}"
         if not matching:
-            raise CommandError(f"no legal move of {seat_name(state, state.current_player)} takes a piece {route}")
+            who = seat_name(state, state.current_player)
+            raise CommandError(f"no legal move of {who} takes a piece {route}", from_rules=True)
         # Actions that move the same pieces the same way are one move for the hands (the board then
         # asks which was meant); different ways (one Catcher or two) are the person's to choose now.
         ways = {tracker.footprint_of(action).moves for action in matching}
         if len(ways) > 1:
             choices = tuple(state.action_to_str(action) for action in matching)
-            raise CommandError(f"{route} can be several moves: choose one", choices)
+            raise CommandError(f"{route} can be several moves: choose one", choices, from_rules=True)
         return matching[0]
 
     def _new_game(self, command: NewGame) -> str:
         try:
             game = load_game(command.game)
             game.check_players(command.players)
-            options = game.resolve_options(command.options)
+            chosen = self._option_files(game, command.options)
+            options = game.resolve_options(chosen)
         except ValueError as error:
             raise CommandError(str(error)) from None
         if not self._fits(game):
@@ -374,12 +451,29 @@ class TableControl:
         self._refuse_to_drop(command.abandon)
         self._keep_in_history()
         start = self._start_record(game, command.players, seed, command.options, command.seats, "lobby")
+        start["options"] = chosen
+        if command.hotseat:
+            start["hotseat"] = True
         self.persistence.new_game(start)
         self._begin([fresh], start, [])
         self.log.info(
             "new game from the lobby: %s, %d players (%s)", game.title, command.players, ", ".join(command.seats)
         )
         return f"a new game of {game.title} starts: set up the board"
+
+    def _option_files(self, game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+        """`options` from a screen, with each file chosen by name turned into its path. A screen never
+        names a path: only the files the board knows (see `option_files`)."""
+        resolved = dict(options)
+        for name, names in option_files(self.config.service.state_dir, game).items():
+            value = options.get(name)
+            if value is None or value == BUILT_IN:
+                resolved[name] = None
+            elif isinstance(value, str) and value in names:
+                resolved[name] = str(Path(self.config.service.state_dir) / name / f"{value}.toml")
+            else:
+                raise CommandError(f"{name}: choose one of the files this board knows: {', '.join(names)}")
+        return resolved
 
     def _resume(self, command: Resume) -> str:
         try:
@@ -414,7 +508,7 @@ class TableControl:
         if sensors_only and not sensors_moved:
             return
         if output.messages:
-            self._notices = [*self._notices, *output.messages][-6:]
+            self._notices = [*self._notices, *map(self._notice_of, output.messages)][-NOTICES_KEPT:]
         self._published, self._changed, self._readings_at = output, False, now
         self._revision += 1
         backends = self.backends
@@ -446,6 +540,7 @@ class TableControl:
                 device_faults=faults,
                 settings=self.settings_now(),
                 notices=tuple(self._notices),
+                hotseat=bool(self.start_record.get("hotseat", False)),
                 sensors_only=sensors_only,
                 scan_hz=self.config.service.scan_hz,
                 devices={

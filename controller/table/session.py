@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from controller.games import Action, Game, State
 from controller.table.board import BoardMap, board_map
 from controller.table.leds import FrameComposer
+from controller.table.palette import RGB
 from controller.table.tracker import Tracker, TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile
 from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
@@ -85,6 +86,7 @@ class Session:
         self._last_scan = None
         self.last_output: TrackerOutput | None = None
         self._injected: list[InputEvent] = []
+        self._overlay: tuple[tuple[RGB, ...], int, int | None] | None = None  # frame, how long, since
 
     @classmethod
     def create(
@@ -140,10 +142,29 @@ class Session:
             or (self.device_trouble is not None and self.device_trouble())
         )
         frame = self.composer.compose(output, now, faults=faulty)
+        if self._overlay is not None:
+            frame = self._overlaid(frame, now)
         self._show(frame, now)
         self.last_leds_ms = (time.perf_counter() - recorded) * 1000.0
         self.last_output = output
         return output
+
+    def show_overlay(self, frame: tuple[RGB, ...], duration_ms: int) -> None:
+        """Show `frame` instead of the game's LEDs for `duration_ms` from the next step (the table
+        PIN): the game goes on underneath, and its frame comes back when the time is up or as soon
+        as a piece moves (nobody can hide the game's LEDs by asking again and again)."""
+        self._overlay = (frame, duration_ms, None)
+
+    def _overlaid(self, frame: tuple[RGB, ...], now: int) -> tuple[RGB, ...]:
+        assert self._overlay is not None
+        shown, duration, since = self._overlay
+        if since is None:
+            self._overlay = (shown, duration, now)
+            since = now
+        if now - since >= duration or (since < now and self.last_scan_changed):
+            self._overlay = None  # time is up, or a hand is on the board: the game's LEDs again
+            return frame
+        return shown
 
     def inject(self, event: InputEvent) -> None:
         """An input from a screen (a button, a card, a declared action), handled at the next step

@@ -5,9 +5,10 @@ from its own thread (`offer`); the hub builds each kind of message once per snap
 each seat's view, the health view) and gives every page only the latest one, so a slow phone misses
 intermediate pictures instead of queueing them, and nothing a page does can hold up a scan.
 
-A page's WebSocket is `/ws` (the table view), `/ws?seat=TOKEN` (a seat page) or `/ws?view=health`.
-Messages from pages are checked by `protocol.py`, turned into service commands and answered with a
-`reply` or an `error`.
+A page's WebSocket is `/ws` (the table view), `/ws?seat=TOKEN` (a seat page), `/ws?view=watch` (a
+spectator) or `/ws?view=health`. Messages from pages are checked by `protocol.py`, let through (or
+not) by `access.py`, turned into service commands and answered with a `reply` or an `error` in words
+(docs/web.md, Security).
 """
 
 from __future__ import annotations
@@ -33,31 +34,39 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.bots import BOTS
-from controller.games import GAMES, Game
-from controller.service.archive import Archive, ArchiveError, notation_text
-from controller.service.control import Command, CommandError, ControlChannel, Snapshot
+from controller.games import GAMES, Game, load_game
+from controller.games.seats import seat_name
+from controller.service.archive import Archive, ArchivedGame, ArchiveError, notation_text
+from controller.service.control import Command, CommandError, ControlChannel, ShowPin, Snapshot
+from controller.service.table_control import option_files
 from controller.table.board import fits
+from controller.web.access import TABLE, Principal, acting_seat, may_hear_rules, refusal_words
+from controller.web.guard import MessageRate, PageCount, PinGuard
 from controller.web.protocol import ADMIN, ProtocolError, command_of, parse_message
 from controller.web.replay import replay_view
 from controller.web.seats import SeatLinks
-from controller.web.views import health_view, seat_view, table_view
+from controller.web.views import has_hidden_hands, health_view, seat_view, table_view, viewer_parts
 
 STATIC = Path(__file__).parent / "static"
-PAGES = ("/", "/lobby", "/history", "/health")
-PIN_TRIES = 5  # wrong PINs in a row before admin messages wait
-PIN_WAIT_S = 30.0
+PAGES = ("/", "/lobby", "/history", "/health", "/watch")
+VIEWS = {"watch": "watch", "health": "health"}  # ?view=... -> the page's role
 COMMAND_TIMEOUT_S = 5.0
 STALE_LINK = "this seat link is not for the game now on the board; ask for the new one on the table view"
+TOO_MANY_PAGES = "too many pages open from this device; close some and reload"
+SLOW_DOWN = "too many messages: slow down"
+BROKEN_VIEW = "the board could not draw this page (the log says why); it keeps trying"
+SECRET_RECORD = "this game is not over and its hands are hidden: its record needs the table PIN (?pin=...)"
 log = logging.getLogger("tafel.web")
 
 
 @dataclass(eq=False)
 class Page:
-    """One open page: what it is, and the latest message it has not been sent yet."""
+    """One open page: who it is, and the latest message it has not been sent yet."""
 
     socket: WebSocket
-    seat: int | None = None
-    health: bool = False
+    principal: Principal
+    address: str
+    rate: MessageRate
     game_id: str | None = None  # a seat page's game: another game on the board ends the page
     closing: bool = False
     pending: str | None = None
@@ -67,18 +76,17 @@ class Page:
 class Hub:
     """The latest snapshot, the pages, and the way between them (see the module docstring)."""
 
-    def __init__(self, control: ControlChannel, seats: SeatLinks, pin: str, show_pin: bool) -> None:
+    def __init__(self, control: ControlChannel, seats: SeatLinks, pin: str, state_dir: str | Path = ".") -> None:
         self.control = control
         self.seats = seats
-        self.pin = pin
-        self.show_pin = show_pin
+        self.pin = pin  # never sent to a page: the board shows it (docs/web.md)
+        self.pins = PinGuard(pin)
+        self.state_dir = Path(state_dir)
         self.pages: set[Page] = set()
+        self.page_count = PageCount()
         self.snapshot: Snapshot | None = control.latest
         self.loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
-        self._wrong_pins = 0
-        self._locked_until = 0.0
-        self._lockouts = 0
         self._viewed: tuple[Snapshot, dict[str, Any]] | None = None
         self.sent = 0  # messages handed to pages (for the bench)
 
@@ -102,7 +110,7 @@ class Hub:
             return
         made: dict[object, str] = {}  # each kind of message once per snapshot: table, health, per seat
         for page in list(self.pages):
-            if snapshot.sensors_only and not page.health:
+            if snapshot.sensors_only and page.principal.role != "health":
                 continue  # only the live sensor map changed: the other pages show nothing of it
             self._hand(page, self._message_for(page, snapshot, made))
 
@@ -112,16 +120,22 @@ class Hub:
 
     def _message_for(self, page: Page, snapshot: Snapshot, made: dict[object, str]) -> str:
         """What `page` is sent for `snapshot`; `made` keeps the messages built for this snapshot."""
-        if page.health:
-            key: object = "health"
-        elif page.seat is not None and page.game_id != snapshot.game_id:
+        principal = page.principal
+        key: object
+        if principal.role == "health":
+            key = "health"
+        elif principal.role == "seat" and page.game_id != snapshot.game_id:
             # A new game: this phone's seat was in the old one. It joins the new one by its link.
             page.closing = True
             key = "stale"
         else:
-            key = page.seat  # None: the table view
+            key = principal.seat if principal.role == "seat" else "table"
         if key not in made:
-            made[key] = self._build(key, snapshot)
+            try:
+                made[key] = self._build(key, snapshot)
+            except Exception:  # one page's view failing never stops the others
+                log.exception("the %s view of revision %d failed", key, snapshot.revision)
+                made[key] = json.dumps({"type": "error", "message": BROKEN_VIEW})
         return made[key]
 
     def _build(self, key: object, snapshot: Snapshot) -> str:
@@ -129,13 +143,13 @@ class Hub:
             return json.dumps(health_view(snapshot))
         if key == "stale":
             return json.dumps({"type": "error", "message": STALE_LINK})
-        if key is None:
+        if key == "table":
             return self.table_message(snapshot)
         assert isinstance(key, int)
         return self.seat_message(snapshot, key)
 
     def _view(self, snapshot: Snapshot) -> dict[str, Any]:
-        """The table view of `snapshot`, built once and shared by the table and every seat page."""
+        """The public table view of `snapshot`, built once and shared by every page."""
         if self._viewed is None or self._viewed[0] is not snapshot:
             self._viewed = (snapshot, table_view(snapshot))
         return self._viewed[1]
@@ -145,25 +159,33 @@ class Hub:
         page.ready.set()
 
     def table_message(self, snapshot: Snapshot) -> str:
+        """The table view and the spectators' message: public only. Seat links are not in it (they
+        go to a page that proves the PIN)."""
         view = dict(self._view(snapshot))
-        tokens = self.seats.tokens(snapshot.game_id, snapshot.state.players)
-        joined = self.seats.joined()
-        view["seats"] = [
-            {
-                **seat,
-                "link": None if seat["seat"] in joined else f"/seat/{tokens[seat['seat']]}",
-                "joined": seat["seat"] in joined,
-            }
-            for seat in view["seats"]
-        ]
-        view["pin"] = self.pin if self.show_pin else None
+        joined = self.seats.joined() if self.seats.game_id == snapshot.game_id else set()
+        view["seats"] = [{**seat, "joined": seat["seat"] in joined} for seat in view["seats"]]
         return json.dumps(view)
 
     def seat_message(self, snapshot: Snapshot, seat: int) -> str:
+        """A seat page's message: the public view with that seat's own parts."""
         view = dict(self._view(snapshot))
-        view["seats"] = [{**entry, "link": None} for entry in view["seats"]]
+        view.update(viewer_parts(snapshot, seat, view["hidden_hands"]))
         view["you"] = seat_view(snapshot, seat)
         return json.dumps(view)
+
+    def links(self, snapshot: Snapshot) -> list[dict[str, Any]]:
+        """Every seat's join link (for a page that proved the PIN), and whether a phone joined it."""
+        tokens = self.seats.tokens(snapshot.game_id, snapshot.state.players)
+        joined = self.seats.joined()
+        return [
+            {
+                "seat": seat,
+                "name": seat_name(snapshot.state, seat),
+                "link": f"/seat/{token}",
+                "joined": seat in joined,
+            }
+            for seat, token in enumerate(tokens)
+        ]
 
     def seat_for(self, token: str | None) -> int | None:
         snapshot = self.snapshot
@@ -175,32 +197,66 @@ class Hub:
         """One page's WebSocket, from accept to close."""
         token = socket.query_params.get("seat")
         view = socket.query_params.get("view")
+        address = socket.client.host if socket.client is not None else "?"
         await socket.accept()
-        seat = self.seat_for(token) if token is not None else None
-        if token is not None and seat is None:
-            await socket.send_text(json.dumps({"type": "error", "message": STALE_LINK}))
-            await socket.close(code=4404)
+        if not self.page_count.open(address):
+            await self._refuse(socket, TOO_MANY_PAGES, 1008)
             return
-        page = Page(socket, seat, view == "health", self.snapshot.game_id if self.snapshot else None)
-        if page.health:
+        try:
+            principal = self._principal(token, view)
+            if principal is None:
+                message = STALE_LINK if token is not None else f"there is no view {view!r} (views: watch, health)"
+                await self._refuse(socket, message, 4404)
+                return
+            await self._serve_page(socket, principal, address)
+        finally:
+            self.page_count.close(address)
+
+    def _principal(self, token: str | None, view: str | None) -> Principal | None:
+        if token is not None:
+            seat = self.seat_for(token)
+            return None if seat is None else Principal("seat", seat)
+        if view is None:
+            return TABLE
+        role = VIEWS.get(view)
+        return None if role is None else Principal(role)  # type: ignore[arg-type]
+
+    async def _refuse(self, socket: WebSocket, message: str, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await socket.send_text(json.dumps({"type": "error", "message": message}))
+            await socket.close(code=code)
+
+    async def _serve_page(self, socket: WebSocket, principal: Principal, address: str) -> None:
+        snapshot = self.snapshot
+        page = Page(socket, principal, address, MessageRate(time.monotonic()), snapshot.game_id if snapshot else None)
+        if principal.role == "health":
             self.control.sensor_watchers += 1
-        if seat is not None:
-            self.seats.join(seat)
+        if principal.seat is not None:
+            self.seats.join(principal.seat)
             self.offer_again()
         self.pages.add(page)
         if self.snapshot is not None:
             self._broadcast_one(page)
         sender = asyncio.create_task(self._send(page))
         try:
-            while True:
-                text = await socket.receive_text()
-                await self._answer(page, text)
-        except WebSocketDisconnect:
-            pass
+            while not page.closing:
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                if not page.rate.allow(time.monotonic()):
+                    if page.rate.abusive:
+                        await self._refuse(socket, SLOW_DOWN + "; this page is closed", 1008)
+                        break
+                    await socket.send_text(json.dumps({"type": "error", "message": SLOW_DOWN}))
+                    continue
+                text = frame.get("text")
+                await self._answer(page, text if text is not None else frame.get("bytes") or b"")
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the page went away (RuntimeError: it closed while we answered)
         finally:
             self.pages.discard(page)
             sender.cancel()
-            if page.health:
+            if principal.role == "health":
                 self.control.sensor_watchers -= 1
 
     def offer_again(self) -> None:
@@ -224,39 +280,41 @@ class Hub:
         except Exception:  # the page went away while we sent
             self.pages.discard(page)
 
-    async def _answer(self, page: Page, text: str) -> None:
+    async def _answer(self, page: Page, text: str | bytes) -> None:
         reply: dict[str, Any] = {"type": "reply"}
+        snapshot = self.snapshot
+        seat: int | None = None
         try:
             message = parse_message(text)
             if "id" in message:
                 reply["id"] = message["id"]
-            if message["type"] in ADMIN:
-                self._check_pin(message.get("pin", ""))
-            command = command_of(message, page.seat)
-            reply["message"] = await self.run(command)
-        except (ProtocolError, CommandError) as error:
-            reply["type"] = "error"
-            reply["message"] = str(error)
-            choices = getattr(error, "choices", ())
-            if choices:
-                reply["choices"] = list(choices)
+            seat = acting_seat(page.principal, message, snapshot)
+            kind = message["type"]
+            if kind in ADMIN:
+                refused = self.pins.check(page.address, message["pin"], time.monotonic())
+                if refused is not None:
+                    raise ProtocolError(refused)
+            if kind == "links":
+                if snapshot is None:
+                    raise ProtocolError("the board has not started a game yet")
+                reply["links"] = self.links(snapshot)
+                reply["message"] = "the seat links: each opens one seat's page"
+            elif kind == "show_pin":
+                reply["message"] = await self.run(ShowPin(self.pin))
+            else:
+                reply["message"] = await self.run(command_of(message, seat))
+        except ProtocolError as error:
+            reply.update(type="error", message=str(error))
+            if error.message_id is not None:
+                reply["id"] = error.message_id
+        except CommandError as error:
+            reply.update(type="error", message=refusal_words(page.principal, seat, snapshot, error))
+            if error.choices and may_hear_rules(page.principal, seat, snapshot):
+                reply["choices"] = list(error.choices)
         except Exception:  # a bug: the page hears that it failed, the log why; the table goes on
-            log.exception("a message from a page failed: %.200s", text)
-            reply = {**reply, "type": "error", "message": "the board could not do that (the log says why)"}
+            log.exception("a message from a page failed: %.200r", text)
+            reply.update(type="error", message="the board could not do that (the log says why)")
         await page.socket.send_text(json.dumps(reply))
-
-    def _check_pin(self, pin: str) -> None:
-        now = time.monotonic()
-        if now < self._locked_until:
-            raise ProtocolError(f"too many wrong PINs: try again in {self._locked_until - now:.0f} s")
-        if pin.strip() != self.pin:
-            self._wrong_pins += 1
-            if self._wrong_pins >= PIN_TRIES:  # each lock-out twice as long: guessing takes forever
-                self._wrong_pins = 0
-                self._locked_until = now + PIN_WAIT_S * 2 ** min(self._lockouts, 10)
-                self._lockouts += 1
-            raise ProtocolError("wrong table PIN (it is shown on the table view, or set in the configuration)")
-        self._wrong_pins = 0
 
     async def run(self, command: Command) -> str:
         """Hand a command to the scan loop and wait for its answer."""
@@ -274,15 +332,14 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
     snapshot = hub.snapshot
     games = []
     for game in GAMES.values():
+        files = option_files(hub.state_dir, game)
         games.append(
             {
                 "name": game.name,
                 "title": game.title,
                 "players": list(game.player_counts),
                 "fits": snapshot is None or _fits(snapshot, game),
-                "options": [
-                    {"name": option.name, "default": option.default, "doc": option.doc} for option in game.options
-                ],
+                "options": [_option(option, files.get(option.name)) for option in game.options],
             }
         )
     current = None
@@ -304,8 +361,27 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
     return {"games": games, "bots": ["human", *sorted(BOTS)], "current": current, "resumable": resumable}
 
 
+def _option(option: Any, files: list[str] | None) -> dict[str, Any]:
+    """An option for the lobby; one that names a file lists the files the board knows (`choices`):
+    a page chooses one by name, never by path."""
+    described: dict[str, Any] = {"name": option.name, "default": option.default, "doc": option.doc}
+    if files is not None:
+        described.update(default=files[0], choices=files, doc=option.doc.replace("path of", "one of the known"))
+    return described
+
+
 def _fits(snapshot: Snapshot, game: Game) -> bool:
     return fits(snapshot.board.profile, game, snapshot.board.model_name)
+
+
+def _hides_hands(record: ArchivedGame) -> bool:
+    """Whether the recorded game's hands are hidden from the other seats (read from its start)."""
+    try:
+        game = load_game(record.start["game"])
+        options = game.resolve_options(record.start.get("options", {}))
+        return has_hidden_hands(game.new_game(players=record.start["players"], seed=0, **options))
+    except (ValueError, KeyError, TypeError):
+        return True  # a record the board cannot read is kept as private as one that hides hands
 
 
 def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None = None) -> Starlette:
@@ -320,11 +396,20 @@ def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None 
     async def history(request: Request) -> Response:
         return JSONResponse({"games": [record.summary() for record in archive.games()]})
 
-    def record_of(request: Request):
+    def record_of(request: Request) -> ArchivedGame | Response:
+        """The record a request names; an unfinished game with hidden hands only with the PIN (its
+        start and moves would tell the hands of a game that may still be resumed)."""
         try:
-            return archive.get(request.path_params["game_id"])
+            record = archive.get(request.path_params["game_id"])
         except ArchiveError as error:
             return PlainTextResponse(str(error), status_code=404)
+        if record.status != "finished" and _hides_hands(record):
+            address = request.client.host if request.client is not None else "?"
+            given = request.query_params.get("pin")
+            refused = SECRET_RECORD if given is None else hub.pins.check(address, given, time.monotonic())
+            if refused is not None:
+                return PlainTextResponse(refused, status_code=403)
+        return record
 
     async def history_json(request: Request) -> Response:
         record = record_of(request)

@@ -3,7 +3,8 @@
 Every message is a JSON object with a `type` and that type's fields (see `FIELDS`); an optional `id`
 comes back in the reply, so a page knows which of its messages an answer belongs to. Anything else —
 text that is not JSON, an unknown type, a missing, unknown or mistyped field — gets a `ProtocolError`
-saying what is wrong in words, and nothing changes. Admin messages carry the table PIN.
+saying what is wrong in words, and nothing changes. Admin messages carry the table PIN. What a page
+may send at all, and for which seat, is `access.py`'s to decide.
 """
 
 from __future__ import annotations
@@ -24,11 +25,18 @@ from controller.service.control import (
     ShowCard,
 )
 
-MAX_MESSAGE = 8192  # bytes: a page's message is a few hundred; anything longer is refused unread
+MAX_MESSAGE = 8192  # characters: a page's message is a few hundred; anything longer is refused unread
+MAX_FRAME = 65536  # bytes: the server refuses a longer frame before reading it whole
+MAX_DEPTH = 16  # nesting of objects and lists: a page's message needs three
+MAX_TEXT = 200  # characters of one text field (a move, a card, a seat's player)
+MAX_CARD = 24  # characters of a card id
 
 
 class ProtocolError(ValueError):
-    """A message that is not one the table understands; the text says what is wrong."""
+    """A message that is not one the table understands; the text says what is wrong. `message_id`:
+    the message's `id`, when it could be read (the page then knows which message was refused)."""
+
+    message_id: int | str | None = None
 
 
 # type -> {field: (python types, required)}
@@ -44,9 +52,12 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "seats": ((list,), True),
         "options": ((dict,), False),
         "abandon": ((bool,), False),
+        "hotseat": ((bool,), False),
     },
     "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
     "abandon": {"pin": ((str,), True)},
+    "links": {"pin": ((str,), True)},
+    "show_pin": {},
     "settings": {
         "pin": ((str,), True),
         "brightness": ((int, float), False),
@@ -57,18 +68,57 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     },
 }
 ADMIN = frozenset(kind for kind, fields in FIELDS.items() if "pin" in fields)
+NOT_JSON = 'a message must be a JSON object as text, e.g. {"type": "press", "button": "confirm"}'
+
+
+def nesting(text: str) -> int:
+    """How deeply objects and lists nest in JSON `text` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def parse_message(text: str | bytes) -> dict[str, Any]:
     """The message as a checked dict (with `type`, its fields and maybe `id`)."""
+    if not isinstance(text, str):
+        raise ProtocolError(NOT_JSON + " (binary frames are not understood)")
     if len(text) > MAX_MESSAGE:
-        raise ProtocolError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE})")
+        raise ProtocolError(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    if nesting(text) > MAX_DEPTH:
+        raise ProtocolError(f"message nested too deeply (at most {MAX_DEPTH} levels)")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError('a message must be a JSON object, e.g. {"type": "press", "button": "confirm"}') from None
+    except (ValueError, RecursionError):
+        raise ProtocolError(NOT_JSON) from None
     if not isinstance(data, dict):
         raise ProtocolError('a message must be a JSON object with a "type"')
+    try:
+        _check_fields(data)
+    except ProtocolError as error:
+        tag = data.get("id")
+        if isinstance(tag, int | str) and not isinstance(tag, bool) and len(str(tag)) <= 64:
+            error.message_id = tag
+        raise
+    return data
+
+
+def _check_fields(data: dict[str, Any]) -> None:
+    """Raise ProtocolError in words unless `data` is a known message type with its fields."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
         raise ProtocolError(f"unknown message type {kind!r} (known: {', '.join(FIELDS)})")
@@ -84,16 +134,20 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
             raise ProtocolError(f"{kind}: {key} must be {names}, not {json.dumps(value)[:40]}")
         if isinstance(value, str) and not value.strip() and key != "pin":
             raise ProtocolError(f"{kind}: {key} is empty")
+        if isinstance(value, str) and len(value) > (MAX_CARD if key == "card" else MAX_TEXT):
+            raise ProtocolError(f"{kind}: {key} is too long to be one")
     missing = [key for key, (_, required) in fields.items() if required and key not in data]
     if missing:
         raise ProtocolError(f"{kind}: missing {', '.join(missing)}")
     if "id" in data and not (isinstance(data["id"], int | str) and not isinstance(data["id"], bool)):
         raise ProtocolError("id must be a number or a text")
-    return data
+    if isinstance(data.get("id"), str) and len(data["id"]) > 64:
+        raise ProtocolError("id is too long (at most 64 characters)")
 
 
 def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
-    """The service command a checked message asks for; `seat` is the sender's (None: the table)."""
+    """The service command a checked message asks for; `seat` is the seat it acts for (decided by
+    `access.acting_seat`; None: the table's)."""
     kind = message["type"]
     if kind == "press":
         return Press(message["button"])
@@ -117,6 +171,7 @@ def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
             tuple(seats),
             dict(message.get("options", {})),
             message.get("abandon", False),
+            message.get("hotseat", False),
         )
     if kind == "resume":
         return Resume(message["game_id"], message.get("abandon", False))

@@ -54,13 +54,19 @@ class SeatLinks:
                 self._save()
             return list(self._tokens)
 
+    @property
+    def game_id(self) -> str | None:
+        """The game the tokens are for."""
+        return self._game_id
+
     def seat_of(self, game_id: str, token: str) -> int | None:
-        """The seat a token opens in this game; None for any other token."""
+        """The seat a token opens in this game; None for any other token (any text at all)."""
+        given = token.encode("utf-8", "replace")
         with self._lock:
             if game_id != self._game_id:
                 return None
             for seat, known in enumerate(self._tokens):
-                if secrets.compare_digest(known, token):
+                if secrets.compare_digest(known.encode("ascii"), given):
                     return seat
             return None
 

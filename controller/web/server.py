@@ -23,6 +23,7 @@ from controller.service.archive import Archive
 from controller.service.control import ControlChannel
 from controller.service.loop import Service
 from controller.web.app import Hub, build_app
+from controller.web.protocol import MAX_FRAME
 from controller.web.seats import SeatLinks
 
 log = logging.getLogger("tafel.web")
@@ -33,8 +34,8 @@ SWITCH_INTERVAL_S = 0.001
 
 def web_app(control: ControlChannel, state_dir: str | Path, pin: str | None = None) -> tuple[Hub, Starlette]:
     """The app for a service's control channel, subscribed to its snapshots. Without a configured
-    `pin` a new one is made, and the table view shows it."""
-    hub = Hub(control, SeatLinks(state_dir), pin or f"{secrets.randbelow(10000):04d}", show_pin=pin is None)
+    `pin` a new one is made: the log says it, and the board lights it when a page asks."""
+    hub = Hub(control, SeatLinks(state_dir), pin or f"{secrets.randbelow(10000):04d}", state_dir)
     control.subscribe(hub.offer)
     return hub, build_app(hub, Archive(Path(state_dir) / "games"))
 
@@ -74,6 +75,7 @@ class WebServer:
             # Compressing every message for every page would cost the Pi more processor time than the
             # Wi-Fi saves: a table view is about 17 kB, sent only when something changed.
             ws_per_message_deflate=False,
+            ws_max_size=MAX_FRAME,  # a longer frame is refused before it is read whole (a Pi Zero's memory)
         )
         server = self._server = uvicorn.Server(config)
         sys.setswitchinterval(SWITCH_INTERVAL_S)

@@ -1,23 +1,27 @@
 """What each screen is sent: the table view (public), a seat's view (public + that seat's hand), the
 board health page, and the board's drawing. Pure functions of a `Snapshot`.
 
-Hidden information: the public part of a state is what every seat's observation agrees on (a value
-that differs between seats is somebody's secret and is left out, counts of hidden cards excepted),
-so no game needs a second, hand-written list of its secrets. A seat's view adds only that seat's own
-observation.
+Hidden information (docs/web.md, Security): the public part of a state is what every seat's
+observation agrees on (a value that differs between seats is somebody's secret and is left out,
+counts of hidden cards excepted), so no game needs a second, hand-written list of its secrets. In a
+game with hidden hands, what the board says about a seat's possible moves (the candidates of "which
+move?", the move seen before it is committed, the answers to that seat's own messages) is that
+seat's too: the public view says only which fields changed. A seat's view adds that seat's own part.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from controller.games import Game, State
+from controller.games import Action, Game, IllegalAction, State
 from controller.games.seats import result_line, seat_colours, seat_name
 from controller.service.control import Snapshot
 from controller.table.board import BoardMap
 from controller.table.leds import BLINKING_MODES
 from controller.table.palette import OFF, PLAYER_COLOURS
+from controller.table.pin_display import cell_centre
 from controller.web.words import WAITING, guidance_lines, nearest_position, why_not_legal
 
 HIDDEN = None  # what a secret becomes in the public view
@@ -47,12 +51,8 @@ def board_geometry(game: Game, board: BoardMap) -> dict[str, Any]:
     profile = board.profile
     cells = []
     for cell in board.game_cells:
-        if profile.geometry == "hex":
-            q, r = cell
-            x, y = math.sqrt(3) * (q + r / 2), -1.5 * r
-        else:
-            x, y = cell[0], -cell[1]
-        cells.append({"name": game.format_cell(cell), "x": round(x, 3), "y": round(y, 3)})
+        x, y = cell_centre(profile.geometry, cell)
+        cells.append({"name": game.format_cell(cell), "x": round(x, 3), "y": round(-y, 3) + 0.0})
     return {"shape": "hex" if profile.geometry == "hex" else "square", "cells": cells}
 
 
@@ -89,6 +89,11 @@ def _agree(values: list[Any]) -> Any:
     return HIDDEN
 
 
+def has_hidden_hands(state: State) -> bool:
+    """Whether any seat holds cards the others do not see (then each seat gets its own page)."""
+    return any(state.observation(seat).get("hand") for seat in range(state.players))
+
+
 def public_observation(state: State) -> tuple[dict[str, Any], bool]:
     """The part of the state every seat sees alike (see the module docstring), and whether any seat
     holds a hand of its own (then each seat gets its own page)."""
@@ -118,8 +123,57 @@ def _seat_list(state: State, seats: tuple[str, ...]) -> list[dict[str, Any]]:
 # --- the views ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A move the board asks about: its notation, the seat that would have made it, and the fields
+    it changes (the part anyone at the table sees)."""
+
+    text: str
+    seat: int
+    fields: tuple[str, ...]
+
+
+def candidate_of(snapshot: Snapshot, action: Action) -> Candidate | None:
+    """`action` as a candidate: played in the state now, or (a correction of the last move) in the
+    state before it; None if it is neither (a stale candidate: left out, never an error)."""
+    for before in (snapshot.state, *snapshot.history[-1:]):
+        try:
+            after = before.apply(action)
+            text = before.action_to_str(action)
+        except (IllegalAction, ValueError):
+            continue
+        was, now = before.occupancy(), after.occupancy()
+        changed = sorted(cell for cell in set(was) | set(now) if was.get(cell) != now.get(cell))
+        return Candidate(text, before.current_player, tuple(snapshot.game.format_cell(cell) for cell in changed))
+    return None
+
+
+def candidates_of(snapshot: Snapshot) -> list[Candidate]:
+    found = (candidate_of(snapshot, action) for action in snapshot.output.candidates)
+    return [candidate for candidate in found if candidate is not None]
+
+
+def deciding_seat(snapshot: Snapshot) -> int | None:
+    """Whose decision the board waits for: the seat on turn, or the seat whose move the board asks
+    about (a correction of the last move is the last mover's). None when the game is over."""
+    state = snapshot.state
+    if state.is_terminal():
+        return None
+    if snapshot.output.mode == "confirm":
+        movers = {candidate.seat for candidate in candidates_of(snapshot)}
+        if len(movers) == 1:
+            return movers.pop()
+    return state.current_player
+
+
+def public_move(state: State, candidate: Candidate) -> str:
+    """A move in a game with hidden hands as the other seats may read it before it is committed."""
+    where = ", ".join(candidate.fields) or "no field"
+    return f"a move of {seat_name(state, candidate.seat)} ({where})"
+
+
 def table_view(snapshot: Snapshot) -> dict[str, Any]:
-    """The table view: what every connection may see."""
+    """The table view: what every page may see (a seat's page adds `viewer_parts` for its seat)."""
     state, output, game, board = snapshot.state, snapshot.output, snapshot.game, snapshot.board
     names, geometry = _board_words(game, board)
     frame = snapshot.frame
@@ -132,8 +186,6 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
     }
     public, hidden = public_observation(state)
     terminal = state.is_terminal()
-    who = None if terminal else seat_name(state, state.current_player)
-    lines = _waiting_lines(snapshot, who)
     return {
         "type": "table",
         "revision": snapshot.revision,
@@ -146,11 +198,10 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "hints": {names.get(cell) or game.format_cell(cell): kind for cell, kind in output.hints.items()},
         "seats": _seat_list(state, snapshot.seats),
         "turn": None if terminal else state.current_player,
-        "turn_name": who,
+        "turn_name": None if terminal else seat_name(state, state.current_player),
         "terminal": terminal,
         "result": result_line(state) if terminal else None,
         "mode": output.mode,
-        "waiting": lines,
         "moves": [
             {"number": number, "seat": move.seat, "text": move.public, "via": move.via}
             for number, move in enumerate(snapshot.moves, 1)
@@ -158,42 +209,73 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "last_move": (
             f"{seat_name(state, snapshot.moves[-1].seat)}: {snapshot.moves[-1].public}" if snapshot.moves else None
         ),
-        "candidates": [_candidate(state, snapshot, action) for action in output.candidates],
-        "previewed": state.action_to_str(output.previewed) if output.previewed is not None else None,
         "can_undo": bool(snapshot.history),
         "sim": snapshot.sim,
         "hands_busy": snapshot.hands_busy,
         "bot_move": snapshot.bot_move,
         "hidden_hands": hidden,
+        "hotseat": snapshot.hotseat,
         "public": public,
-        "notices": list(snapshot.notices),
+        **viewer_parts(snapshot, None, hidden),
     }
 
 
-def _candidate(state: State, snapshot: Snapshot, action: Any) -> dict[str, Any]:
-    """One move the board asks about, with the fields it changes (drawn on the board when tapped)."""
-    game = state.game
-    after = state.apply(action).occupancy()
-    before = state.occupancy()
-    changed = sorted(cell for cell in set(before) | set(after) if before.get(cell) != after.get(cell))
-    return {"text": state.action_to_str(action), "fields": [game.format_cell(cell) for cell in changed]}
+def viewer_parts(snapshot: Snapshot, viewer: int | None, hidden: bool) -> dict[str, Any]:
+    """The parts of the table view that depend on who looks: what the board is waiting for, the
+    candidates of "which move?" and the notices. In a game with hidden hands (`hidden`) a seat's
+    moves are in full for that seat (`viewer`) only; None is the public view."""
+    state, output = snapshot.state, snapshot.output
+    who = None if state.is_terminal() else seat_name(state, state.current_player)
+    previewed = candidate_of(snapshot, output.previewed) if output.previewed is not None else None
+    acknowledged = candidate_of(snapshot, output.acknowledged) if output.acknowledged is not None else None
+
+    def said(candidate: Candidate | None) -> str | None:
+        """A candidate's words for the viewer: in full where nothing is hidden or it is the viewer's."""
+        if candidate is None:
+            return None
+        return candidate.text if not hidden or candidate.seat == viewer else public_move(state, candidate)
+
+    return {
+        "waiting": _waiting_lines(snapshot, who, said(acknowledged) or "", hidden),
+        "candidates": _candidate_list(candidates_of(snapshot), hidden, viewer, said),
+        "previewed": said(previewed),
+        "notices": [notice.text for notice in snapshot.notices if notice.seat is None or notice.seat == viewer],
+    }
 
 
-def _waiting_lines(snapshot: Snapshot, who: str | None) -> list[str]:
+def _candidate_list(
+    candidates: list[Candidate], hidden: bool, viewer: int | None, said: Callable[[Candidate], str | None]
+) -> list[dict[str, Any]]:
+    """The candidates as the viewer may read them, each with the fields it changes (drawn when
+    tapped) and, where the viewer may answer with it, the `action` to declare. The same words twice
+    (two cards' moves as a public page reads them) are listed once."""
+    listed: dict[str, dict[str, Any]] = {}
+    for candidate in candidates:
+        text = said(candidate) or candidate.text
+        entry: dict[str, Any] = {"text": text, "fields": list(candidate.fields)}
+        if not hidden or candidate.seat == viewer:
+            entry["action"] = candidate.text
+        listed.setdefault(text, entry)
+    return list(listed.values())
+
+
+def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool) -> list[str]:
     state, output = snapshot.state, snapshot.output
     if state.is_terminal():
         return [f"Game over: {result_line(state)}."]
-    acknowledged = output.acknowledged
-    move = state.action_to_str(acknowledged) if acknowledged is not None else ""
     lines = [WAITING.get(output.mode, "").format(who=who, move=move)]
     if output.mode in ("setup", "restore"):
         lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
     if output.mode == "guidance":
         board, readings = snapshot.board, snapshot.readings
-        reason = why_not_legal(state, board, readings, board.expected(state.occupancy()))
+        reason = why_not_legal(state, board, readings, board.expected(state.occupancy()), with_reason=not hidden)
         if reason:
             lines.append(reason)
-        label, target = nearest_position(state, snapshot.history, board, readings)
+
+        def legal_move(action: Action) -> str:
+            return f"a legal move of {who}" if hidden else state.action_to_str(action)
+
+        label, target = nearest_position(state, snapshot.history, board, readings, legal_move)
         lines.append(f"The nearest legal position is {label}:")
         lines.extend(guidance_lines(state, target, board, readings))
     if snapshot.bot_move is not None:

@@ -7,9 +7,9 @@ position on the board is not a legal move — the move it looks like, and the ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from controller.games import Cell, IllegalAction, Piece, State
+from controller.games import Action, Cell, IllegalAction, Piece, State
 from controller.games.seats import seat_name
 from controller.table.board import BoardMap
 
@@ -44,14 +44,20 @@ def _differences(board: BoardMap, readings: Sequence[int], expected: Sequence[in
 
 
 def nearest_position(
-    state: State, history: Sequence[State], board: BoardMap, readings: Sequence[int]
+    state: State,
+    history: Sequence[State],
+    board: BoardMap,
+    readings: Sequence[int],
+    describe: Callable[[Action], str] | None = None,
 ) -> tuple[str, State]:
     """The legal position nearest to the board (the fewest fields to change), in words, and its state:
     the game as it stands, after one of the legal moves, or before the last move (a take-back). Ties
-    prefer the game as it stands, as the LEDs' guidance does."""
+    prefer the game as it stands, as the LEDs' guidance does. `describe` names a legal move (its
+    notation unless given: a game with hidden hands names it without the card)."""
+    name = describe or state.action_to_str
     options: list[tuple[str, State]] = [("the position as the game stands", state)]
     if not state.is_terminal():
-        options.extend((f"after {state.action_to_str(a)}", state.apply(a)) for a in state.legal_actions())
+        options.extend((f"after {name(a)}", state.apply(a)) for a in state.legal_actions())
     if history:
         options.append(("before the last move (a take-back)", history[-1]))
     channels = board.channel_of.values()
@@ -85,9 +91,13 @@ def guidance_lines(state: State, target: State, board: BoardMap, readings: Seque
     return lines
 
 
-def why_not_legal(state: State, board: BoardMap, readings: Sequence[int], expected: Sequence[int]) -> str | None:
-    """Why the board is not a legal move: the move it looks like and the rules' reason, when one piece
-    left one field and arrived on another; otherwise what changed. None when nothing changed."""
+def why_not_legal(
+    state: State, board: BoardMap, readings: Sequence[int], expected: Sequence[int], with_reason: bool = True
+) -> str | None:
+    """Why the board is not a legal move: the move it looks like and the rules' reason (unless
+    `with_reason` is off: in a game with hidden hands the reason may tell what a hand holds), when
+    one piece left one field and arrived on another; otherwise what changed. None when nothing
+    changed."""
     if state.is_terminal():
         return None
     game = state.game
@@ -97,7 +107,7 @@ def why_not_legal(state: State, board: BoardMap, readings: Sequence[int], expect
     who = seat_name(state, state.current_player)
     if len(emptied) == 1 and len(filled) == 1:
         origin, target = (game.format_cell(cell) for cell in (emptied[0], filled[0]))
-        reason = _reason(state, f"{origin}-{target}")
+        reason = _reason(state, f"{origin}-{target}") if with_reason else None
         if reason is not None:
             return f"{origin}-{target} is not a legal move for {who}: {reason}"
         return f"{origin}-{target} is not a legal move for {who}"

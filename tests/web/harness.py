@@ -128,3 +128,11 @@ class Page:
     def send_raw(self, text: str) -> dict[str, Any]:
         self.socket.send_text(text)
         return self.until(lambda m: m["type"] in ("reply", "error"))
+
+
+def seat_links(page: Page) -> list[str]:
+    """Every seat's link token, as a page that proves the table PIN is given them."""
+    page.view()  # the board has published its game
+    reply = page.ask({"type": "links", "pin": PIN})
+    assert reply["type"] == "reply", reply
+    return [entry["link"].removeprefix("/seat/") for entry in reply["links"]]

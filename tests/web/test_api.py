@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from controller.games import load_game
-from tests.web.harness import PIN, Page, config_text, running_service, web_client
+from tests.web.harness import PIN, Page, config_text, running_service, seat_links, web_client
 
 TRACEBACK_WORDS = ("Traceback", "Error:", "Exception", "KeyError", "TypeError", "(<")
 
@@ -25,7 +25,7 @@ def test_the_table_view_shows_the_board_the_leds_and_whose_turn(tmp_path: Path) 
     assert len(view["board"]["cells"]) == 196 and view["board"]["shape"] == "square"
     assert view["turn_name"] == "Red" and view["waiting"] == ["Red to move."]
     assert view["moves"] == [] and view["candidates"] == [] and view["sim"] is True
-    assert view["pin"] is None  # a configured PIN is never shown
+    assert "pin" not in json.dumps(view) and PIN not in json.dumps(view)  # the PIN is never sent
     pieces = {cell: [piece["kind"] for piece in stack] for cell, stack in view["pieces"].items()}
     game = state.game
     assert pieces == {game.format_cell(c): [p.kind for p in stack] for c, stack in state.occupancy().items()}
@@ -64,20 +64,32 @@ def test_a_move_several_cards_allow_is_asked_and_confirmed_by_tapping_a_candidat
     text = config_text("zillo", options='hands = "dealt"')
     with running_service(tmp_path, text) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
-            page = Page(socket)
-            page.view(lambda v: v["mode"] == "idle")
-            reply = page.ask({"type": "play", "from": "c12", "to": "f12"})
-            assert reply["type"] == "error" and reply["message"] == "c12-f12 can be several moves: choose one"
-            assert "C-E:c12-f12/1" in reply["choices"] and "C-E:c12-f12/2" in reply["choices"]
-            assert page.ask({"type": "play", "action": "C-E:c12-f12/1"})["type"] == "reply"
-            asked = page.view(lambda v: v["mode"] == "confirm")
-            texts = [candidate["text"] for candidate in asked["candidates"]]
-            # Binary sensors see c12 still occupied after one Catcher or two left it: six readings of it.
-            assert sorted(texts) == sorted(f"{card}:c12-f12/{n}" for card in ("C-E", "C-EN", "C-ES") for n in (1, 2))
-            assert all(set(c["fields"]) == {"c12", "f12"} for c in asked["candidates"])
-            assert asked["waiting"][0].startswith("Which move was it?")
-            assert page.ask({"type": "declare", "action": "C-ES:c12-f12/1"})["type"] == "reply"
-            done = page.view(lambda v: len(v["moves"]) == 1)
+            table = Page(socket)
+            table.view(lambda v: v["mode"] == "idle")
+            red = seat_links(table)[0]
+            with client.websocket_connect(f"/ws?seat={red}") as red_socket:
+                page = Page(red_socket)
+                page.view(lambda v: v["mode"] == "idle")
+                reply = page.ask({"type": "play", "from": "c12", "to": "f12"})
+                assert reply["type"] == "error" and reply["message"] == "c12-f12 can be several moves: choose one"
+                assert "C-E:c12-f12/1" in reply["choices"] and "C-E:c12-f12/2" in reply["choices"]
+                assert page.ask({"type": "play", "action": "C-E:c12-f12/1"})["type"] == "reply"
+                asked = page.view(lambda v: v["mode"] == "confirm")
+                texts = [candidate["action"] for candidate in asked["candidates"]]
+                # Binary sensors see c12 still occupied after one Catcher or two left it: six readings of it.
+                cards = ("C-E", "C-EN", "C-ES")
+                assert sorted(texts) == sorted(f"{card}:c12-f12/{n}" for card in cards for n in (1, 2))
+                assert all(set(c["fields"]) == {"c12", "f12"} for c in asked["candidates"])
+                assert asked["waiting"][0].startswith("Which move was it?")
+                # The table view learns only which fields changed: not which cards Red holds.
+                public = table.view(lambda v: v["mode"] == "confirm")
+                assert public["candidates"] == [{"text": "a move of Red (c12, f12)", "fields": ["c12", "f12"]}]
+                assert not any(card in json.dumps(public) for card in cards)
+                # A move the virtual hands did not make (two Catchers, where they moved one) is refused.
+                wrong = page.ask({"type": "declare", "action": "C-ES:c12-f12/2"})
+                assert wrong["type"] == "error" and "the virtual hands made C-E:c12-f12/1" in wrong["message"]
+                assert page.ask({"type": "declare", "action": "C-ES:c12-f12/1"})["type"] == "reply"
+                done = page.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "C-ES:c12-f12/1" and done["moves"][0]["via"] == "declare"
         assert service.moves[0].text == "C-ES:c12-f12/1"
 
@@ -117,8 +129,9 @@ def test_every_bad_message_gets_words_and_changes_nothing(tmp_path: Path) -> Non
 def test_a_seat_link_is_unguessable_and_a_stale_one_is_refused(tmp_path: Path) -> None:
     with running_service(tmp_path, config_text("zillo")) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
-            table = Page(socket).view()
-        links = [seat["link"] for seat in table["seats"]]
+            page = Page(socket)
+            table = page.view()
+            links = [f"/seat/{token}" for token in seat_links(page)]
         assert all(link.startswith("/seat/") and len(link) >= 6 + 22 for link in links)
         assert len(set(links)) == 2 and table["hidden_hands"] is True
         with client.websocket_connect("/ws?seat=not-a-token") as socket:

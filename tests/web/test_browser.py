@@ -40,6 +40,15 @@ def tap_field(driver, name: str) -> None:
     css(driver, f'#board g.field[data-field="{name}"]')[0].click()
 
 
+def show_seat_links(driver) -> None:
+    """Ask for the seat links as the people at the table do: the button, then the table PIN."""
+    wait(driver, lambda d: css(d, "#links-button") and css(d, "#links-button")[0].is_displayed())
+    css(driver, "#links-button")[0].click()
+    prompt = wait(driver, lambda d: d.switch_to.alert)
+    prompt.send_keys(PIN)
+    prompt.accept()
+
+
 def move_texts(driver) -> list[str]:
     return [item.text for item in css(driver, "#moves li")]
 
@@ -76,6 +85,9 @@ def test_a_candidate_is_confirmed_by_tapping_it(tmp_path: Path) -> None:
         chromium() as driver,
     ):
         driver.get(server.url)
+        show_seat_links(driver)
+        wait(driver, lambda d: len(css(d, "#seats a.seat-link")) == 2)
+        driver.get(css(driver, "#seats a.seat-link")[0].get_attribute("href"))  # Red's own page
         wait(driver, lambda d: css(d, "#turn") and css(d, "#turn")[0].text == "Red to move")
         wait(driver, lambda d: "Red to move." in css(d, "#waiting")[0].text)
         tap_field(driver, "c12")
@@ -101,6 +113,9 @@ def test_a_seat_page_shows_only_its_own_hand(tmp_path: Path) -> None:
         chromium() as driver,
     ):
         driver.get(server.url)
+        wait(driver, lambda d: css(d, "#turn") and css(d, "#turn")[0].text == "Red to move")
+        assert css(driver, "#seats a.seat-link") == []  # no links without the PIN
+        show_seat_links(driver)
         wait(driver, lambda d: len(css(d, "#seats a.seat-link")) == 2)
         assert len(css(driver, "#seats img.qr")) == 2 and css(driver, "#hand button") == []
         link = css(driver, "#seats a.seat-link")[1].get_attribute("href")
@@ -112,6 +127,8 @@ def test_a_seat_page_shows_only_its_own_hand(tmp_path: Path) -> None:
         assert css(driver, "#you-name")[0].text.startswith(f"You play {seat_name(state, 1)}")
         public = css(driver, "#public")[0].get_attribute("textContent")
         assert '"hand": null' in public  # the public part of the page holds no hand
-        driver.get(server.url)  # the table view: the joined seat's link is gone, nobody's hand is there
+        driver.get(server.url)  # the table view: no links until asked for, nobody's hand is there
+        wait(driver, lambda d: "(joined)" in css(d, "#seats")[0].text)
+        assert css(driver, "#seats a.seat-link") == [] and css(driver, "#hand button") == []
+        show_seat_links(driver)  # with the PIN: the joined seat's link is no longer listed
         wait(driver, lambda d: len(css(d, "#seats a.seat-link")) == 1)
-        assert css(driver, "#hand button") == []

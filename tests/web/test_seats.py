@@ -3,13 +3,14 @@ view or another seat, in every game with hidden hands; and a seat plays its own 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.games import load_game
-from tests.web.harness import PIN, Page, config_text, running_service, web_client
+from tests.web.harness import PIN, Page, config_text, running_service, seat_links, web_client
 
 HIDDEN_HAND_GAMES = [("zillo", 2, 'hands = "dealt"'), ("zodiac", 3, ""), ("zillertal", 2, "")]
 
@@ -43,27 +44,27 @@ def test_a_hand_is_sent_to_its_own_seat_only(tmp_path: Path, game: str, players:
     ):
         table = Page(table_socket)
         first = table.view()
-        links = [seat["link"] for seat in first["seats"]]
+        assert all("link" not in seat for seat in first["seats"])  # links go to a page with the PIN only
+        links = seat_links(table)
         state = service.session.state
         for seat, link in enumerate(links):
-            with client.websocket_connect(f"/ws?seat={link.removeprefix('/seat/')}") as seat_socket:
+            with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
                 page = Page(seat_socket)
                 mine = page.view()
                 assert mine["you"]["seat"] == seat and mine["you"]["hand"] == state.observation(seat)["hand"]
                 assert mine["you"]["hand"], "every seat holds cards at the start"
                 # Everything this seat is sent besides its own part is public.
                 assert secrets_outside({k: v for k, v in mine.items() if k != "you"}) == []
-                assert mine["seats"][seat]["link"] is None and all(s["link"] is None for s in mine["seats"])
-        after = table.view(lambda v: all(seat["joined"] for seat in v["seats"]))
+                assert not any(link in json.dumps(mine) for link in links)
+        table.view(lambda v: all(seat["joined"] for seat in v["seats"]))
     for message in table.received:
         assert "you" not in message and secrets_outside(message) == [], message
-    assert all(seat["link"] is None for seat in after["seats"])  # joined: the links leave the table view
 
 
 def test_a_seat_plays_its_card_decisions_and_only_on_its_turn(tmp_path: Path) -> None:
     with running_service(tmp_path, config_text("zodiac", 3)) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
-            links = [seat["link"].removeprefix("/seat/") for seat in Page(socket).view()["seats"]]
+            links = seat_links(Page(socket))
         turn = service.session.state.current_player
         other = (turn + 1) % 3
         with (
@@ -76,7 +77,7 @@ def test_a_seat_plays_its_card_decisions_and_only_on_its_turn(tmp_path: Path) ->
             assert them.view()["you"]["actions"] == []
             refused = them.ask({"type": "declare", "action": "draw"})
             name = view["seats"][turn]["name"]
-            assert refused["type"] == "error" and refused["message"].startswith(f"it is {name}'s turn")
+            assert refused["type"] == "error" and refused["message"].startswith(f"it is {name}'s decision now")
             assert me.ask({"type": "declare", "action": "draw"})["message"] == "draw declared"
             drawn = me.view(lambda v: len(v["moves"]) == 1)
         assert drawn["moves"][0]["text"] == "draw" and len(drawn["you"]["hand"]) == len(view["you"]["hand"]) + 1
@@ -87,7 +88,8 @@ def test_a_zillo_card_chosen_on_the_seat_page_lights_its_moves(tmp_path: Path) -
     with running_service(tmp_path, text) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
             table = Page(socket)
-            link = table.view(lambda v: v["mode"] == "idle")["seats"][0]["link"].removeprefix("/seat/")
+            table.view(lambda v: v["mode"] == "idle")
+            link = seat_links(table)[0]
             with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
                 page = Page(seat_socket)
                 hand = page.view()["you"]["hand"]
@@ -104,16 +106,20 @@ def test_a_zillo_card_chosen_on_the_seat_page_lights_its_moves(tmp_path: Path) -
 
 def test_a_new_game_ends_the_old_games_seat_pages(tmp_path: Path) -> None:
     text = config_text("zillo", 2, 'hands = "dealt"')
-    with running_service(tmp_path, text) as service, web_client(service, tmp_path) as client:
-        with client.websocket_connect("/ws") as socket:
-            table = Page(socket)
-            link = table.view()["seats"][0]["link"].removeprefix("/seat/")
-            with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
-                seat = Page(seat_socket)
-                assert seat.view()["you"]["hand"]
-                new = {"type": "new_game", "pin": PIN, "game": "zillo", "players": 2, "seats": ["human", "human"]}
-                assert table.ask(new)["type"] == "reply"
-                ended = seat.until(lambda m: m["type"] == "error")
-                assert "not for the game now on the board" in ended["message"]
-            fresh = table.view(lambda v: v["game_id"] == service.game_id)
-        assert fresh["seats"][0]["link"] != f"/seat/{link}"  # new links for the new game
+    with (
+        running_service(tmp_path, text) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        table = Page(socket)
+        table.view()
+        link = seat_links(table)[0]
+        with client.websocket_connect(f"/ws?seat={link}") as seat_socket:
+            seat = Page(seat_socket)
+            assert seat.view()["you"]["hand"]
+            new = {"type": "new_game", "pin": PIN, "game": "zillo", "players": 2, "seats": ["human", "human"]}
+            assert table.ask(new)["type"] == "reply"
+            ended = seat.until(lambda m: m["type"] == "error")
+            assert "not for the game now on the board" in ended["message"]
+        table.view(lambda v: v["game_id"] == service.game_id)
+        assert seat_links(table)[0] != link  # new links for the new game

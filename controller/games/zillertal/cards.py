@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.cards import Pile
+from controller.games.files import read_bounded
 
 FORMAT = 1
 ICONS: tuple[str, ...] = ("bird", "cow", "person", "house", "tree")
@@ -249,11 +250,11 @@ def load_card_set(path: str | Path | None = None) -> CardSet:
     if path is None:
         return _builtin()
     file = Path(path).expanduser()
+    raw = read_bounded(file, "the Zillertal card file")
     try:
-        with file.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise ValueError(f"cannot read the Zillertal card file {file}: {error.strerror or error}") from None
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{file}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{file}: not valid TOML: {error}") from None
     return parse_card_set(data, str(file))

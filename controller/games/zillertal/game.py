@@ -42,7 +42,12 @@ class Zillertal(Game):
     title = "Zillertal"
     player_counts = (1, 2, 3, 4)
     options = (
-        Option("cards", None, "path of a card-set TOML file (docs/cards-data.md); None uses the built-in set"),
+        Option(
+            "cards",
+            None,
+            "path of a card-set TOML file (docs/cards-data.md); None uses the built-in set",
+            names_file=True,
+        ),
         Option("bonuses", True, "play with the bonuses; false is the rule text's harder solo challenge"),
         Option(
             "hands",

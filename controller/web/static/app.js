@@ -7,6 +7,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const path = location.pathname;
 const seatToken = path.startsWith("/seat/") ? path.slice(6) : null;
 const pageName = seatToken ? "table" : ({"/lobby": "lobby", "/history": "history", "/health": "health"}[path] || "table");
+const watching = path === "/watch";  // a spectator: sees the public table, sends nothing
+let seatLinks = null;     // the seat links, once this page proved the table PIN
 
 let socket = null;
 let view = null;          // the latest table (or seat) message
@@ -140,7 +142,7 @@ function drawTable(message) {
   }));
   $("moves").scrollTop = $("moves").scrollHeight;
   $("seats").replaceChildren(...message.seats.map((s) => seatItem(s, message)));
-  $("pin").textContent = message.pin ? `Table PIN: ${message.pin}` : "";
+  $("links-button").hidden = !message.hidden_hands || !!message.you || watching;
   $("undo").disabled = !message.can_undo;
   $("public").textContent = JSON.stringify(message.public, null, 1);
   if (message.notices.length) notice(message.notices[message.notices.length - 1]);
@@ -153,13 +155,14 @@ function seatItem(seat, message) {
   const item = document.createElement("li");
   item.style.borderLeftColor = seat.colour;
   item.append(`${seat.name}: ${seat.player === "human" ? "a person" : seat.player + " bot"} `);
-  if (seat.link && message.hidden_hands && seat.player === "human") {
+  const known = seatLinks && seatLinks.game_id === message.game_id ? seatLinks.links[seat.seat] : null;
+  if (known && message.hidden_hands && seat.player === "human" && (!seat.joined || message.hotseat)) {
     const link = document.createElement("a");
-    link.href = seat.link;
+    link.href = known.link;
     link.textContent = "join this seat";
     link.className = "seat-link";
     const qr = document.createElement("img");
-    qr.src = `/api/qr.svg?link=${encodeURIComponent(seat.link)}`;
+    qr.src = `/api/qr.svg?link=${encodeURIComponent(known.link)}`;
     qr.alt = `QR code to join as ${seat.name}`;
     qr.className = "qr";
     item.append(link, qr);
@@ -175,15 +178,21 @@ function drawCandidates(message) {
   box.replaceChildren();
   if (!message.candidates.length) { marked = []; return; }
   const head = document.createElement("p");
-  head.textContent = "Which move? Tap it to see it on the board, then tap again to confirm.";
+  const mine = message.candidates.some((c) => c.action);
+  head.textContent = mine
+    ? "Which move? Tap it to see it on the board, then tap again to confirm."
+    : "The board asks which move it was; the player who made it answers on their own page.";
   box.append(head);
   for (const candidate of message.candidates) {
     const button = document.createElement("button");
     button.className = "candidate" + (message.previewed === candidate.text ? " previewed" : "");
     button.textContent = candidate.text;
-    button.dataset.action = candidate.text;
+    if (candidate.action) button.dataset.action = candidate.action;
     button.addEventListener("click", () => {
-      if (button.classList.contains("chosen")) { send({type: "declare", action: candidate.text}, answer()); return; }
+      if (button.classList.contains("chosen") && candidate.action && !watching) {
+        send({type: "declare", action: candidate.action}, answer());
+        return;
+      }
       for (const other of box.querySelectorAll(".candidate")) other.classList.remove("chosen");
       button.classList.add("chosen");
       marked = candidate.fields;
@@ -301,6 +310,17 @@ function lobbyGame() {
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.name = option.name;
+    if (option.choices) {
+      const select = document.createElement("select");
+      select.name = option.name;
+      select.replaceChildren(...option.choices.map((name) => new Option(name, name)));
+      label.append(`${option.name} `, select);
+      const doc = document.createElement("small");
+      doc.textContent = option.doc;
+      label.append(doc);
+      options.append(label);
+      continue;
+    }
     if (typeof option.default === "boolean") { input.type = "checkbox"; input.checked = option.default; }
     else if (typeof option.default === "number") { input.type = "number"; input.value = option.default; }
     else { input.value = option.default === null ? "" : option.default; input.placeholder = "none"; }
@@ -333,6 +353,10 @@ function lobbyOptions() {
     if (input.type === "checkbox") { if (input.checked !== option.default) values[input.name] = input.checked; }
     else if (input.type === "number") { if (input.value === "") continue; if (Number(input.value) !== option.default) values[input.name] = Number(input.value); }
     else if (input.value !== "" && input.value !== option.default) values[input.name] = input.value;
+  }
+  for (const select of $("lobby-options").querySelectorAll("select")) {
+    const option = game.options.find((o) => o.name === select.name);
+    if (select.value !== option.default) values[select.name] = select.value;  // a file, by its name
   }
   return values;
 }
@@ -425,6 +449,15 @@ $("abandon").addEventListener("click", () => {
   const pin = pinFor("abandon the game");
   if (pin !== null) send({type: "abandon", pin}, answer());
 });
+$("links-button").addEventListener("click", () => {
+  const pin = pinFor("show the seat links");
+  if (pin === null) return;
+  send({type: "links", pin}, (reply) => {
+    answer()(reply);
+    if (reply.type === "reply" && view) { seatLinks = {game_id: view.game_id, links: reply.links}; drawTable(view); }
+  });
+});
+$("show-pin").addEventListener("click", () => send({type: "show_pin"}, answer()));
 $("action-filter").addEventListener("input", () => view && view.you && drawActions(view.you));
 $("lobby-game").addEventListener("change", lobbyGame);
 $("lobby-players").addEventListener("change", lobbySeats);
@@ -434,6 +467,7 @@ $("lobby-form").addEventListener("submit", (event) => {
   send({
     type: "new_game", game: $("lobby-game").value, players: Number($("lobby-players").value), seats,
     options: lobbyOptions(), pin: $("lobby-pin").value, abandon: $("lobby-abandon").checked,
+    hotseat: $("lobby-hotseat").checked,
   }, (reply) => {
     answer("lobby-notice")(reply);
     if (reply.type === "reply") setTimeout(() => { location.href = "/"; }, 600);
@@ -449,7 +483,8 @@ $("settings-form").addEventListener("submit", (event) => {
 
 show(pageName);
 if (seatToken) { $("nav").querySelector('[data-page="table"]').href = path; }
-if (pageName === "table") connect(seatToken ? `?seat=${encodeURIComponent(seatToken)}` : "");
+if (watching) { for (const node of document.querySelectorAll(".buttons, #seats-tools")) node.hidden = true; }
+if (pageName === "table") connect(seatToken ? `?seat=${encodeURIComponent(seatToken)}` : watching ? "?view=watch" : "");
 else if (pageName === "health") connect("?view=health");
 else connect("");
 if (pageName === "lobby") loadLobby();
