@@ -239,6 +239,8 @@ class Performance:
             return True
         if not self.answers and (output.transitions or output.took_back):
             return True  # the person chose (this move or another): the hands are done
+        if output.took_back:
+            return True  # somebody took a move back meanwhile: the game is elsewhere, the move is void
         if done and output.mode == "confirm" and action in output.candidates and self.answers:
             if not self._asked:
                 # The player sees the amber request in this scan's frame: they answer on the screen
@@ -396,6 +398,8 @@ class HandsDriver:
     def after_scan(self, now: int, output: TrackerOutput) -> None:
         if output.mode == "idle":
             self._ready = True
+        elif output.mode in ("guidance", "restore") and self.current is None and self._restoring is None:
+            self._ready = False  # the game went another way than the board (a take-back): set it right
         if self._judged_from is not None:
             self.judge.see(output)
         move = self.current

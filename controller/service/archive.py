@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.games import Game, State, load_game
+from controller.games.files import read_bounded
 from controller.games.seats import result_line
 from controller.service.journal import GameRecord, JournalError, atomic_write
 
@@ -118,11 +119,11 @@ class Archive:
 
     def _read(self, path: Path) -> ArchivedGame:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_bounded(path, "the saved game").decode("utf-8"))
             start = data["start"]
             record = ArchivedGame(
                 str(data["id"]),
-                {key: start[key] for key in ("game", "players", "seed", "options", "seats") if key in start},
+                {key: start[key] for key in ("game", "players", "seed", "options", "seats", "hotseat") if key in start},
                 tuple(str(text) for text in data["actions"]),
                 str(data["status"]),
                 str(data["result"]),

@@ -41,6 +41,7 @@ from controller.service.control import (
     ShowPin,
     Snapshot,
 )
+from controller.service.deciding import Candidate, candidate_of, candidates_of, deciding_seat
 from controller.service.journal import atomic_write
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
@@ -277,10 +278,7 @@ class TableControl:
         assert session is not None and self.game is not None
         state = session.state
         if isinstance(command, Press):
-            if command.button not in BUTTONS:
-                raise CommandError(f"there is no button {command.button!r} (buttons: {', '.join(BUTTONS)})")
-            session.inject(InputEvent("button", command.button))
-            return f"{command.button} pressed"
+            return self._press(command)
         if isinstance(command, Declare | ShowCard):
             return self._decision(command, state)
         if isinstance(command, Play):
@@ -313,21 +311,49 @@ class TableControl:
         if seat is not None and seat != state.current_player:
             raise CommandError(f"it is {seat_name(state, state.current_player)}'s turn, not {seat_name(state, seat)}'s")
 
+    def _check_decider(self, seat: int | None, state: State, output: TrackerOutput | None) -> None:
+        """A decision is its seat's: refused for another seat, and on the simulated board for a seat a
+        bot plays (its virtual hands answer the board themselves)."""
+        assert self.session is not None
+        decider = deciding_seat(state, self.session.tracker.history, output)
+        if decider is None:
+            raise CommandError("the game is over")
+        if seat is not None and seat != decider:
+            raise CommandError(f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, seat)}'s")
+        if self.driver is not None and decider < len(self.seats) and self.seats[decider] != HUMAN:
+            raise CommandError(f"{seat_name(state, decider)} is played by the {self.seats[decider]} bot")
+
+    def _press(self, command: Press) -> str:
+        """A button of the board, pressed on a screen. While the board asks which move was made,
+        confirm and next choice are the deciding seat's (see `_check_decider`); on the simulated board
+        confirm takes only a candidate the virtual hands made."""
+        if command.button not in BUTTONS:
+            raise CommandError(f"there is no button {command.button!r} (buttons: {', '.join(BUTTONS)})")
+        assert self.session is not None
+        output = self.session.last_output
+        if output is not None and output.mode == "confirm" and command.button != "undo":
+            state = self.session.state
+            self._check_decider(None, state, output)
+            if command.button == "confirm" and output.previewed is not None:
+                previewed = candidate_of(state, self.session.tracker.history, output.previewed)
+                if previewed is not None:
+                    self._check_made(previewed, "confirm")
+        self.session.inject(InputEvent("button", command.button))
+        return f"{command.button} pressed"
+
     def _decision(self, command: Declare | ShowCard, state: State) -> str:
         assert self.session is not None
         output = self.session.last_output
+        self._check_decider(command.seat, state, output)
         if isinstance(command, ShowCard):
-            self._check_turn(command.seat, state)
             self._page_input(command.card, command.seat)
             self.session.inject(InputEvent("card", command.card))
             return f"card {command.card} shown"
-        asked = self._named_candidate(command.text, output)
+        asked = self._named_candidate(command.text, state, output)
         if asked is not None:  # the answer to "which move?": a candidate by its name
-            before, action = asked
-            self._check_candidate(before, action, command.text)
-            text = before.action_to_str(action)
+            self._check_made(asked, command.text)
+            text = asked.text
         else:
-            self._check_turn(command.seat, state)
             try:
                 action = state.parse_action(command.text)
                 state.apply(action)
@@ -338,34 +364,25 @@ class TableControl:
         self.session.inject(InputEvent("declare", text))
         return f"{text} declared"
 
-    def _named_candidate(self, text: str, output: TrackerOutput | None) -> tuple[State, Action] | None:
-        """The candidate of the board's question that `text` names, with the state it is played in
-        (a correction's is the state before the last move); None when the board asks nothing."""
+    def _named_candidate(self, text: str, state: State, output: TrackerOutput | None) -> Candidate | None:
+        """The candidate of the board's question that `text` names (a correction's is played in the
+        state before the last move); None when the board asks nothing, or not this."""
         if output is None or output.mode != "confirm" or self.session is None:
             return None
-        tracker = self.session.tracker
-        states = [tracker.state, *tracker.history[-1:]]
-        for action in output.candidates:
-            for before in states:
-                try:
-                    if before.action_to_str(action) == text.strip():
-                        before.apply(action)
-                        return before, action
-                except (IllegalAction, ValueError):
-                    continue
-        return None
+        found = candidates_of(state, self.session.tracker.history, output)
+        return next((candidate for candidate in found if candidate.text == text.strip()), None)
 
-    def _check_candidate(self, before: State, action: Action, text: str) -> None:
+    def _check_made(self, candidate: Candidate, said: str) -> None:
         """On the simulated board the virtual hands made the move being asked about: a candidate that
         would leave the pieces otherwise is one they did not make, and is refused in words."""
         driver = self.driver
         current = driver.current if driver is not None else None
-        if current is None or current.before is not before or current.action == action:
+        if current is None or current.before is not candidate.before or current.action == candidate.action:
             return
-        made = before.apply(current.action).occupancy()
-        if before.apply(action).occupancy() != made:
+        made = candidate.before.apply(current.action).occupancy()
+        if candidate.before.apply(candidate.action).occupancy() != made:
             raise CommandError(
-                f"{text}: the virtual hands made {current.text}, which leaves the pieces otherwise; "
+                f"{said}: the virtual hands made {current.text}, which leaves the pieces otherwise; "
                 "choose the move they made"
             )
 

@@ -38,7 +38,7 @@ from controller.games import GAMES, Game, load_game
 from controller.games.seats import seat_name
 from controller.service.archive import Archive, ArchivedGame, ArchiveError, notation_text
 from controller.service.control import Command, CommandError, ControlChannel, ShowPin, Snapshot
-from controller.service.table_control import option_files
+from controller.service.table_control import HUMAN, option_files
 from controller.table.board import fits
 from controller.web.access import TABLE, Principal, acting_seat, may_hear_rules, refusal_words
 from controller.web.guard import MessageRate, PageCount, PinGuard
@@ -89,6 +89,7 @@ class Hub:
         self._scheduled = False
         self._viewed: tuple[Snapshot, dict[str, Any]] | None = None
         self.sent = 0  # messages handed to pages (for the bench)
+        self.clock: Callable[[], float] = time.monotonic  # seconds, for the limits (a parameter in tests)
 
     # --- from the scan loop's thread --------------------------------------------------------------
     def offer(self, snapshot: Snapshot) -> None:
@@ -174,7 +175,8 @@ class Hub:
         return json.dumps(view)
 
     def links(self, snapshot: Snapshot) -> list[dict[str, Any]]:
-        """Every seat's join link (for a page that proved the PIN), and whether a phone joined it."""
+        """The join link of every seat people play (for a page that proved the PIN; a bot's hand is
+        nobody's to see), and whether a phone joined it."""
         tokens = self.seats.tokens(snapshot.game_id, snapshot.state.players)
         joined = self.seats.joined()
         return [
@@ -185,6 +187,7 @@ class Hub:
                 "joined": seat in joined,
             }
             for seat, token in enumerate(tokens)
+            if seat >= len(snapshot.seats) or snapshot.seats[seat] == HUMAN
         ]
 
     def seat_for(self, token: str | None) -> int | None:
@@ -228,7 +231,7 @@ class Hub:
 
     async def _serve_page(self, socket: WebSocket, principal: Principal, address: str) -> None:
         snapshot = self.snapshot
-        page = Page(socket, principal, address, MessageRate(time.monotonic()), snapshot.game_id if snapshot else None)
+        page = Page(socket, principal, address, MessageRate(self.clock()), snapshot.game_id if snapshot else None)
         if principal.role == "health":
             self.control.sensor_watchers += 1
         if principal.seat is not None:
@@ -243,7 +246,7 @@ class Hub:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                if not page.rate.allow(time.monotonic()):
+                if not page.rate.allow(self.clock()):
                     if page.rate.abusive:
                         await self._refuse(socket, SLOW_DOWN + "; this page is closed", 1008)
                         break
@@ -291,7 +294,7 @@ class Hub:
             seat = acting_seat(page.principal, message, snapshot)
             kind = message["type"]
             if kind in ADMIN:
-                refused = self.pins.check(page.address, message["pin"], time.monotonic())
+                refused = self.pins.check(page.address, message["pin"], self.clock())
                 if refused is not None:
                     raise ProtocolError(refused)
             if kind == "links":
@@ -406,7 +409,7 @@ def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None 
         if record.status != "finished" and _hides_hands(record):
             address = request.client.host if request.client is not None else "?"
             given = request.query_params.get("pin")
-            refused = SECRET_RECORD if given is None else hub.pins.check(address, given, time.monotonic())
+            refused = SECRET_RECORD if given is None else hub.pins.check(address, given, hub.clock())
             if refused is not None:
                 return PlainTextResponse(refused, status_code=403)
         return record

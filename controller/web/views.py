@@ -12,12 +12,13 @@ seat's too: the public view says only which fields changed. A seat's view adds t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from controller.games import Action, Game, IllegalAction, State
+from controller.games import Action, Game, State
 from controller.games.seats import result_line, seat_colours, seat_name
+from controller.service import deciding
 from controller.service.control import Snapshot
+from controller.service.deciding import Candidate
 from controller.table.board import BoardMap
 from controller.table.leds import BLINKING_MODES
 from controller.table.palette import OFF, PLAYER_COLOURS
@@ -123,47 +124,18 @@ def _seat_list(state: State, seats: tuple[str, ...]) -> list[dict[str, Any]]:
 # --- the views ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A move the board asks about: its notation, the seat that would have made it, and the fields
-    it changes (the part anyone at the table sees)."""
-
-    text: str
-    seat: int
-    fields: tuple[str, ...]
+def candidates_of(snapshot: Snapshot) -> list[Candidate]:
+    """The candidates of the board's question, each with its seat and fields."""
+    return deciding.candidates_of(snapshot.state, snapshot.history, snapshot.output)
 
 
 def candidate_of(snapshot: Snapshot, action: Action) -> Candidate | None:
-    """`action` as a candidate: played in the state now, or (a correction of the last move) in the
-    state before it; None if it is neither (a stale candidate: left out, never an error)."""
-    for before in (snapshot.state, *snapshot.history[-1:]):
-        try:
-            after = before.apply(action)
-            text = before.action_to_str(action)
-        except (IllegalAction, ValueError):
-            continue
-        was, now = before.occupancy(), after.occupancy()
-        changed = sorted(cell for cell in set(was) | set(now) if was.get(cell) != now.get(cell))
-        return Candidate(text, before.current_player, tuple(snapshot.game.format_cell(cell) for cell in changed))
-    return None
-
-
-def candidates_of(snapshot: Snapshot) -> list[Candidate]:
-    found = (candidate_of(snapshot, action) for action in snapshot.output.candidates)
-    return [candidate for candidate in found if candidate is not None]
+    return deciding.candidate_of(snapshot.state, snapshot.history, action)
 
 
 def deciding_seat(snapshot: Snapshot) -> int | None:
-    """Whose decision the board waits for: the seat on turn, or the seat whose move the board asks
-    about (a correction of the last move is the last mover's). None when the game is over."""
-    state = snapshot.state
-    if state.is_terminal():
-        return None
-    if snapshot.output.mode == "confirm":
-        movers = {candidate.seat for candidate in candidates_of(snapshot)}
-        if len(movers) == 1:
-            return movers.pop()
-    return state.current_player
+    """Whose decision the board waits for (see `controller.service.deciding`)."""
+    return deciding.deciding_seat(snapshot.state, snapshot.history, snapshot.output)
 
 
 def public_move(state: State, candidate: Candidate) -> str:
@@ -236,7 +208,7 @@ def viewer_parts(snapshot: Snapshot, viewer: int | None, hidden: bool) -> dict[s
         return candidate.text if not hidden or candidate.seat == viewer else public_move(state, candidate)
 
     return {
-        "waiting": _waiting_lines(snapshot, who, said(acknowledged) or "", hidden),
+        "waiting": _waiting_lines(snapshot, who, said(acknowledged) or "", hidden, viewer),
         "candidates": _candidate_list(candidates_of(snapshot), hidden, viewer, said),
         "previewed": said(previewed),
         "notices": [notice.text for notice in snapshot.notices if notice.seat is None or notice.seat == viewer],
@@ -259,11 +231,15 @@ def _candidate_list(
     return list(listed.values())
 
 
-def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool) -> list[str]:
+def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool, viewer: int | None) -> list[str]:
     state, output = snapshot.state, snapshot.output
     if state.is_terminal():
         return [f"Game over: {result_line(state)}."]
-    lines = [WAITING.get(output.mode, "").format(who=who, move=move)]
+    mode: str = output.mode
+    decider = deciding_seat(snapshot) if mode == "confirm" and hidden else None
+    if decider is not None and decider != viewer:
+        mode, who = "confirm_elsewhere", seat_name(state, decider)
+    lines = [WAITING.get(mode, "").format(who=who, move=move)]
     if output.mode in ("setup", "restore"):
         lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
     if output.mode == "guidance":

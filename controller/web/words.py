@@ -20,6 +20,7 @@ WAITING = {
     "moving": "{who} is moving.",
     "acknowledged": "Seen: {move}. Let go of the pieces to confirm it.",
     "confirm": "Which move was it? Tap it below, or press confirm while the board shows it.",
+    "confirm_elsewhere": "The board asks {who} which move it was; {who} answers on their own page.",
     "takeback": "The board shows the position before the last move: take it back?",
     "guidance": "This is not a legal position. Follow the LEDs back to one.",
 }

@@ -24,11 +24,18 @@ from tests.service.configs import ROOT
 PIN = "2468"
 
 
-def config_text(game: str = "klotz", players: int = 2, options: str = "", seed: int = 0, bots: bool = False) -> str:
+def config_text(
+    game: str = "klotz",
+    players: int = 2,
+    options: str = "",
+    seed: int = 0,
+    bots: bool = False,
+    profile: str = "square14",
+) -> str:
     """A game on the simulated board where people play every seat (bots only when asked)."""
     return f"""
 [board]
-profile = "square14"
+profile = "{profile}"
 profile_dir = "{ROOT / "wiring"}"
 
 [game]
@@ -135,4 +142,4 @@ def seat_links(page: Page) -> list[str]:
     page.view()  # the board has published its game
     reply = page.ask({"type": "links", "pin": PIN})
     assert reply["type"] == "reply", reply
-    return [entry["link"].removeprefix("/seat/") for entry in reply["links"]]
+    return [entry["link"].removeprefix("/seat/") for entry in reply["links"]]  # seats people play

@@ -1,7 +1,8 @@
 """Make the README's screenshots of the web app: `python -m tests.web.screenshots` (needs Chromium).
 
-A Zillo game with dealt cards on the simulated board: the table view while the board asks which card
-made a move (docs/web-table.png), and Yellow's seat page with its hand (docs/web-seat.png).
+A Zillo game with dealt cards on the simulated board, while the board asks Red which card made its
+move: Red's seat page with its hand and the candidates only Red may choose between
+(docs/web-seat.png), and the table view, which says only which fields changed (docs/web-table.png).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from tests.web.browser import chromium, served
 from tests.web.harness import PIN, config_text, running_service
-from tests.web.test_browser import css, tap_field, wait
+from tests.web.test_browser import css, show_seat_links, tap_field, wait
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -26,6 +27,11 @@ def main() -> None:
             chromium(1200, 1000) as driver,
         ):
             driver.get(server.url)
+            show_seat_links(driver)
+            wait(driver, lambda d: len(css(d, "#seats a.seat-link")) == 2)
+            red = css(driver, "#seats a.seat-link")[0].get_attribute("href")
+            driver.set_window_size(430, 1400)
+            driver.get(red)  # Red's own page: its hand, and the moves only Red may choose between
             wait(driver, lambda d: "Red to move." in css(d, "#waiting")[0].text)
             tap_field(driver, "c12")
             tap_field(driver, "f12")
@@ -34,12 +40,11 @@ def main() -> None:
             wait(driver, lambda d: len(css(d, "#candidates button.candidate")) == 6)
             next(b for b in css(driver, "#candidates button.candidate") if b.text == "C-EN:c12-f12/1").click()
             driver.execute_script("window.scrollTo(0, 0)")
-            driver.save_screenshot(str(DOCS / "web-table.png"))
-            link = css(driver, "#seats a.seat-link")[1].get_attribute("href")
-            driver.set_window_size(430, 1400)
-            driver.get(link)
-            wait(driver, lambda d: len(css(d, "#hand button.card")) > 0)
             driver.save_screenshot(str(DOCS / "web-seat.png"))
+            driver.set_window_size(1200, 1000)
+            driver.get(server.url)  # the table view: which fields changed, not which cards Red holds
+            wait(driver, lambda d: len(css(d, "#candidates button.candidate")) == 1)
+            driver.save_screenshot(str(DOCS / "web-table.png"))
     print(f"wrote {DOCS / 'web-table.png'} and {DOCS / 'web-seat.png'}")
 
 

@@ -99,13 +99,16 @@ def test_the_pin_is_never_sent_and_the_board_lights_it(tmp_path: Path) -> None:
 
 
 def test_a_wrong_pin_is_refused_and_the_right_one_works(tmp_path: Path) -> None:
-    with running_service(tmp_path, config_text()) as service, web_client(service, tmp_path) as client:
-        with client.websocket_connect("/ws") as socket:
-            page = Page(socket)
-            page.view()
-            for _ in range(4):
-                assert "wrong table PIN" in page.ask({"type": "links", "pin": "1357"})["message"]
-            assert page.ask({"type": "links", "pin": PIN})["type"] == "reply"  # a right PIN resets the count
+    with (
+        running_service(tmp_path, config_text()) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        page = Page(socket)
+        page.view()
+        for _ in range(4):
+            assert "wrong table PIN" in page.ask({"type": "links", "pin": "1357"})["message"]
+        assert page.ask({"type": "links", "pin": PIN})["type"] == "reply"  # a right PIN resets the count
 
 
 # --- 2, 3, 4. Candidates, refusals and who decides -------------------------------------------------
@@ -217,7 +220,7 @@ def test_hot_seat_is_chosen_with_the_pin_and_still_tells_the_table_nothing(tmp_p
             )
             said = page.ask({"type": "declare", "action": not_held})
             assert said["message"] == "that is not a move Red can make now"  # the same for any card
-            choices = page.ask({"type": "play", "from": "c12", "to": "f12"})
+            choices = page.ask({"type": "play", "from": "a1", "to": "a2"})
             assert "choices" not in choices and choices["message"] == "that is not a move Red can make now"
             before = list(page.received)
             play(page, holds[0])  # it may act for Red
@@ -343,6 +346,28 @@ def test_malformed_input_gets_words_and_the_page_stays(tmp_path: Path) -> None:
         assert service.failure is None
 
 
+def test_a_flood_is_told_to_slow_down_and_then_closed(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with running_service(tmp_path, config_text()) as service, web_client(service, tmp_path) as client:
+        client.hub.clock = lambda: 100.0  # type: ignore[attr-defined]  # no time passes: a flood
+        with client.websocket_connect("/ws") as socket:
+            page = Page(socket)
+            page.view()
+            answers = [page.ask({"type": "show_pin"})["message"] for _ in range(40)]
+            assert all("LEDs" in answer for answer in answers)  # a burst of forty is fine
+            slowed = [page.send_raw(json.dumps({"type": "press", "button": "menu"}))["message"] for _ in range(39)]
+            assert set(slowed) == {"too many messages: slow down"}
+            socket.send_text(json.dumps({"type": "press", "button": "menu"}))
+            closed = page.until(lambda m: m["type"] == "error")
+            assert closed["message"] == "too many messages: slow down; this page is closed"
+            with pytest.raises(WebSocketDisconnect):
+                page.next()
+        with client.websocket_connect("/ws") as socket:  # another page is served as before
+            assert Page(socket).view()["type"] == "table"
+        assert service.failure is None
+
+
 def test_a_card_shown_by_a_seat_is_answered_to_that_seat_only(tmp_path: Path) -> None:
     with (
         running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service,
@@ -389,3 +414,30 @@ def test_a_frame_too_big_is_refused_before_it_is_read_and_the_board_goes_on(tmp_
                 reply = json.loads(socket.recv(timeout=30))
             assert reply["type"] == "reply"
         assert service.failure is None
+
+
+def test_an_unfinished_game_with_hidden_hands_is_downloaded_only_with_the_pin(tmp_path: Path) -> None:
+    with (
+        running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        page = Page(socket)
+        page.view(lambda v: v["mode"] == "idle")
+        red = seat_links(page)[0]
+        with client.websocket_connect(f"/ws?seat={red}") as red_socket:
+            play(Page(red_socket), "C-ES:c12-d10/1")
+        start = {"type": "new_game", "pin": PIN, "game": "klotz", "players": 2, "seats": ["human", "human"]}
+        assert page.ask({**start, "abandon": True})["type"] == "reply"
+        page.view(lambda v: v["game"]["name"] == "klotz")
+        (record,) = client.get("/api/history").json()["games"]
+        assert record["status"] == "abandoned"  # it may be resumed: its seed and moves would tell the hands
+        bots = {"type": "new_game", "pin": PIN, "game": "zillo", "players": 2, "seats": ["human", "greedy"]}
+        assert page.ask({**bots, "options": {"hands": "dealt"}, "abandon": True})["type"] == "reply"
+        page.view(lambda v: v["game"]["name"] == "zillo")
+        assert [link["seat"] for link in page.ask({"type": "links", "pin": PIN})["links"]] == [0]  # no bot's
+        for ending in (".json", ".txt", "/replay"):
+            refused = client.get(f"/api/history/{record['id']}{ending}")
+            assert refused.status_code == 403 and "needs the table PIN" in refused.text
+            assert client.get(f"/api/history/{record['id']}{ending}", params={"pin": "0000"}).status_code == 403
+            assert client.get(f"/api/history/{record['id']}{ending}", params={"pin": PIN}).status_code == 200

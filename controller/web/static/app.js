@@ -155,7 +155,7 @@ function seatItem(seat, message) {
   const item = document.createElement("li");
   item.style.borderLeftColor = seat.colour;
   item.append(`${seat.name}: ${seat.player === "human" ? "a person" : seat.player + " bot"} `);
-  const known = seatLinks && seatLinks.game_id === message.game_id ? seatLinks.links[seat.seat] : null;
+  const known = seatLinks && seatLinks.game_id === message.game_id ? seatLinks.links.find((l) => l.seat === seat.seat) : null;
   if (known && message.hidden_hands && seat.player === "human" && (!seat.joined || message.hotseat)) {
     const link = document.createElement("a");
     link.href = known.link;

@@ -1,0 +1,60 @@
+"""Whose decision the board waits for, and which seat a candidate of "which move?" belongs to: one
+definition for the service (a bot's decision is the bot's) and the web app's gate (a seat's page
+decides only its own moves).
+
+A candidate is an action of the state now, or, when the board offers to correct the last move, of
+the state before it: its seat is the one that would have made it there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from controller.games import Action, IllegalAction, State
+from controller.table.tracker_types import TrackerOutput
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move the board asks about: the state it is played in, the action, its notation, the seat
+    that would have made it, and the fields it changes (the part anyone at the table sees)."""
+
+    before: State
+    action: Action
+    text: str
+    seat: int
+    fields: tuple[str, ...]
+
+
+def candidate_of(state: State, history: Sequence[State], action: Action) -> Candidate | None:
+    """`action` as a candidate: played in `state`, or (a correction of the last move) in the state
+    before it; None if it is neither (a stale candidate: left out, never an error)."""
+    for before in (state, *history[-1:]):
+        try:
+            after = before.apply(action)
+            text = before.action_to_str(action)
+        except (IllegalAction, ValueError):
+            continue
+        was, now = before.occupancy(), after.occupancy()
+        changed = sorted(cell for cell in set(was) | set(now) if was.get(cell) != now.get(cell))
+        names = tuple(state.game.format_cell(cell) for cell in changed)
+        return Candidate(before, action, text, before.current_player, names)
+    return None
+
+
+def candidates_of(state: State, history: Sequence[State], output: TrackerOutput) -> list[Candidate]:
+    found = (candidate_of(state, history, action) for action in output.candidates)
+    return [candidate for candidate in found if candidate is not None]
+
+
+def deciding_seat(state: State, history: Sequence[State], output: TrackerOutput | None) -> int | None:
+    """Whose decision the board waits for: the seat on turn, or the seat whose move the board asks
+    about (a correction of the last move is the last mover's). None when the game is over."""
+    if state.is_terminal():
+        return None
+    if output is not None and output.mode == "confirm":
+        movers = {candidate.seat for candidate in candidates_of(state, history, output)}
+        if len(movers) == 1:
+            return movers.pop()
+    return state.current_player
