@@ -30,6 +30,7 @@ log = logging.getLogger("tafel.web")
 # The scan thread must get the interpreter back quickly when it wakes: the default 5 ms switch
 # interval would let a busy web thread delay a scan by up to that much.
 SWITCH_INTERVAL_S = 0.001
+MAX_CONNECTIONS = 128  # pages and requests at once: a table has a dozen; the rest is somebody's flood
 
 
 def web_app(control: ControlChannel, state_dir: str | Path, pin: str | None = None) -> tuple[Hub, Starlette]:
@@ -76,6 +77,7 @@ class WebServer:
             # Wi-Fi saves: a table view is about 17 kB, sent only when something changed.
             ws_per_message_deflate=False,
             ws_max_size=MAX_FRAME,  # a longer frame is refused before it is read whole (a Pi Zero's memory)
+            limit_concurrency=MAX_CONNECTIONS,  # beyond this, new requests get 503 instead of memory
         )
         server = self._server = uvicorn.Server(config)
         sys.setswitchinterval(SWITCH_INTERVAL_S)

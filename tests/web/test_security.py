@@ -4,6 +4,7 @@ the table's Wi-Fi tried, and what it gets now (words, never a secret, never a st
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import threading
@@ -269,6 +270,40 @@ def test_a_view_that_fails_for_one_page_leaves_the_others_alone(tmp_path: Path, 
             assert table.ask({"type": "press", "button": "menu"})["type"] == "reply"
             table.view(lambda v: v["revision"] > 1)
         assert service.failure is None
+
+
+# --- 6. The simulated board's hands ---------------------------------------------------------------
+
+
+def test_hands_that_cannot_make_a_move_set_the_board_right_and_the_service_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    state = load_game("klotz").new_game(players=2, seed=0)
+    move = state.legal_actions()[0]
+    origin, target = state.action_to_str(move).split("-")
+    cell = state.game.parse_cell(origin)
+    aside = next(c for c in ((x, y) for x in range(14) for y in range(14)) if c not in state.occupancy())
+    with running_service(tmp_path, config_text()) as service, web_client(service, tmp_path) as client:
+        with client.websocket_connect("/ws") as socket:
+            page = Page(socket)
+            page.view(lambda v: v["mode"] == "idle")
+            taken: list[Any] = []
+
+            def snatch(running: Service) -> None:  # on the loop's thread: a piece is knocked off its field
+                driver, board = running.driver, running.backends.sim.board  # type: ignore[union-attr]
+                if not taken and driver is not None and driver.current is not None:
+                    taken.append(board.lift(cell))
+                    board.place(aside, taken[-1])
+
+            service.scan_observer = snatch
+            assert page.ask({"type": "play", "from": origin, "to": target})["type"] == "reply"
+            assert wait_for_scan(service, lambda s: bool(taken))
+            back = wait_for_scan(service, lambda s: s.backends.sim.board.occupancy() == s.session.state.occupancy())
+            assert back  # the hands put the knocked piece back, as the game stands
+            assert page.ask({"type": "press", "button": "menu"})["type"] == "reply"
+        assert service.failure is None
+    assert f"cannot be made (nothing to lift on {origin}" in caplog.text
 
 
 # --- 7. Files ---------------------------------------------------------------------------------------
