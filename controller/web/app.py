@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
@@ -53,6 +54,8 @@ VIEWS = {"watch": "watch", "health": "health"}  # ?view=... -> the page's role
 COMMAND_TIMEOUT_S = 5.0
 STALE_LINK = "this seat link is not for the game now on the board; ask for the new one on the table view"
 TOO_MANY_PAGES = "too many pages open from this device; close some and reload"
+OTHER_SITE = "a page of another site may not connect to the board"
+PIN_SHOW_EVERY_S = 60.0  # the PIN covers the game's lights: at most once a minute, whoever asks
 SLOW_DOWN = "too many messages: slow down"
 BROKEN_VIEW = "the board could not draw this page (the log says why); it keeps trying"
 SECRET_RECORD = "this game is not over and its hands are hidden: its record needs the table PIN (?pin=...)"
@@ -90,6 +93,7 @@ class Hub:
         self._viewed: tuple[Snapshot, dict[str, Any]] | None = None
         self.sent = 0  # messages handed to pages (for the bench)
         self.clock: Callable[[], float] = time.monotonic  # seconds, for the limits (a parameter in tests)
+        self._pin_shown_at: float | None = None
 
     # --- from the scan loop's thread --------------------------------------------------------------
     def offer(self, snapshot: Snapshot) -> None:
@@ -202,6 +206,9 @@ class Hub:
         view = socket.query_params.get("view")
         address = socket.client.host if socket.client is not None else "?"
         await socket.accept()
+        if not same_site(socket.headers.get("origin"), socket.headers.get("host")):
+            await self._refuse(socket, OTHER_SITE, 1008)
+            return
         if not self.page_count.open(address):
             await self._refuse(socket, TOO_MANY_PAGES, 1008)
             return
@@ -303,7 +310,7 @@ class Hub:
                 reply["links"] = self.links(snapshot)
                 reply["message"] = "the seat links: each opens one seat's page"
             elif kind == "show_pin":
-                reply["message"] = await self.run(ShowPin(self.pin))
+                reply["message"] = await self.show_pin()
             else:
                 reply["message"] = await self.run(command_of(message, seat))
         except ProtocolError as error:
@@ -319,6 +326,16 @@ class Hub:
             reply.update(type="error", message="the board could not do that (the log says why)")
         await page.socket.send_text(json.dumps(reply))
 
+    async def show_pin(self) -> str:
+        """Light the PIN on the board, at most once a minute (else a page could hide the game's lights)."""
+        now = self.clock()
+        if self._pin_shown_at is not None and now - self._pin_shown_at < PIN_SHOW_EVERY_S:
+            wait = PIN_SHOW_EVERY_S - (now - self._pin_shown_at)
+            raise ProtocolError(f"the board showed the PIN a moment ago; it can show it again in {wait:.0f} s")
+        said = await self.run(ShowPin(self.pin))
+        self._pin_shown_at = now
+        return said
+
     async def run(self, command: Command) -> str:
         """Hand a command to the scan loop and wait for its answer."""
         future: Future[str] = self.control.submit(command)
@@ -326,6 +343,15 @@ class Hub:
             return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
         except TimeoutError:
             raise CommandError("the board did not answer in time; is it still running?") from None
+
+
+def same_site(origin: str | None, host: str | None) -> bool:
+    """Whether a WebSocket comes from the board's own pages: browsers name the page's site in
+    `Origin`; one of another site (a page on the internet, open on a phone at the table) may not
+    connect. Programs that send no `Origin` (a script, a bench) are not browsers' pages."""
+    if origin is None:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
 # --- HTTP -------------------------------------------------------------------------------------------

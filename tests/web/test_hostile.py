@@ -49,6 +49,7 @@ SAME_FOR_ALL = (
     "there is no button",
     "no move has been made yet",
     "too many messages",
+    "the board showed the PIN a moment ago",
 )
 
 
