@@ -117,7 +117,7 @@ class WebConfig:
     enabled: bool
     listen: str  # the address to listen on: 0.0.0.0 = every network the board is on
     port: int
-    pin: str | None  # the table PIN for admin actions; None: a new one at every start, shown on the table view
+    pin: str | None  # the table PIN for admin actions; None: a new one at every start (the log; the LEDs on request)
 
 
 DEFAULT_WEB_PORT = 8080
