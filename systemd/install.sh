@@ -16,6 +16,10 @@ readonly CONFIG_DIR=/etc/tafel
 readonly CONFIG="$CONFIG_DIR/config.toml"
 readonly UNIT=/etc/systemd/system/tafel.service
 readonly RULES=/etc/udev/rules.d/99-tafel.rules
+readonly MODULES=/etc/modules-load.d/tafel.conf
+# The drivers of the scanner's USB serial port and of the SPI devices: loaded at boot, before the
+# unit resolves its DeviceAllow= list (a driver loaded later would leave its devices refused).
+readonly KERNEL_MODULES="cdc_acm spidev"
 readonly SERVICE_USER=tafel
 # The system's Python: the one Raspberry Pi OS's python3-lgpio, -gpiozero and -serial belong to.
 readonly PYTHON=/usr/bin/python3
@@ -109,7 +113,7 @@ fi
 if ((uninstall)); then
     say "removing tafel (keeping $CONFIG_DIR and /var/lib/tafel)"
     run systemctl disable --now tafel.service || true
-    run rm -f "$UNIT" "$RULES"
+    run rm -f "$UNIT" "$RULES" "$MODULES"
     run systemctl daemon-reload
     run udevadm control --reload-rules
     run rm -rf "$PREFIX"
@@ -227,10 +231,20 @@ if [[ "$buses" != "  " ]] && ! grep -qs 'spidev\.bufsiz=' "$cmdline"; then
     fi
 fi
 
-# --- udev rule and systemd unit --------------------------------------------------------------------
+# --- kernel modules, udev rule and systemd unit -----------------------------------------------------
+say "loading ${KERNEL_MODULES// /, } at boot ($MODULES)"
+if ((dry_run)); then
+    printf 'tafel install: would write %s: %s\n' "$MODULES" "$KERNEL_MODULES"
+else
+    printf '# tafel: drivers its systemd unit allows devices of (see tafel.service)\n%s\n' \
+        "${KERNEL_MODULES// /$'\n'}" >"$MODULES"
+fi
+# shellcheck disable=SC2086 # one argument per module
+run modprobe -a $KERNEL_MODULES || say "could not load ${KERNEL_MODULES// /, } now; they load at the next boot"
 run install -D -m 0644 "$SRC/systemd/99-tafel.rules" "$RULES"
 run udevadm control --reload-rules
 run udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
+run udevadm trigger --subsystem-match=gpio --subsystem-match=spidev --action=change || true
 
 run install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
 run systemctl daemon-reload

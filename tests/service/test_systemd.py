@@ -103,12 +103,44 @@ def test_the_unit_lets_the_web_app_listen_on_the_network() -> None:
     assert DEFAULT_WEB_PORT >= 1024  # the unprivileged tafel user may bind it
 
 
+def udev_rules() -> list[str]:
+    return [line for line in RULES.read_text().splitlines() if line and not line.startswith("#")]
+
+
 def test_the_udev_rule_names_the_port_the_rp2040_example_uses() -> None:
-    rule = [line for line in RULES.read_text().splitlines() if line and not line.startswith("#")]
-    assert len(rule) == 1
-    assert 'SUBSYSTEM=="tty"' in rule[0] and 'GROUP="dialout"' in rule[0] and 'MODE="0660"' in rule[0]
-    link = re.search(r'SYMLINK\+="([^"]+)"', rule[0]).group(1)
+    (rule,) = [line for line in udev_rules() if 'SUBSYSTEM=="tty"' in line]
+    assert 'GROUP="dialout"' in rule and 'MODE="0660"' in rule
+    link = re.search(r'SYMLINK\+="([^"]+)"', rule).group(1)
     assert load_config(EXAMPLES / "rp2040.toml").sensors.port == f"/dev/{link}"
+    # MicroPython (0005) and the Pico SDK's USB serial on the RP2040 (000a) and the RP2350 (0009).
+    products = re.search(r'ATTRS\{idProduct\}=="([^"]+)"', rule).group(1).split("|")
+    assert sorted(products) == ["0005", "0009", "000a"]
+
+
+def test_the_udev_rules_give_the_gpio_chips_and_spi_devices_to_the_service_groups_on_any_os() -> None:
+    """Plain Debian or Ubuntu on a Pi (install.sh --any-os) has no rules for these groups of its own."""
+    rules = udev_rules()
+    assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in rules
+    assert 'SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"' in rules
+    assert {"gpio", "spi", "dialout"} <= set(unit_settings()["SupplementaryGroups"][0].split())
+
+
+def test_a_scanner_plugged_in_after_start_is_allowed() -> None:
+    """DeviceAllow=char-ttyACM is resolved from the drivers loaded when the unit starts: the drivers
+    load at boot (modules-load.d), before the unit, so a late plug finds its device allowed."""
+    settings = unit_settings()
+    assert "char-ttyACM rw" in settings["DeviceAllow"] and "char-spi rw" in settings["DeviceAllow"]
+    assert "systemd-modules-load.service" in settings["After"][0].split()
+    assert settings["Wants"] == ["systemd-modules-load.service"]
+    out = dry_run("--variant", "rp2040").stdout
+    assert "would write /etc/modules-load.d/tafel.conf: cdc_acm spidev" in out
+    assert "would run: modprobe -a cdc_acm spidev" in out
+    assert "/etc/modules-load.d/tafel.conf" in dry_run("--uninstall").stdout
+
+
+def test_lgpio_works_in_the_units_runtime_directory() -> None:
+    settings = unit_settings()
+    assert "LG_WD=/run/tafel" in settings["Environment"] and settings["WorkingDirectory"] == ["/run/tafel"]
 
 
 def test_the_install_script_parses_and_is_shellcheck_clean() -> None:
