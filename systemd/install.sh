@@ -220,6 +220,19 @@ if [[ "$buses" == *" 1 "* ]] && ! grep -qs '^dtoverlay=spi1-1cs' "$boot_config";
     append_line "$boot_config" "# tafel: the LED strip on SPI1 (data on GPIO20)"
     append_line "$boot_config" "dtoverlay=spi1-1cs"
 fi
+if [[ "$buses" != "  " ]] && ! grep -qs '^# tafel: the SPI clock' "$boot_config"; then
+    # The SPI clock is divided from the core clock, which the firmware lowers and raises with the
+    # load: the LED strip's bit timing would drift with it (flicker, wrong colours). Pinned per model
+    # with config.txt's own model filters, so one block serves every Pi (the Pi 5's SPI does not
+    # follow the core clock and needs nothing).
+    say "pinning the core clock for the LED strip's SPI timing in $boot_config (after a reboot)"
+    append_line "$boot_config" ""
+    append_line "$boot_config" "[all]"
+    append_line "$boot_config" "# tafel: the SPI clock follows the core clock; pinned for the LED strip"
+    for line in "[pi3]" "core_freq=250" "[pi02]" "core_freq=250" "[pi4]" "core_freq_min=500" "[all]"; do
+        append_line "$boot_config" "$line"
+    done
+fi
 if [[ "$buses" != "  " ]] && ! grep -qs 'spidev\.bufsiz=' "$cmdline"; then
     # One LED frame goes to the SPI driver in one transfer: 201 LEDs need 4,952 bytes, more than
     # the kernel's 4,096-byte default, so the strip would fail at its first frame.

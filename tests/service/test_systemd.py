@@ -199,7 +199,21 @@ def test_the_install_dry_run_shows_the_boot_changes_and_makes_none() -> None:
 
 def test_the_install_dry_run_of_the_simulated_board_touches_no_boot_settings() -> None:
     out = dry_run("--variant", "sim").stdout
-    assert "spidev.bufsiz" not in out and "dtoverlay" not in out
+    assert "spidev.bufsiz" not in out and "dtoverlay" not in out and "core_freq" not in out
+
+
+@pytest.mark.parametrize("variant", ["gpio-mux", "gpio-shift", "gpio-analog"])
+def test_the_core_clock_is_pinned_per_model_where_the_strip_is_on_spi(variant: str) -> None:
+    """WS2812 over SPI wants a steady SPI clock, which follows the core clock on a Pi 3, Zero 2 W and
+    4: config.txt's model filters pin it for each (the Pi 5's SPI is its own)."""
+    added = [
+        line.split(": ", 2)[2]
+        for line in dry_run("--variant", variant).stdout.splitlines()
+        if line.startswith("tafel install: would add to ") and "config.txt" in line
+    ]
+    block = added[added.index("# tafel: the SPI clock follows the core clock; pinned for the LED strip") :]
+    assert block[1:8] == ["[pi3]", "core_freq=250", "[pi02]", "core_freq=250", "[pi4]", "core_freq_min=500", "[all]"]
+    assert added[added.index(block[0]) - 1] == "[all]"  # the block starts for every model
 
 
 def test_the_uninstall_removes_the_service_and_keeps_config_and_game() -> None:
