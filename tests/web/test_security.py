@@ -257,10 +257,11 @@ def test_a_correction_candidate_of_the_last_move_is_drawn_not_an_error(tmp_path:
     before = snapshot.history[-1]
     other = before.parse_action("C-E:c12-f12/1")  # Red's card: not a move of Yellow's now
     asking = TrackerOutput(mode="confirm", state=snapshot.state, shown=snapshot.state, candidates=(other,))
-    view = table_view(replace(snapshot, output=asking))
-    assert view["candidates"] == [{"text": "a move of Red (c12, d10, f12)", "fields": ["c12", "d10", "f12"]}] or (
-        view["candidates"][0]["text"].startswith("a move of Red")
-    )
+    view = table_view(replace(snapshot, output=asking))  # Yellow is on turn: this is Red's move
+    was, now = before.occupancy(), before.apply(other).occupancy()
+    fields = [before.game.format_cell(cell) for cell in sorted(set(was) | set(now)) if was.get(cell) != now.get(cell)]
+    assert view["candidates"] == [{"text": f"a move of Red ({', '.join(fields)})", "fields": fields}]
+    assert view["waiting"][0] == "The board asks Red which move it was; Red answers on their own page."
 
 
 def test_a_view_that_fails_for_one_page_leaves_the_others_alone(tmp_path: Path, monkeypatch) -> None:
