@@ -259,6 +259,15 @@ run udevadm control --reload-rules
 run udevadm trigger --subsystem-match=tty --action=change || say "udevadm trigger failed; replug the scanner board"
 run udevadm trigger --subsystem-match=gpio --subsystem-match=spidev --action=change || true
 
+# Every library the configured backends load, imported as the service user: a missing one is named
+# with the package that provides it now, not as an ImportError when the service starts.
+say "checking the libraries this board needs"
+if ((dry_run)); then
+    printf 'tafel install: would run: %s\n' "runuser -u $SERVICE_USER -- $VENV/bin/tafel diagnose --imports --config $CONFIG"
+elif ! runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" diagnose --imports --config "$CONFIG"; then
+    say "some libraries are missing (named above): install them, then run me again"
+fi
+
 run install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"
 run systemctl daemon-reload
 run systemctl enable tafel.service

@@ -29,6 +29,7 @@ from controller.games import Game, load_game
 from controller.table.tracker import TAKEBACK_MODES, TrackerConfig
 from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
+from hal.libraries import Library, needed
 from hal.neopixel import NeoPixelWiring
 from hal.profile import PROFILE_DIR, BoardProfile, ProfileError, key_line, load_profile
 from hal.sensors import MODEL_NAMES
@@ -167,6 +168,21 @@ class Config:
         if self.neopixel is not None and self.neopixel.driver == "spi":
             buses.add(self.neopixel.spi_port)
         return tuple(sorted(buses))
+
+    def libraries(self) -> list[Library]:
+        """The Python libraries this board's backends load (`tafel diagnose --imports` checks them)."""
+        scanner = self.gpio.scanner
+        spi_scanner = isinstance(scanner, AnalogMuxWiring) or (
+            isinstance(scanner, ShiftRegisterWiring) and scanner.bus == "spi"
+        )
+        return needed(
+            self.sensors.backend,
+            self.leds.backend,
+            self.buttons.backend,
+            self.gpio.pin_factory,
+            self.neopixel.driver if self.neopixel is not None else None,
+            spi_scanner,
+        )
 
 
 # --- loading ---------------------------------------------------------------------------------------

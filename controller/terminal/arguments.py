@@ -202,6 +202,11 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         "--seconds", type=float, default=60.0, metavar="S", help="how long to read the sensors (default 60)"
     )
     diagnose.add_argument("--walk", action="store_true", help="first light each LED in profile order, one at a time")
+    diagnose.add_argument(
+        "--imports",
+        action="store_true",
+        help="only check that every library the configured backends load is installed, and name what is missing",
+    )
     diagnose.set_defaults(run=commands["diagnose"])
 
     calibrate = sub.add_parser("calibrate", help="measure an analog hall board and choose its thresholds")

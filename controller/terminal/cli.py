@@ -268,11 +268,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_diagnose(args: argparse.Namespace) -> int:
     from controller.service.backends import BackendError
     from controller.service.config import ConfigError, load_config
-    from controller.terminal.diagnose import run_diagnose
+    from controller.terminal.diagnose import check_imports, run_diagnose
     from hal.errors import HardwareError
 
     try:
         config = load_config(args.config)
+        if args.imports:
+            return check_imports(config)
         report = run_diagnose(config, args.seconds, args.walk)
     except (ConfigError, BackendError, HardwareError) as error:
         print(f"tafel: {error}", file=sys.stderr)

@@ -9,6 +9,9 @@ each LED in profile order, one after another, so a wrong serpentine or colour or
 
 On the simulated board (`[sensors] backend = "sim"`) the virtual hands do the magnet walk, in
 virtual time, so the command can be tried anywhere.
+
+`--imports` only loads every library the configured backends need and names each missing one with
+what it is for and the package that provides it (install.sh runs it at the end).
 """
 
 from __future__ import annotations
@@ -23,6 +26,24 @@ from controller.service.backends import Backends, from_config
 from controller.service.config import Config
 from controller.table.board import field_cells
 from controller.table.palette import HINT_COLOURS, OFF, RGB
+from hal.libraries import missing
+
+
+def check_imports(config: Config, importer: Callable[[str], Any] | None = None) -> int:
+    """Print whether each library the board's backends load is there; 0 when all are, else 1."""
+    libraries = config.libraries()
+    problems = missing(libraries, importer) if importer is not None else missing(libraries)
+    for library in libraries:
+        failed = next((problem for problem in problems if problem.startswith(f"{library.module} (")), None)
+        print(f"  {'ok     ' if failed is None else 'MISSING'} {library.module}: {library.purpose}")
+    for problem in problems:
+        print(f"tafel: {problem}")
+    if not libraries:
+        print("this configuration loads no hardware library (a simulated board)")
+    elif not problems:
+        print(f"every library this board needs is installed ({len(libraries)})")
+    return 1 if problems else 0
+
 
 WHITE = HINT_COLOURS["white"]
 WALK_MS = 300  # how long each LED of the walk stays on
