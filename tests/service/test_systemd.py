@@ -143,6 +143,20 @@ def test_lgpio_works_in_the_units_runtime_directory() -> None:
     assert "LG_WD=/run/tafel" in settings["Environment"] and settings["WorkingDirectory"] == ["/run/tafel"]
 
 
+def test_the_wheel_table_script_parses_and_is_shellcheck_clean() -> None:
+    """systemd/wheel-table.sh measures wiring/README.md's table of wheels (it needs PyPI, so it is not
+    run here); its table is in the README with every package it asks about."""
+    script = SYSTEMD / "wheel-table.sh"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    packages = re.search(r'readonly PACKAGES="([^"]+)"', script.read_text()).group(1).split()
+    readme = (ROOT / "wiring" / "README.md").read_text()
+    assert all(f"| `{package}` |" in readme for package in packages)
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck is not installed here")
+    assert subprocess.run([shellcheck, str(script)], capture_output=True, text=True).returncode == 0
+
+
 def test_the_install_script_parses_and_is_shellcheck_clean() -> None:
     subprocess.run(["bash", "-n", str(INSTALL)], check=True)
     shellcheck = shutil.which("shellcheck")
