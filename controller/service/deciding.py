@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, IllegalAction, State
+from controller.games.base import changed_fields
 from controller.table.tracker_types import TrackerOutput
 
 
@@ -36,9 +37,8 @@ def candidate_of(state: State, history: Sequence[State], action: Action) -> Cand
             text = before.action_to_str(action)
         except (IllegalAction, ValueError):
             continue
-        was, now = before.occupancy(), after.occupancy()
-        changed = sorted(cell for cell in set(was) | set(now) if was.get(cell) != now.get(cell))
-        names = tuple(state.game.format_cell(cell) for cell in changed)
+        changed = changed_fields(before.occupancy(), after.occupancy())
+        names = tuple(state.game.format_cell(cell) for cell in sorted(changed))
         return Candidate(before, action, text, before.current_player, names)
     return None
 

@@ -305,12 +305,6 @@ class TableControl:
             return f"the board shows the table PIN on its LEDs for {SHOW_MS // 1000} s"
         raise CommandError(f"unknown command {type(command).__name__}")
 
-    def _check_turn(self, seat: int | None, state: State) -> None:
-        if state.is_terminal():
-            raise CommandError("the game is over")
-        if seat is not None and seat != state.current_player:
-            raise CommandError(f"it is {seat_name(state, state.current_player)}'s turn, not {seat_name(state, seat)}'s")
-
     def _check_decider(self, seat: int | None, state: State, output: TrackerOutput | None) -> None:
         """A decision is its seat's: refused for another seat, and on the simulated board for a seat a
         bot plays (its virtual hands answer the board themselves)."""
@@ -401,13 +395,10 @@ class TableControl:
         driver = self.driver
         if driver is None:
             raise CommandError("on a real board the pieces are moved by hand; the screen follows them")
-        self._check_turn(command.seat, state)
-        seat = state.current_player
-        if seat < len(self.seats) and self.seats[seat] != HUMAN:
-            raise CommandError(f"{seat_name(state, seat)} is played by the {self.seats[seat]} bot")
+        output = self.session.last_output if self.session is not None else None
+        self._check_decider(command.seat, state, output)  # the seat on turn, played by a person
         if driver.busy:
             raise CommandError("the hands are still busy with the board; try again in a moment")
-        output = self.session.last_output if self.session is not None else None
         if output is not None and output.mode != "idle":
             raise CommandError("the board is waiting for something else first (see what it says)")
         action = self._resolve_play(command, state)

@@ -87,6 +87,7 @@ class Session:
         self.last_output: TrackerOutput | None = None
         self._injected: list[InputEvent] = []
         self._overlay: tuple[tuple[RGB, ...], int, int | None] | None = None  # frame, how long, since
+        self._overlay_readings: tuple[int, ...] | None = None  # the stable picture when it was shown
 
     @classmethod
     def create(
@@ -156,13 +157,17 @@ class Session:
         self._overlay = (frame, duration_ms, None)
 
     def _overlaid(self, frame: tuple[RGB, ...], now: int) -> tuple[RGB, ...]:
+        """The overlay while it lasts: until its time is up or the board's stable picture changes (a
+        piece moved; a sensor's single-scan flicker does not count)."""
         assert self._overlay is not None
         shown, duration, since = self._overlay
+        stable = self.tracker.stable_readings
         if since is None:
             self._overlay = (shown, duration, now)
+            self._overlay_readings = stable
             since = now
-        if now - since >= duration or (since < now and self.last_scan_changed):
-            self._overlay = None  # time is up, or a hand is on the board: the game's LEDs again
+        if now - since >= duration or stable != self._overlay_readings:
+            self._overlay = None
             return frame
         return shown
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from controller.games.seats import seat_name
 from controller.service.control import CommandError, Snapshot
-from controller.web.protocol import ADMIN, ProtocolError
+from controller.web.protocol import ProtocolError
 from controller.web.views import deciding_seat, has_hidden_hands
 
 Role = Literal["table", "seat", "watch", "health"]
@@ -51,22 +51,18 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
     kind = message["type"]
     if principal.role == "watch":
         raise ProtocolError("this page only watches the game; open the table view or your seat's page to play")
-    if kind in ADMIN or kind == "links":
-        return None  # the PIN decides (checked by the hub before the command runs)
-    if kind == "show_pin":
-        return None
     if kind not in GAME_ACTS:
-        return None
+        return None  # admin messages (the hub checks their PIN) and asking the board to show the PIN
     if principal.role == "health":
         raise ProtocolError("the board health page does not play; open the table view to play")
     if snapshot is None:
         raise ProtocolError("the board has not started a game yet")
     state = snapshot.state
-    decider = deciding_seat(snapshot)
     asking = snapshot.output.mode == "confirm"
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
         return None  # the board's buttons are the table's
+    decider = deciding_seat(snapshot)
     if decider is None:
         raise ProtocolError("the game is over")
     if principal.role == "seat":

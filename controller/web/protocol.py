@@ -10,6 +10,7 @@ may send at all, and for which seat, is `access.py`'s to decide.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,7 @@ MAX_FRAME = 65536  # bytes: the server refuses a longer frame before reading it 
 MAX_DEPTH = 16  # nesting of objects and lists: a page's message needs three
 MAX_TEXT = 200  # characters of one text field (a move, a card, a seat's player)
 MAX_CARD = 24  # characters of a card id
+CARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9@:/._+-]*")  # e.g. C-EN, S-1, V13: never words or markup
 
 
 class ProtocolError(ValueError):
@@ -136,6 +138,8 @@ def _check_fields(data: dict[str, Any]) -> None:
             raise ProtocolError(f"{kind}: {key} is empty")
         if isinstance(value, str) and len(value) > (MAX_CARD if key == "card" else MAX_TEXT):
             raise ProtocolError(f"{kind}: {key} is too long to be one")
+        if key == "card" and isinstance(value, str) and not CARD_ID.fullmatch(value.strip()):
+            raise ProtocolError("card: not a card id (letters, digits and - such as C-EN or V13)")
     missing = [key for key, (_, required) in fields.items() if required and key not in data]
     if missing:
         raise ProtocolError(f"{kind}: missing {', '.join(missing)}")

@@ -41,7 +41,7 @@ def test_a_missing_library_is_named_with_its_purpose_and_package() -> None:
         if module == "lgpio":
             raise ImportError("No module named 'lgpio'", name="lgpio")
         if module == "board":
-            raise NotImplementedError("Adafruit-PlatformDetect cannot tell this board")
+            raise RuntimeError("Adafruit-PlatformDetect cannot tell this board")  # Blinka off a Pi
         return object()
 
     problems = missing([GPIOZERO, LGPIO, BLINKA, NEOPIXEL_SPI], importer)

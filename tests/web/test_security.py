@@ -101,6 +101,26 @@ def test_the_pin_is_never_sent_and_the_board_lights_it(tmp_path: Path) -> None:
                 )
 
 
+def test_the_pin_leaves_the_leds_as_soon_as_a_piece_moves(tmp_path: Path) -> None:
+    state = load_game("klotz").new_game(players=2, seed=0)
+    origin, target = state.action_to_str(state.legal_actions()[0]).split("-")
+    with (
+        running_service(tmp_path, config_text()) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        page = Page(socket)
+        page.view(lambda v: v["mode"] == "idle")
+        lit = pin_frame(service.session.tracker.board, PIN)
+        assert page.ask({"type": "show_pin"})["type"] == "reply"
+        assert wait_for_scan(service, lambda s: s.backends.pixels.last == lit)
+        assert page.ask({"type": "play", "from": origin, "to": target})["type"] == "reply"
+        # The hands lift the piece within a second or two: the game's lights are back long before the
+        # PIN's 20 s are up (1,500 scans are 15 s at 100 scans a second).
+        assert wait_for_scan(service, lambda s: s.backends.pixels.last != lit, scans=1500)
+        page.view(lambda v: len(v["moves"]) == 1)
+
+
 def test_a_page_of_another_site_may_not_connect(tmp_path: Path) -> None:
     with running_service(tmp_path, config_text()) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as socket:
@@ -380,6 +400,8 @@ def test_malformed_input_gets_words_and_the_page_stays(tmp_path: Path) -> None:
             assert "binary frames are not understood" in binary["message"]
             long_card = page.ask({"type": "card", "card": "X" * 8000})
             assert long_card["message"] == "card: card is too long to be one"
+            markup = page.ask({"type": "card", "card": "<b>hi</b>"})  # nothing but a card id is echoed anywhere
+            assert markup["message"].startswith("card: not a card id")
             assert page.ask({"type": "show_pin"})["type"] == "reply"  # still talking
         with client.websocket_connect("/ws?seat=%C3%A9t%C3%A9-%E2%9C%93") as socket:
             refused = json.loads(socket.receive_text())
