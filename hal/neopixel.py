@@ -28,7 +28,7 @@ from typing import Any
 
 from hal.errors import HardwareError, wiring_error
 from hal.mapping import Table
-from hal.pins import SPI0, SPI1, Claim, describe
+from hal.pins import DMA_SPI_PORTS, SPI0, SPI1, STRIP_CHIP_SELECT, Claim, describe, spi_claims
 from hal.profile import BoardProfile
 from hal.protocols import RGB
 
@@ -78,15 +78,18 @@ class NeoPixelWiring:
 
     def claims(self) -> list[Claim]:
         """The GPIOs this driver takes from everything else: the kernel's SPI driver claims every pin
-        of its bus (dtparam=spi=on: GPIO 7-11; dtoverlay=spi1-1cs: GPIO 18-21), wired or not."""
+        of its bus (dtparam=spi=on: GPIO 7-11; dtoverlay=spi1-1cs: GPIO 18-21), wired or not. The
+        strip is the bus's device on CE0, which gates its level shifter, so a scanner may share the
+        bus on CE1."""
         if self.driver == "pwm":
-            return [(self.pin, "NeoPixel data (PWM)")]
-        bus = SPI0 if self.spi_port == 0 else SPI1
-        name = f"SPI{self.spi_port}"
-        return [
-            (gpio, f"NeoPixel data ({name} MOSI)" if role == "MOSI" else f"{name} {role} (NeoPixel SPI driver)")
-            for role, gpio in bus.items()
-        ]
+            return [Claim(self.pin, "NeoPixel data (PWM)")]
+        return spi_claims(self.spi_port, STRIP_CHIP_SELECT, "LED strip")
+
+    @property
+    def has_dma(self) -> bool:
+        """Whether the strip's frames leave by DMA on every Pi: SPI0 and PWM do; SPI1 is the
+        auxiliary SPI on a Pi 3, 4 and Zero 2 W, refilled by interrupts (flicker under load)."""
+        return self.driver == "pwm" or self.spi_port in DMA_SPI_PORTS
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[neopixel]") -> NeoPixelWiring:

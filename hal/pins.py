@@ -8,6 +8,7 @@ the header but reserved for the HAT ID EEPROM, so the usable ones are GPIO 2 to 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from hal.errors import wiring_error
 
@@ -46,6 +47,13 @@ RESERVED: dict[int, str] = {0: "ID_SD (HAT ID EEPROM)", 1: "ID_SC (HAT ID EEPROM
 # SPI0; dtoverlay=spi1-1cs for SPI1 with one chip select).
 SPI0 = {"MOSI": 10, "SCLK": 11, "MISO": 9, "CE0": 8, "CE1": 7}
 SPI1 = {"MOSI": 20, "SCLK": 21, "MISO": 19, "CE0": 18}
+SPI_BUSES = {0: SPI0, 1: SPI1}
+# Only SPI0 moves long transfers by DMA on the Pi 3, 4 and Zero 2 W (above 96 bytes); SPI1 is the
+# auxiliary SPI there, refilled by interrupts, so a late interrupt latches an LED strip mid-frame.
+DMA_SPI_PORTS = frozenset({0})
+# On SPI0, CE0 gates the LED strip's level shifter (its output enable), so a scanner that shares the
+# bus selects its chip with CE1: the strip hears only its own frames.
+STRIP_CHIP_SELECT = 0
 
 
 def check_gpio(value: object, where: str, key: str | None = None) -> int:
@@ -67,15 +75,47 @@ def describe(gpio: int) -> str:
     return f"GPIO{gpio} (pin {PHYSICAL[gpio]})" if gpio in PHYSICAL else f"GPIO{gpio}"
 
 
-Claim = tuple[int, str]
-"""A GPIO and what it is used for, e.g. (17, "multiplexer 0 signal")."""
+class Claim(NamedTuple):
+    """A GPIO and what it is used for, e.g. (17, "multiplexer 0 signal").
+
+    A pin of an SPI bus names its `bus`: every device on that bus shares it. `selects` marks the chip
+    select a device answers to, which no other device may use."""
+
+    gpio: int
+    purpose: str
+    bus: str | None = None
+    selects: bool = False
 
 
-def check_claims(claims: Iterable[Claim], where: str) -> dict[int, str]:
-    """Every GPIO used once: the map of GPIO -> use, or a WiringError naming both uses of a pin."""
-    owner: dict[int, str] = {}
-    for gpio, purpose in claims:
-        if gpio in owner:
-            raise wiring_error(where, None, f"{describe(gpio)} is used twice: for {owner[gpio]} and for {purpose}")
-        owner[gpio] = purpose
-    return owner
+def spi_claims(port: int, chip_select: int, device: str) -> list[Claim]:
+    """The pins the kernel takes for SPI bus `port`, shared with other devices on it, with `device`
+    answering to `chip_select` (0 = CE0, 1 = CE1)."""
+    bus = f"SPI{port}"
+    pins = SPI_BUSES[port]
+    return [
+        Claim(gpio, f"{bus} {role} ({device})", bus, selects=role == f"CE{chip_select}")
+        for role, gpio in pins.items()
+    ]
+
+
+def check_claims(claims: Iterable[Claim | tuple[int, str]], where: str) -> dict[int, str]:
+    """Every GPIO used once (an SPI bus's pins once per bus, each chip select by one device): the
+    map of GPIO -> use, or a WiringError naming both uses of a pin."""
+    owner: dict[int, Claim] = {}
+    for raw in claims:
+        claim = Claim(*raw)
+        first = owner.get(claim.gpio)
+        if first is None:
+            owner[claim.gpio] = claim
+            continue
+        shared_bus = claim.bus is not None and claim.bus == first.bus
+        if not shared_bus or (claim.selects and first.selects):
+            advice = f"; each device on {claim.bus} needs a chip select of its own" if shared_bus else ""
+            raise wiring_error(
+                where,
+                None,
+                f"{describe(claim.gpio)} is used twice: for {first.purpose} and for {claim.purpose}{advice}",
+            )
+        if claim.selects:
+            owner[claim.gpio] = claim
+    return {gpio: claim.purpose for gpio, claim in owner.items()}

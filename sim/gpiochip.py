@@ -276,8 +276,8 @@ def chip_for(scanner: object) -> SimGpioChip:
     from hal.gpio.wiring import AnalogMuxWiring, MuxWiring, ShiftRegisterWiring
 
     claims = scanner.claims() if isinstance(scanner, MuxWiring | ShiftRegisterWiring | AnalogMuxWiring) else []
-    spi_owned = any(purpose.startswith("SPI0") for _, purpose in claims)
-    plain_spi_pins = any(gpio in SPI0_PINS.values() and not purpose.startswith("SPI0") for gpio, purpose in claims)
+    spi_owned = any(claim.bus == "SPI0" for claim in claims)
+    plain_spi_pins = any(claim.gpio in SPI0_PINS.values() and claim.bus != "SPI0" for claim in claims)
     chip = SimGpioChip(spi_enabled=spi_owned or not plain_spi_pins)
     if isinstance(scanner, MuxWiring):
         chip.wire_muxes(scanner.select_pins, scanner.signal_pins, scanner.enable_pin)

@@ -24,6 +24,17 @@ readonly SERVICE_USER=tafel
 # The system's Python: the one Raspberry Pi OS's python3-lgpio, -gpiozero and -serial belong to.
 readonly PYTHON=/usr/bin/python3
 readonly VARIANTS="sim gpio-mux gpio-shift gpio-analog rp2040"
+# The compiled libraries: pip may take them only as wheels, never build them (no compiler, no headers
+# on a Pi). Where PyPI has no wheel, Raspberry Pi OS's own package provides them (see APT_PACKAGES
+# and the table in wiring/README.md); on 32-bit, piwheels (Raspberry Pi OS's extra index) has wheels.
+readonly COMPILED="lgpio,gpiod,sysv_ipc,spidev,RPi.GPIO,rpi_ws281x"
+readonly PIWHEELS=https://www.piwheels.org/simple
+# python3-lgpio: lgpio for Trixie's Python 3.13 and the Pi Zero's armv6l (no PyPI wheel there);
+# python3-libgpiod: Blinka imports gpiod (1.6 on Bookworm, 2.2 on Trixie; PyPI's 2.x is 64-bit only);
+# python3-sysv-ipc: Blinka needs sysv_ipc (PyPI's wheels are 64-bit only); python3-spidev for
+# RPi.GPIO's SPI. The venv sees them through --system-site-packages.
+readonly APT_PACKAGES="python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial python3-libgpiod \
+python3-spidev python3-sysv-ipc"
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly SRC
@@ -106,6 +117,22 @@ if ((!any_os)); then
         die "this is not Raspberry Pi OS (no /etc/rpi-issue); use --any-os to install anyway"
     fi
 fi
+# The release, architecture and model this installs for (a dry run may name others: TAFEL_OS,
+# TAFEL_MACHINE and TAFEL_MODEL show what an install there would do).
+# shellcheck source=/dev/null # the running system's release file
+os_release="${TAFEL_OS:-$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")}"
+machine="${TAFEL_MACHINE:-$(uname -m)}"
+model="${TAFEL_MODEL:-$({ tr -d '\0' </proc/device-tree/model; } 2>/dev/null || echo "an unknown model")}"
+case "$os_release" in
+bookworm | trixie) ;;
+*) ((any_os)) || die "Raspberry Pi OS $os_release is not supported (Bookworm and Trixie are); use --any-os to try" ;;
+esac
+case "$machine" in
+aarch64) bits=64 ;;
+armv7l | armv6l) bits=32 ;;
+*) ((any_os)) || die "a $machine processor is not a Raspberry Pi's (aarch64, armv7l, armv6l); use --any-os to try" ;;
+esac
+say "installing for $model, Raspberry Pi OS $os_release, ${bits:-?}-bit ($machine)"
 [[ -f "$SRC/pyproject.toml" && -f "$SRC/systemd/tafel.service" ]] || die "$SRC is not a tafel checkout"
 if [[ -n "$variant" && " $VARIANTS " != *" $variant "* ]]; then
     die "unknown variant '$variant' (variants: ${VARIANTS// /, })"
@@ -131,9 +158,8 @@ fi
 say "installing system packages"
 export DEBIAN_FRONTEND=noninteractive
 run apt-get update
-# python3-libgpiod: Blinka (the LED strip's driver) imports gpiod on every Pi.
-run apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio python3-gpiozero python3-serial \
-    python3-libgpiod
+# shellcheck disable=SC2086 # one argument per package
+run apt-get install -y --no-install-recommends $APT_PACKAGES
 
 for group in gpio spi dialout; do
     getent group "$group" >/dev/null || run groupadd --system "$group"
@@ -153,10 +179,16 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     run "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
 say "installing tafel from $SRC"
+# Wheels only for the compiled libraries: an install that would compile fails here, naming the
+# package, instead of half-way through a build on the Pi.
+pip_options=(--quiet "--only-binary=$COMPILED" --prefer-binary)
+if [[ "${bits:-}" == 32 ]]; then
+    pip_options+=(--extra-index-url "$PIWHEELS") # 32-bit Raspberry Pi OS's wheel index
+fi
 if ((editable)); then
-    run "$VENV/bin/pip" install --quiet --editable "${SRC}[pi]"
+    run "$VENV/bin/pip" install "${pip_options[@]}" --editable "${SRC}[pi]"
 else
-    run "$VENV/bin/pip" install --quiet --upgrade "${SRC}[pi]"
+    run "$VENV/bin/pip" install "${pip_options[@]}" --upgrade "${SRC}[pi]"
 fi
 
 # Profile names in the config are looked up in $PREFIX/wiring (profile_dir).
@@ -232,6 +264,11 @@ if [[ "$buses" != "  " ]] && ! grep -qs '^# tafel: the SPI clock' "$boot_config"
     for line in "[pi3]" "core_freq=250" "[pi02]" "core_freq=250" "[pi4]" "core_freq_min=500" "[all]"; do
         append_line "$boot_config" "$line"
     done
+    case "$model" in
+    *"Pi 5"*) say "on $model the SPI clock does not follow the core clock: none of these lines applies" ;;
+    *"Pi 4"*) say "on $model the [pi4] line applies: core_freq_min=500" ;;
+    *"Pi 3"* | *"Zero 2"*) say "on $model the [pi3]/[pi02] line applies: core_freq=250" ;;
+    esac
 fi
 if [[ "$buses" != "  " ]] && ! grep -qs 'spidev\.bufsiz=' "$cmdline"; then
     # One LED frame goes to the SPI driver in one transfer: 201 LEDs need 4,952 bytes, more than

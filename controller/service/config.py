@@ -161,27 +161,43 @@ class Config:
 
     def spi_buses(self) -> tuple[int, ...]:
         """The SPI buses the wiring needs switched on: 0 (`dtparam=spi=on`) for the MCP3008s of an analog
-        scanner or a strip on SPI0, 1 (`dtoverlay=spi1-1cs`) for a strip on SPI1. install.sh asks."""
+        scanner, a shift register chain read over SPI or a strip on SPI0, 1 (`dtoverlay=spi1-1cs`)
+        for a strip on SPI1. install.sh asks."""
         buses: set[int] = set()
-        if isinstance(self.gpio.scanner, AnalogMuxWiring):
+        if self._spi_scanner():
             buses.add(0)
         if self.neopixel is not None and self.neopixel.driver == "spi":
             buses.add(self.neopixel.spi_port)
         return tuple(sorted(buses))
 
-    def libraries(self) -> list[Library]:
-        """The Python libraries this board's backends load (`tafel diagnose --imports` checks them)."""
+    def _spi_scanner(self) -> bool:
         scanner = self.gpio.scanner
-        spi_scanner = isinstance(scanner, AnalogMuxWiring) or (
+        return isinstance(scanner, AnalogMuxWiring) or (
             isinstance(scanner, ShiftRegisterWiring) and scanner.bus == "spi"
         )
+
+    def wiring_advice(self) -> list[str]:
+        """What would work but degrade on some Pi, in words (the service logs it at start, `tafel
+        diagnose` prints it). Today: an LED strip whose frames do not leave by DMA."""
+        advice = []
+        if self.neopixel is not None and not self.neopixel.has_dma:
+            advice.append(
+                f"{self.neopixel.where}: the LED strip is on SPI{self.neopixel.spi_port}, which has no DMA on a "
+                "Pi 3, 4 or Zero 2 W: each frame is refilled by interrupts and one late interrupt latches the "
+                "strip mid-frame (flicker, wrong colours). Put the strip on SPI0 (spi_port = 0); a scanner "
+                "sharing SPI0 answers to CE1 while CE0 gates the strip (wiring/README.md)"
+            )
+        return advice
+
+    def libraries(self) -> list[Library]:
+        """The Python libraries this board's backends load (`tafel diagnose --imports` checks them)."""
         return needed(
             self.sensors.backend,
             self.leds.backend,
             self.buttons.backend,
             self.gpio.pin_factory,
             self.neopixel.driver if self.neopixel is not None else None,
-            spi_scanner,
+            self._spi_scanner(),
         )
 
 

@@ -600,6 +600,8 @@ def run_service(
         except ConfigError as error:
             log.error("%s", error)
             return 2
+        for advice in config.wiring_advice():
+            log.warning("%s: %s", config.source, advice)
         if check:
             log.info("%s: the configuration is valid", config.source)
             return 0

@@ -273,6 +273,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
     try:
         config = load_config(args.config)
+        for advice in config.wiring_advice():
+            print(f"tafel: advice: {advice}", file=sys.stderr)
         if args.imports:
             return check_imports(config)
         report = run_diagnose(config, args.seconds, args.walk)

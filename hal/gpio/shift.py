@@ -16,7 +16,7 @@ from typing import Any
 
 from hal.gpio.factory import PinSet, hardware_spi
 from hal.gpio.fastio import reader, writer
-from hal.gpio.wiring import SHIFT_INPUTS, ShiftRegisterWiring
+from hal.gpio.wiring import SCANNER_CHIP_SELECT, SHIFT_INPUTS, ShiftRegisterWiring
 from hal.protocols import Readings
 
 
@@ -62,7 +62,7 @@ class ShiftRegisterScanner:
         purpose = "74HC165 chain on SPI0"
 
         def opener() -> Any:
-            spi = factory.spi(port=0, device=0)
+            spi = factory.spi(port=0, device=SCANNER_CHIP_SELECT)
             try:
                 spi.rate = self.wiring.spi_hz  # mode 0: QH is sampled on the rising edge that shifts it
             except Exception:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from hal.errors import wiring_error
 from hal.mapping import Table
-from hal.pins import SPI0, Claim, check_claims, check_gpio
+from hal.pins import SPI0, STRIP_CHIP_SELECT, Claim, check_claims, check_gpio, spi_claims
 from hal.sensors import MODEL_NAMES
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ MUX_INPUTS = 16  # a 74HC4067 has 16 inputs
 SHIFT_INPUTS = 8  # a 74HC165 has 8 inputs
 ADC_CHANNELS = 8  # an MCP3008 has 8 single-ended channels
 ADC_CHIP_SELECTS = (0, 1)  # SPI0 CE0 (GPIO 8) and CE1 (GPIO 7)
+# A scanner on SPI0 answers to CE1: CE0 gates the LED strip (see hal.pins.STRIP_CHIP_SELECT).
+SCANNER_CHIP_SELECT = 1 - STRIP_CHIP_SELECT
 
 
 def _check_unique(claims: list[Claim], where: str) -> None:
@@ -92,10 +94,10 @@ class MuxWiring:
         return MUX_INPUTS * len(self.signal_pins)
 
     def claims(self) -> list[Claim]:
-        claims = [(pin, f"multiplexer select S{bit}") for bit, pin in enumerate(self.select_pins)]
-        claims += [(pin, f"multiplexer {index} signal") for index, pin in enumerate(self.signal_pins)]
+        claims = [Claim(pin, f"multiplexer select S{bit}") for bit, pin in enumerate(self.select_pins)]
+        claims += [Claim(pin, f"multiplexer {index} signal") for index, pin in enumerate(self.signal_pins)]
         if self.enable_pin is not None:
-            claims.append((self.enable_pin, "multiplexer enable"))
+            claims.append(Claim(self.enable_pin, "multiplexer enable"))
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:
@@ -175,14 +177,15 @@ class ShiftRegisterWiring:
         return SHIFT_INPUTS * self.chips
 
     def claims(self) -> list[Claim]:
-        claims = [(self.load_pin, "shift register SH/LD")]
+        claims = [Claim(self.load_pin, "shift register SH/LD")]
         if self.bus == "spi":
-            # The kernel's SPI0 driver claims all five pins; SCLK and MISO carry the chain.
-            claims += [(gpio, f"SPI0 {role} (shift register chain)") for role, gpio in SPI0.items()]
+            # The kernel's SPI0 driver claims all five pins; SCLK and MISO carry the chain, which is
+            # read as the device on CE1, so a strip gated by CE0 hears nothing of it.
+            claims += spi_claims(0, SCANNER_CHIP_SELECT, "shift register chain")
         else:
-            claims += [(self.clock_pin, "shift register CLK"), (self.data_pin, "shift register QH (data)")]
+            claims += [Claim(self.clock_pin, "shift register CLK"), Claim(self.data_pin, "shift register QH (data)")]
         if self.clock_enable_pin is not None:
-            claims.append((self.clock_enable_pin, "shift register CLK INH"))
+            claims.append(Claim(self.clock_enable_pin, "shift register CLK INH"))
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:
@@ -292,11 +295,12 @@ class AnalogMuxWiring:
         return MUX_INPUTS * len(self.adc_inputs)
 
     def claims(self) -> list[Claim]:
-        claims = [(pin, f"multiplexer select S{bit}") for bit, pin in enumerate(self.select_pins)]
+        claims = [Claim(pin, f"multiplexer select S{bit}") for bit, pin in enumerate(self.select_pins)]
         if self.enable_pin is not None:
-            claims.append((self.enable_pin, "multiplexer enable"))
+            claims.append(Claim(self.enable_pin, "multiplexer enable"))
         # The kernel's SPI0 driver claims all five pins, chip selects in use or not.
-        claims += [(gpio, f"SPI0 {role} (MCP3008)") for role, gpio in SPI0.items()]
+        for chip in sorted({chip for chip, _ in self.adc_inputs}):
+            claims += spi_claims(0, chip, f"MCP3008 on chip select {chip}")
         return claims
 
     def check_channels(self, channels: int, board: str) -> None:
@@ -366,7 +370,7 @@ class ButtonWiring:
         return {name: pin for name, pin in named.items() if pin is not None}
 
     def claims(self) -> list[Claim]:
-        return [(pin, f"{name} button") for name, pin in self.pins().items()]
+        return [Claim(pin, f"{name} button") for name, pin in self.pins().items()]
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "[gpio.buttons]") -> ButtonWiring:

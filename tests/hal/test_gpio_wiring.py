@@ -97,7 +97,7 @@ def test_analog_table_parses_pairs() -> None:
         (5, 6, 13, 26), ((0, 0), (0, 1), (1, 7)), (0.05, 0.12), zero=0.49, invert=True
     )
     assert isinstance(config.scanner, AnalogMuxWiring)
-    assert {gpio for gpio, _ in config.scanner.claims()} == {5, 6, 13, 26, 7, 8, 9, 10, 11}
+    assert {claim.gpio for claim in config.scanner.claims()} == {5, 6, 13, 26, 7, 8, 9, 10, 11}
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_analog_table_parses_pairs() -> None:
                 "analog": {"select_pins": [5, 6, 13, 26], "adc_inputs": [[0, 0]], "thresholds": [0.1]},
                 "buttons": {"menu": 9},
             },
-            r"GPIO9 \(pin 21\) is used twice: for SPI0 MISO \(MCP3008\) and for menu button",
+            r"GPIO9 \(pin 21\) is used twice: for SPI0 MISO \(MCP3008 on chip select 0\) and for menu button",
         ),
         (
             {

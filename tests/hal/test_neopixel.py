@@ -203,9 +203,11 @@ def test_wiring_from_mapping_and_claims() -> None:
     wiring = NeoPixelWiring.from_mapping({"driver": "spi", "max_milliamps": 4000}, "config.toml [neopixel]")
     assert wiring == NeoPixelWiring("spi", 0, 18, 4000)
     assert wiring.data_gpio == 10
-    assert {gpio for gpio, _ in wiring.claims()} == {7, 8, 9, 10, 11}
-    assert {gpio for gpio, _ in NeoPixelWiring(spi_port=1).claims()} == {18, 19, 20, 21}
-    assert NeoPixelWiring(driver="pwm", pin=12).claims() == [(12, "NeoPixel data (PWM)")]
+    assert {claim.gpio for claim in wiring.claims()} == {7, 8, 9, 10, 11}
+    assert {claim.gpio for claim in NeoPixelWiring(spi_port=1).claims()} == {18, 19, 20, 21}
+    assert NeoPixelWiring(driver="pwm", pin=12).claims() == [(12, "NeoPixel data (PWM)", None, False)]
+    assert NeoPixelWiring().has_dma and NeoPixelWiring(driver="pwm").has_dma
+    assert not NeoPixelWiring(spi_port=1).has_dma  # the auxiliary SPI of a Pi 3, 4 and Zero 2 W
 
 
 @pytest.mark.parametrize(
@@ -223,16 +225,18 @@ def test_wiring_errors_name_the_key(data: dict, message: str) -> None:
         NeoPixelWiring.from_mapping(data, "config.toml [neopixel]")
 
 
-def test_spi_neopixels_and_the_adc_cannot_share_spi0() -> None:
-    gpio = GpioConfig.from_mapping(
-        {
-            "scanner": "analog",
-            "analog": {"select_pins": [5, 6, 13, 26], "adc_inputs": [[0, 0]], "thresholds": [0.1]},
-        },
-        "config.toml [gpio]",
-    )
+def test_spi_neopixels_and_the_adc_share_spi0_with_a_chip_select_each() -> None:
+    def analog(chip_select: int) -> GpioConfig:
+        inputs = [[chip_select, 0]]
+        data = {"select_pins": [5, 6, 13, 26], "adc_inputs": inputs, "thresholds": [0.1]}
+        return GpioConfig.from_mapping({"scanner": "analog", "analog": data}, "config.toml [gpio]")
+
     with pytest.raises(
-        WiringError, match=r"GPIO10 \(pin 19\) is used twice: for SPI0 MOSI \(MCP3008\) and for NeoPixel data"
+        WiringError,
+        match=r"GPIO8 \(pin 24\) is used twice: for SPI0 CE0 \(MCP3008 on chip select 0\) and for SPI0 CE0 "
+        r"\(LED strip\); each device on SPI0 needs a chip select of its own",
     ):
-        gpio.check_pins(NeoPixelWiring(spi_port=0).claims())
-    gpio.check_pins(NeoPixelWiring(spi_port=1).claims())  # SPI1 for the LEDs: no conflict
+        analog(0).check_pins(NeoPixelWiring(spi_port=0).claims())
+    owners = analog(1).check_pins(NeoPixelWiring(spi_port=0).claims())  # CE1 for the ADC, CE0 gates the strip
+    assert owners[8] == "SPI0 CE0 (LED strip)" and owners[7] == "SPI0 CE1 (MCP3008 on chip select 1)"
+    analog(0).check_pins(NeoPixelWiring(spi_port=1).claims())  # SPI1 for the LEDs: no conflict either

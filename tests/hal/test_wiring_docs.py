@@ -100,7 +100,7 @@ def test_the_calibration_snippet_runs(
     snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     example = WIRING / "examples" / "gpio-analog.toml"  # the hex board of wiring/hex61.md, option A
     assert '"/etc/tafel/config.toml"' in snippet
-    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((0, 0), (0, 1), (0, 2), (0, 3)))
+    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((1, 0), (1, 1), (1, 2), (1, 3)))  # the ADC on CE1
     profile = load_profile("hex61")
     board.volts = {profile.channel_of("e4"): 0.62, profile.channel_of("i5"): 0.41}
     monkeypatch.setattr(hal.gpio, "make_pin_factory", lambda name: factory)  # the Pi's pins, mocked

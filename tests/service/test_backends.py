@@ -89,27 +89,27 @@ def test_the_shift_register_example(factory: MockFactory, adafruit: None) -> Non
 
 def test_the_multiplexer_example(factory: MockFactory, adafruit: None) -> None:
     config = load_config(EXAMPLES / "gpio-mux.toml")
-    chips = VirtualMuxes(factory, (2, 3, 4, 7), (5, 6, 8, 9, 10, 11, 12, 13, 16, 17, 22, 23, 24))
+    chips = VirtualMuxes(factory, (2, 3, 4, 17), (5, 6, 12, 13, 16, 18, 19, 20, 21, 22, 23, 24, 25))
     chips.magnets = {config.profile.channel_of(name) for name in ("a1", "g7", "n14")}
     backends = from_config(config, Devices(pin_factory=factory))
     assert isinstance(backends.sensors, MuxScanner)
     assert lit(backends.sensors.scan()) == dict.fromkeys(chips.magnets, 1)
-    assert FakeSPI.opened == [("SCK_1", "MOSI_1")]  # the strip on SPI1
-    press(factory, backends.inputs, 25, "confirm")
+    assert FakeSPI.opened == [("SCK", "MOSI")]  # the strip on SPI0
+    press(factory, backends.inputs, 26, "confirm")
     assert backends.close() == []
-    MuxScanner(MuxWiring((2, 3, 4, 7), (5, 6)), 32, factory).close()
+    MuxScanner(MuxWiring((2, 3, 4, 17), (5, 6)), 32, factory).close()
 
 
 def test_the_analog_example_reads_signed_sensors(factory: MockFactory, adafruit: None) -> None:
     config = load_config(EXAMPLES / "gpio-analog.toml")
-    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((0, 0), (0, 1), (0, 2), (0, 3)))
+    board = VirtualAnalogBoard(factory, (5, 6, 13, 26), ((1, 0), (1, 1), (1, 2), (1, 3)))  # the ADC on CE1
     profile = config.profile
     board.volts = {profile.channel_of("a3"): 0.65, profile.channel_of("b2"): 0.35, profile.channel_of("e5"): 0.55}
     backends = from_config(config, Devices(pin_factory=factory))
     assert isinstance(backends.sensors, AnalogMuxScanner)
     # A pawn (+1) raises the voltage, a stone (-1) lowers it; a weak stray field reads nothing.
     assert lit(backends.sensors.scan()) == {profile.channel_of("a3"): 1, profile.channel_of("b2"): -1}
-    assert FakeSPI.opened == [("SCK_1", "MOSI_1")] and backends.pixels.size == 66
+    assert FakeSPI.opened == [("SCK", "MOSI")] and backends.pixels.size == 66  # the strip shares SPI0
     assert backends.close() == []
 
 
@@ -179,14 +179,14 @@ def test_no_leds(tmp_path: Path) -> None:
 
 
 def test_a_failing_strip_closes_the_pins_already_opened(factory: MockFactory, adafruit: None) -> None:
-    FakeSPI.fail = FileNotFoundError(2, "No such file or directory", "/dev/spidev1.0")
+    FakeSPI.fail = FileNotFoundError(2, "No such file or directory", "/dev/spidev0.0")
     with pytest.raises(BackendError) as raised:
         from_config(load_config(EXAMPLES / "gpio-mux.toml"), Devices(pin_factory=factory))
     message = str(raised.value)
-    assert message.startswith("[leds] neopixel: opening the NeoPixel strip (spi driver, data on GPIO20 (pin 38))")
-    assert message.endswith("add dtoverlay=spi1-1cs to /boot/firmware/config.txt and reboot")
+    assert message.startswith("[leds] neopixel: opening the NeoPixel strip (spi driver, data on GPIO10 (pin 19))")
+    assert message.endswith("add dtparam=spi=on to /boot/firmware/config.txt and reboot")
     # The scanner's and the buttons' pins were released again.
-    MuxScanner(MuxWiring((2, 3, 4, 7), (5, 6, 8, 9, 25, 26, 27)), 112, factory).close()
+    MuxScanner(MuxWiring((2, 3, 4, 17), (5, 6, 12, 13, 25, 26, 27, 14)), 128, factory).close()
 
 
 def test_a_missing_pin_library_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,9 +53,9 @@ def line_of(text: str, fragment: str) -> int:
 
 EXPECTED = {
     "sim": ("square14", SimSensors, "sim", ()),
-    "gpio-mux": ("square14", GpioSensors, "neopixel", (1,)),
+    "gpio-mux": ("square14", GpioSensors, "neopixel", (0,)),
     "gpio-shift": ("square14", GpioSensors, "neopixel", (0,)),
-    "gpio-analog": ("hex61", GpioSensors, "neopixel", (0, 1)),
+    "gpio-analog": ("hex61", GpioSensors, "neopixel", (0,)),
     "rp2040": ("square14", SerialSensors, "serial", ()),
 }
 
@@ -74,6 +74,28 @@ def test_every_wiring_example_is_valid(name: str) -> None:
     assert isinstance(config.sensors, sensors)
     assert config.leds.backend == leds
     assert config.spi_buses() == buses  # what install.sh switches on
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_example_sends_led_frames_by_dma_and_gives_each_spi_device_its_chip_select(name: str) -> None:
+    config = load_config(EXAMPLES / f"{name}.toml")
+    assert config.wiring_advice() == []
+    if config.neopixel is not None and config.leds.backend == "neopixel":
+        assert config.neopixel.has_dma
+    claims = [*config.gpio.claims(), *(config.neopixel.claims() if config.leds.backend == "neopixel" else ())]
+    selects = [(claim.bus, claim.gpio) for claim in claims if claim.selects]
+    assert len(selects) == len(set(selects)), selects  # no chip select answers for two devices
+    assert all(claim.bus in (None, "SPI0") for claim in claims)  # SPI1, the bus without DMA, is unused
+
+
+def test_a_strip_on_spi1_is_advised_against_in_words(tmp_path: Path) -> None:
+    text = (EXAMPLES / "gpio-shift.toml").read_text().replace("spi_port = 0", "spi_port = 1")
+    config = load_config(write(tmp_path, text))
+    (advice,) = config.wiring_advice()
+    assert "[neopixel]: the LED strip is on SPI1, which has no DMA on a Pi 3, 4 or Zero 2 W" in advice
+    out = io.StringIO()
+    assert run_service(tmp_path / "config.toml", check=True, stream=out) == 0
+    assert "the LED strip is on SPI1" in out.getvalue()
 
 
 def guide_blocks() -> list[dict]:
@@ -95,10 +117,10 @@ def test_the_mux_example_reads_every_channel_of_its_board() -> None:
     config = load_config(EXAMPLES / "gpio-mux.toml")
     assert config.sensors == GpioSensors("mux")
     scanner = config.gpio.scanner
-    assert isinstance(scanner, MuxWiring) and scanner.select_pins == (2, 3, 4, 7)
+    assert isinstance(scanner, MuxWiring) and scanner.select_pins == (2, 3, 4, 17)
     assert scanner.capacity >= config.profile.channels
-    assert config.neopixel == NeoPixelWiring("spi", 1, max_milliamps=5000)
-    assert config.gpio.buttons == ButtonWiring(confirm=25, undo=26, menu=27)
+    assert config.neopixel == NeoPixelWiring("spi", 0, max_milliamps=5000)
+    assert config.gpio.buttons == ButtonWiring(confirm=26, undo=27, menu=14)
     assert config.buttons.backend == "gpio"
 
 
@@ -395,10 +417,10 @@ def test_a_pin_used_twice_names_both_uses(tmp_path: Path) -> None:
 
 def test_the_spi_bus_of_the_leds_is_not_free_for_other_uses(tmp_path: Path) -> None:
     message = error_of(tmp_path, MUX.replace("confirm = 25", "confirm = 19"))
-    assert "GPIO19 (pin 35) is used twice: for confirm button and for SPI1 MISO (NeoPixel SPI driver)" in message
+    assert "GPIO19 (pin 35) is used twice: for confirm button and for SPI1 MISO (LED strip)" in message
     text = ANALOG.replace('[leds]\nbackend = "none"', '[leds]\nbackend = "neopixel"')  # SPI0: the ADCs' bus
     message = error_of(tmp_path, text)
-    assert "GPIO10 (pin 19) is used twice: for SPI0 MOSI (MCP3008) and for NeoPixel data (SPI0 MOSI)" in message
+    assert "GPIO8 (pin 24) is used twice: for SPI0 CE0 (MCP3008 on chip select 0) and for SPI0 CE0 (LED strip)" in message
     config = load_config(write(tmp_path, text + "\n[neopixel]\nspi_port = 1\n"))
     assert config.spi_buses() == (0, 1)
 

@@ -201,11 +201,12 @@ def dry_run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_install_dry_run_shows_the_boot_changes_and_makes_none() -> None:
-    result = dry_run("--variant", "gpio-mux")  # its LED strip is on SPI1
+    result = dry_run("--variant", "gpio-mux")  # its LED strip is on SPI0
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "would add to the kernel command line in " in out and "spidev.bufsiz=32768" in out
-    assert "would add to " in out and "[all]" in out and "dtoverlay=spi1-1cs" in out
+    assert "SPI0" in out and "would add to " in out and "[all]" in out
+    assert "spi1" not in out  # no example puts anything on SPI1, the bus without DMA
     assert "would run: apt-get update" in out
     assert "would run: systemctl restart tafel.service" in out
     assert out.rstrip().splitlines()[-2].endswith("dry run: nothing was changed")
