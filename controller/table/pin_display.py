@@ -34,10 +34,11 @@ SHOW_MS = 20_000
 
 
 def cell_centre(geometry: str, cell: Cell) -> tuple[float, float]:
-    """A field's centre in field units, y growing upwards (as the board is drawn)."""
+    """A field's centre in field units, y growing upwards (north, as the board is drawn). Hex rows
+    run from the north (r = -R) to the south, so y falls as r grows."""
     if geometry == "hex":
         q, r = cell
-        return math.sqrt(3) * (q + r / 2), 1.5 * r
+        return math.sqrt(3) * (q + r / 2), -1.5 * r
     return float(cell[0]), float(cell[1])
 
 

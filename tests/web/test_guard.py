@@ -110,3 +110,22 @@ def test_the_pin_lights_four_digits_in_the_seat_colours(profile: str, game: str,
     with pytest.raises(ValueError, match="four digits"):
         pin_frame(board, "12a4")
     assert set(FONT) == set("0123456789")
+
+
+@pytest.mark.parametrize(("profile", "game"), [("square14", "klotz"), ("hex61", "fillit")])
+def test_the_pin_reads_upright_from_the_south_edge(profile: str, game: str) -> None:
+    """A 7's bar is at its top: the northernmost red fields (rank 14 of the square board, row a of
+    the hex board, by the boards' notation) hold more of the digit than its southernmost ones."""
+    loaded = load_profile(ROOT / "wiring" / f"{profile}.toml")
+    state = load_game(game).new_game(seed=0)
+    board = board_map(loaded, state.game, state)
+    frame = pin_frame(board, "7777")
+    red = [name for name, wiring in loaded.fields.items() if frame[wiring.led] == PLAYER_COLOURS["red"]]
+
+    def northness(name: str) -> int:
+        return int(name[1:]) if profile == "square14" else -(ord(name[0]) - ord("a"))
+
+    rows = sorted({northness(name) for name in red})
+    top = sum(1 for name in red if northness(name) == rows[-1])
+    bottom = sum(1 for name in red if northness(name) == rows[0])
+    assert top > bottom, (top, bottom, sorted(red))
