@@ -217,4 +217,10 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         "--write", action="store_true", help="store the thresholds in the configuration's [gpio.analog] table"
     )
     calibrate.set_defaults(run=commands["calibrate"])
+
+    wiring = sub.add_parser("wiring", help="show how a configuration is wired: its header pins, chips and LED chain")
+    wiring.add_argument("config", metavar="CONFIG", help="a service configuration (e.g. wiring/examples/gpio-mux.toml)")
+    wiring.add_argument("--svg", action="store_true", help="draw the wiring as an SVG picture instead of a pin list")
+    wiring.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the terminal")
+    wiring.set_defaults(run=commands["wiring"])
     return parser

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from controller.games import GAMES, Game, State, load_game
@@ -284,6 +285,28 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     return 1 if report.always_read or report.together or report.unmapped else 0
 
 
+def cmd_wiring(args: argparse.Namespace) -> int:
+    from controller.service.config import ConfigError, load_config
+    from controller.terminal.wiring_diagram import wiring_svg, wiring_table
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"tafel: {error}", file=sys.stderr)
+        return 2
+    text = wiring_svg(config) if args.svg else wiring_table(config)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"tafel: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    print(f"tafel: wrote {args.output}")
+    return 0
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from controller.service.config import ConfigError, load_config
     from controller.terminal.calibrate import run_calibrate
@@ -317,6 +340,7 @@ COMMANDS = {
     "bench": cmd_bench,
     "run": cmd_run,
     "diagnose": cmd_diagnose,
+    "wiring": cmd_wiring,
     "calibrate": cmd_calibrate,
 }
 

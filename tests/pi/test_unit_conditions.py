@@ -191,9 +191,8 @@ def test_the_example_starts_to_ready_as_the_unit_runs_it(example: str, base: Pat
     reads = sum(report["calls"].get(name, 0) for name in ("gpio_read", "spi_xfer", "spi_read"))
     assert reads > 0, f"the scanner never read a sensor: {report['calls']}"
     profile = load_profile({"gpio-analog": "hex61"}.get(example, "square14"))
-    spi_port = 0 if example == "gpio-shift" else 1
     frames = report["spi_writes"]
-    assert frames and {bus for bus, _, _ in frames} == {spi_port}
+    assert frames and {bus for bus, _, _ in frames} == {0}  # every example's strip is on SPI0 (DMA)
     assert {length for _, length, _ in frames} == {spi_frame_bytes(profile.led_count)}  # whole frames
     assert frames[-1][2], "the LEDs are dark after a stop"
     assert "<6>LEDs off" in out

@@ -420,7 +420,8 @@ def test_the_spi_bus_of_the_leds_is_not_free_for_other_uses(tmp_path: Path) -> N
     assert "GPIO19 (pin 35) is used twice: for confirm button and for SPI1 MISO (LED strip)" in message
     text = ANALOG.replace('[leds]\nbackend = "none"', '[leds]\nbackend = "neopixel"')  # SPI0: the ADCs' bus
     message = error_of(tmp_path, text)
-    assert "GPIO8 (pin 24) is used twice: for SPI0 CE0 (MCP3008 on chip select 0) and for SPI0 CE0 (LED strip)" in message
+    expected = "GPIO8 (pin 24) is used twice: for SPI0 CE0 (MCP3008 on chip select 0) and for SPI0 CE0 (LED strip)"
+    assert expected in message
     config = load_config(write(tmp_path, text + "\n[neopixel]\nspi_port = 1\n"))
     assert config.spi_buses() == (0, 1)
 
