@@ -11,7 +11,8 @@ from controller.games import Cell
 from controller.games.hexgrid import HexGrid
 from hal.profile import BoardProfile
 from sim.board import SimBoard, SimInputs, SimPixels
-from sim.hands import CALM, HUMAN, VirtualHands
+from sim.hands import CALM, CLUMSY, HUMAN, VirtualHands
+from sim.mishaps import Mishaps
 
 
 @dataclass
@@ -20,6 +21,7 @@ class SimBackends:
     pixels: Any  # SimPixels (None until the service picks its LED backend)
     inputs: SimInputs
     hands: VirtualHands
+    mishaps: Mishaps  # knocked and touched pieces, failing sensors: apart from anybody's move
 
 
 def board_neighbours(profile: BoardProfile) -> Callable[[Cell], Iterable[Cell]] | None:
@@ -42,6 +44,7 @@ def simulated(
     `with_pixels` False leaves the LED strip to the caller (the service picks its own LED backend)."""
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board) if with_pixels else None
-    style = CALM if calm_hands else HUMAN if noise in ("low", "high") else None  # people come with the noise
+    # People come with the noise; the high mix brings their mishaps too.
+    style = CALM if calm_hands else {"low": HUMAN, "high": CLUMSY}.get(noise)
     hands = VirtualHands(seed + 1, style, board_neighbours(profile))
-    return SimBackends(board, pixels, SimInputs(), hands)
+    return SimBackends(board, pixels, SimInputs(), hands, Mishaps(board, hands.counts))

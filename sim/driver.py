@@ -18,6 +18,7 @@ from controller.table.tracker import Tracker, TrackerOutput
 from sim.backends import SimBackends
 from sim.board import SimBoard
 from sim.hands import HandStep
+from sim.mishaps import knock, touch
 from sim.sight import MoveSight
 
 REACTION_MS = 400  # how long a player takes to answer a confirmation request
@@ -182,6 +183,8 @@ class Performance:
             stats.declared += 1
         self._start = start
         self.finished_at = start if not self._steps else start + self._steps[-1].at
+        self._landing = self._plan_knock(is_field)
+        self._declared_unseen = False
         self._index = 0
         self._asked = False
         self._confirm_at: int | None = None
@@ -197,6 +200,43 @@ class Performance:
     @property
     def hands_done(self) -> bool:
         return self._index >= len(self._steps)
+
+    def _plan_knock(self, is_field: Callable[[Cell], bool]) -> Cell | None:
+        """Where the moving piece lands (its last placement), and whether the hand knocks a piece
+        beside it on the way: just before it lands, or just after (sim/mishaps.py)."""
+        places = [step for step in self._steps if step.op == "place"]
+        if not places:
+            return None
+        landing = places[-1]
+        hands = self._backends.hands
+        if not hands.chance("knock"):
+            return landing.cell
+        moving = {step.cell for step in self._steps}
+        steps = knock(hands, self.after.occupancy(), landing.cell, moving, is_field, hands.neighbours)
+        if not steps:
+            hands.counts["knock"] -= 1  # nothing stands beside it to knock
+            return landing.cell
+        offset = hands.between(hands.style.knock_ms)
+        first_lift = min(step.at for step in self._steps)
+        in_move = hands.between((0, 1)) == 1 and landing.at - offset > first_lift
+        if in_move:
+            hands.counts["knock_in_move"] += 1
+        at = landing.at - offset if in_move else landing.at + offset
+        self._backends.mishaps.add(self._start + at, steps)
+        return landing.cell
+
+    def _not_taken(self, output: TrackerOutput) -> bool:
+        """Whether the board shows nothing of this move: no match, or a question about other moves."""
+        asked_other = output.mode == "confirm" and self.action not in output.candidates
+        return output.mode in ("moving", "guidance") or asked_other
+
+    def touch_again(self, now: int) -> None:
+        """After the commit: the player lifts the piece just moved to look, and puts it back."""
+        hands = self._backends.hands
+        if self._landing is None or self.after.is_terminal() or not hands.chance("touch"):
+            return
+        steps = touch(hands, self.after.occupancy(), self._landing)
+        self._backends.mishaps.add(now + hands.between((200, 800)), steps)
 
     def before_scan(self, now: int) -> None:
         """The hands carry out every step that is due, and answer a confirmation request in time."""
@@ -254,6 +294,19 @@ class Performance:
                 hands = self._backends.hands
                 wanted = output.previewed == action
                 self._press = (now + hands.between(hands.style.press_ms), "confirm" if wanted else "menu")
+        hands = self._backends.hands
+        if (
+            done
+            and self.answers
+            and not self._declared_unseen
+            and self._not_taken(output)
+            and not self._backends.mishaps.pending
+            and now - self.finished_at >= hands.style.declare_after_ms
+        ):
+            # The board does not take the move (a failed sensor under it): the player says it.
+            self._declared_unseen = True
+            hands.counts["declared_unseen"] += 1
+            self._backends.inputs.push("declare", self.text)
         if done and self.answers and now - self.finished_at >= GIVE_UP_MS:
             stats.missed += 1
             return False
@@ -357,9 +410,9 @@ class HandsDriver:
         self._requested.append(action)
 
     def before_scan(self, now: int) -> None:
-        if self.current is None and not self._ready:
+        if self.current is None and (not self._ready or self._restoring is not None):
             self._restore(now)
-        if self.current is None and self._ready and not self.finished:
+        if self.current is None and self._ready and not self.finished and not self._backends.mishaps.pending:
             asked = bool(self._requested)
             action = self._next_action(self._tracker.state)
             if action is not None:
@@ -369,6 +422,7 @@ class HandsDriver:
                 self.current = Performance(self._backends, self._tracker, action, now, self.stats, answers=not asked)
                 self.judge.intend(self.current)
                 self._log(f"virtual hands: seat {self.current.before.current_player} plays {self.current.text}")
+        self._backends.mishaps.before_scan(now, apply_step)
         if self.current is not None:
             try:
                 self.current.before_scan(now)
@@ -396,7 +450,9 @@ class HandsDriver:
         self._restoring = (start, steps, index) if index < len(steps) else None
 
     def after_scan(self, now: int, output: TrackerOutput) -> None:
-        if output.mode == "idle":
+        if output.mode == "idle" and self._restoring is None:
+            # Ready once the pieces really stand where the game says: sensors that cannot count a
+            # stack may read idle while a restore is still putting pieces back.
             self._ready = True
         elif output.mode in ("guidance", "restore") and self.current is None and self._restoring is None:
             self._ready = False  # the game went another way than the board (a take-back): set it right

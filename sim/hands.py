@@ -59,13 +59,35 @@ class HandStyle:
     fast_reply_ms: tuple[int, int] = (40, 700)
     buttons: float = 0.0  # answer a confirmation request with menu/confirm instead of the screen
     press_ms: tuple[int, int] = (250, 650)  # from seeing the wanted candidate to pressing confirm
+    # Mishaps (sim/mishaps.py): the hand knocks a piece beside the field it puts a piece on, one field
+    # over, 10-150 ms after the placement or just before it, and puts it back once it notices.
+    knock: float = 0.0
+    knock_ms: tuple[int, int] = (10, 150)
+    knock_back_ms: tuple[int, int] = (400, 2500)
+    # The player who has just moved lifts their piece again to look and puts it back, while the next
+    # player thinks.
+    touch: float = 0.0
+    touch_ms: tuple[int, int] = (300, 3000)
+    # A sensor fails (dies or sticks) at some moment of the game: the chance per game.
+    fault: float = 0.0
+    # A player whose move the board does not take (a failed sensor under it) says it on the screen.
+    declare_after_ms: int = 4000
 
 
 CALM = HandStyle(hesitate=0.0, slide=0.0, wrong_field=0.0)
 HUMAN = HandStyle(
     graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5
 )  # the behaviours people show at a real table, for the noisy mixes
-BEHAVIOURS = ("graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons")
+# The high noise mix adds the mishaps: knocked pieces, touches by the player who has just moved, and
+# a sensor failing in some games.
+CLUMSY = HandStyle(
+    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5, knock=0.05,
+    touch=0.05, fault=0.3,
+)  # fmt: skip
+BEHAVIOURS = (
+    "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons", "knock", "knock_in_move", "touch",
+    "dead", "stuck", "declared_unseen",
+)  # fmt: skip
 
 
 @dataclass
@@ -94,11 +116,16 @@ class VirtualHands:
         self.counts: Counter[str] = Counter()  # how often each human behaviour was used
 
     def chance(self, behaviour: str) -> bool:
-        """Draw whether this move shows `behaviour` (one of BEHAVIOURS); counted when it does."""
-        if self._rng.random() < getattr(self.style, behaviour):
+        """Draw whether this move shows `behaviour` (a HandStyle chance); counted when it does."""
+        rate = getattr(self.style, behaviour)
+        if rate > 0 and self._rng.random() < rate:  # a behaviour that is off draws nothing: seeds replay
             self.counts[behaviour] += 1
             return True
         return False
+
+    def neighbours(self, cell: Cell) -> Iterable[Cell]:
+        """The fields beside `cell` on this board."""
+        return self._neighbours(cell)
 
     def between(self, bounds: tuple[int, int]) -> int:
         """A duration drawn from a human range."""

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
-from controller.table.tracker_types import TAKEBACK, Mismatch
+from controller.table.evidence import older_apart
+from controller.table.knocks import SLIDE_MS
+from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -24,11 +26,17 @@ class FollowingHands:
     """The tracker's rules for the seams between moves (mixed into `Tracker`)."""
 
     _ask_corrections: bool = False
+    _waiting: bool = False
     _provisional: Choice | None
     _acknowledged: Action | None
     _correction: CorrectionWindow | None
     _expected: tuple[int, ...]
     _stable: list[int]
+    _stable_since: list[int]
+    config: TrackerConfig
+    _board: Callable[[], list[int]]
+    _set_deadline: Callable[[int | None], None]
+    _now: int
     _masked: dict[int, int]
     _history: list[State]
     _state: State
@@ -66,6 +74,9 @@ class FollowingHands:
         channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
+        if self._young(extra):
+            self._waiting = True
+            return False  # a lift that may yet be half of a knocked piece's slide: wait and see
         bigger = cands.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
         if any(other not in moves and self._unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
             return False  # this player may be making a bigger move
@@ -83,7 +94,10 @@ class FollowingHands:
         window = self._correction
         if window is None or not mismatch:
             return []
-        if window.next_player_started(mismatch, self._expected):
+        # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
+        # the next player's start.
+        young = self._young(mismatch)
+        if window.next_player_started(mismatch - young, self._expected):
             self._correction = None
             return []
         before = self._table(window.before)
@@ -97,12 +111,30 @@ class FollowingHands:
             found = window.alternatives([action for action in moved_on if not before.mismatch(action)])
         else:
             found = window.alternatives(self._matching(before, evidence))
+            # (Never the committed move's own fields: setting those aside would replace the move
+            # by anything at all.)
+            old = older_apart(dict(evidence), self._stable_since) - window.channels if not found else frozenset()
+            if old:  # an old change on other fields (a failed sensor) is not part of the correction
+                recent = frozenset(pair for pair in evidence if pair[0] not in old)
+                apart = before.matching(recent, {*self._masked, *old})
+                found = window.alternatives(
+                    [action for action in apart if not any(channel in old for channel, _ in before.mismatch(action))]
+                )
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
         self._ask_corrections = bool(found) and self._may_begin_a_move(
             mismatch, self._table(self._state), sent_home=True
         )
         return found
+
+    def _young(self, evidence: Mismatch) -> Mismatch:
+        """The changes too recent to judge alone: a lift may be the first half of a knocked piece's
+        slide until its other half had time to settle. The tracker looks again when they are old."""
+        wait = SLIDE_MS + self.config.debounce_ms
+        young = frozenset(pair for pair in evidence if self._now - self._stable_since[pair[0]] < wait)
+        if young:
+            self._set_deadline(min(self._stable_since[channel] for channel, _ in young) + wait)
+        return young
 
     def _unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor
@@ -124,7 +156,7 @@ class FollowingHands:
 
     def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         masked = self._masked
-        return frozenset((ch, v) for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked)
+        return frozenset((ch, v) for ch, v in enumerate(self._board()) if v != expected[ch] and ch not in masked)
 
     def _declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""

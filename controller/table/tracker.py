@@ -12,7 +12,7 @@ candidates is confirmation.py's; the hints that guide the players are guidance.p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from controller.games import Action, Cell, State
@@ -22,7 +22,9 @@ from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.evidence import arrives, in_order, older_apart
 from controller.table.following import Choice, FollowingHands
+from controller.table.knocks import Change, KnockWatch
 from controller.table.tracker_inputs import TrackerInputs
 from controller.table.tracker_types import (
     TAKEBACK,
@@ -37,6 +39,11 @@ from controller.table.tracker_types import (
 )
 from hal.protocols import InputEvent, Readings
 
+# A lifted-looking field that outlived a move made elsewhere is a fault once it has lasted this long.
+OUTLIVED_MS = 10_000
+# How long before the last commit the next player may have started (a fast reply: a piece lifted
+# 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
+REPLY_HEAD_START_MS = 1_500
 TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
 # Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
 # long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
@@ -61,6 +68,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._last_readings: Readings | None = None
         self._since = [0] * channels
         self._stable = [0] * channels
+        self._stable_since = [0] * channels  # when each channel's stable reading began (its raw change)
         self._pending: set[int] = set()
         self._started = False
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
@@ -81,6 +89,12 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
+        self._knocks = KnockWatch(board.cell_of_channel, _neighbours_of(board))
+        # The last move committed (when, and the channels it changed), while it stands: a change older
+        # than it on other fields outlived a move made elsewhere (see _stuck).
+        self._moved: tuple[int, frozenset[int]] | None = None
+        self._now = 0  # the time of the step being made
+        self._waiting = False  # the last judgement waits for a young change to grow old
         self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
         self._weighing: CandidateTable | None = None  # its table, while quiet scans weigh it ahead
 
@@ -125,6 +139,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         timer run out, so a single noisy scan followed by lost ones can never become a move.
         """
         events = tuple(events)
+        self._now = now
         if readings is None and not events and self._output is not None:
             return self._output
         changed = self._debounce(now, readings)
@@ -192,10 +207,19 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
             self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
             return False
+        changes = []
         for channel in settled:
             self._pending.discard(channel)
             value = self._raw[channel]
+            if value != self._stable[channel]:
+                changes.append(Change(channel, self._stable[channel], value, self._since[channel]))
+                self._stable_since[channel] = self._since[channel]
             self._stable[channel] = value
+        knocked_before = set(self._knocks.overrides)
+        self._knocks.observe(changes, now)
+        overrides = self._knocks.overrides
+        for channel in {*settled, *knocked_before, *overrides}:
+            value = overrides.get(channel, self._stable[channel])
             if channel in self._masked:
                 if value == self._masked[channel]:
                     continue
@@ -208,10 +232,19 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._mismatch_since = max(self._since[ch] for ch in settled)
         return True
 
+    def _board(self) -> list[int]:
+        """The stable readings as the matching sees them: a knocked piece counts where it stood
+        until it is back."""
+        board = list(self._stable)
+        for channel, value in self._knocks.overrides.items():
+            board[channel] = value
+        return board
+
     def _reset_mismatch(self, now: int) -> None:
         expected = self._expected
         masked = self._masked
-        self._mismatch = {ch: v for ch, v in enumerate(self._stable) if v != expected[ch] and ch not in masked}
+        board = self._board()
+        self._mismatch = {ch: v for ch, v in enumerate(board) if v != expected[ch] and ch not in masked}
         self._mismatch_since = now
 
     # --- candidates ----------------------------------------------------------------------------
@@ -247,6 +280,45 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         before = self._table(previous).expected
         masked = self._masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
+
+    def _fresh(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
+        """The actions made of changes from this player's turn: a change older than the last move
+        (by more than a fast reply's head start) happened before this player could act."""
+        if not actions or self._moved is None:
+            return actions
+        oldest = self._moved[0] - REPLY_HEAD_START_MS
+        since = self._stable_since
+        return [action for action in actions if all(since[ch] >= oldest for ch, _ in cands.mismatch(action))]
+
+    def _in_order(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
+        """The actions whose pieces could have moved in the order the sensors saw (evidence.py)."""
+        if not actions:
+            return actions
+        expected, since = self._expected, self._stable_since
+        return [
+            action
+            for action in actions
+            if len(cands.footprint(action).moves) != 1  # one piece: its landing cannot come before its leaving
+            or in_order(self._unmasked(cands.mismatch(action)), expected, since)
+        ]
+
+    def _apart(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
+        """The moves the recent changes show, when an old change on other fields is not part of
+        them (a piece held or left lying, a failed sensor): the move is judged on its own fields and
+        the old change stays, to be judged on its own."""
+        old = older_apart(self._mismatch, self._stable_since)
+        if not old:
+            return []
+        channels = [channel for channel, _ in mismatch]
+        if any(self._unmasked(cands.mismatch(other)) >= mismatch for other in cands.reaching(channels)):
+            return []  # one bigger move may still explain every change: wait for it
+        recent = frozenset(pair for pair in mismatch if pair[0] not in old)
+        found = cands.matching(recent, {*self._masked, *old})
+        return [
+            action
+            for action in self._in_order(found, cands)
+            if not any(channel in old for channel, _ in cands.mismatch(action))
+        ]
 
     def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
         """The actions of `cands`' state that the evidence shows, masked (stuck) channels left out."""
@@ -284,6 +356,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._vias.append(via)
         self._history.append(before)
         self._enter(now, after)
+        self._moved = (now, frozenset(channel for channel, _ in cands.mismatch(action)))
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
             # anywhere else means the next player has started.
@@ -297,6 +370,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
         self._enter(now, previous)
+        self._moved = None
 
     def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
         """Replace the last commit by `action` of the same player (see corrections.py)."""
@@ -326,6 +400,8 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         """A new game (the old one was abandoned): no history, guide the set-up."""
         self._history.clear()
         self._cache.clear()
+        self._knocks.forget()
+        self._moved = None
         self._enter(now, state)
         self._setup = True
         self._output = None
@@ -333,7 +409,13 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
     # --- evaluation ----------------------------------------------------------------------------
     def _evaluate(self, now: int, committed: list[Action], messages: list[str], took_back: int) -> TrackerOutput:
         self._deadline = None
+        if self._knocks.expire(now):
+            self._reset_mismatch(now)  # a knocked piece left lying: read the board as it is
         output = self._match(now, committed, took_back)
+        if self._knocks.knocks:
+            # A knocked piece: the game goes on as if it stood where it did; the LEDs ask for it back.
+            output = _with(output, hints={**output.hints, **self._knocks.hints()})
+        self._set_deadline(self._knocks.next_expiry)
         if self._transitions:
             output = _with(output, transitions=tuple(self._transitions), commit_via=tuple(self._vias))
             self._transitions = []
@@ -397,17 +479,25 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             faults = self._stuck(now, mismatch)
             return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
         cands = self._table(state)
-        actions: list[Choice] = list(choice.with_card(self._matching(cands, mismatch)))
+        actions: list[Choice] = list(
+            choice.with_card(self._in_order(self._fresh(self._matching(cands, mismatch), cands), cands))
+        )
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
         if not actions:
+            self._waiting = False
             replied = self._fast_reply(mismatch, cands)
             if replied is not None:  # the last move, and the next player has started: commit it
                 self._commit(now, replied)
                 committed.append(replied)
                 return self._match(now, committed, took_back)
+            if self._waiting and self._provisional is not None:
+                # The next player may have started, or a piece was knocked: a moment tells.
+                return self._acknowledge(self._provisional, cands, base)
             actions = list(self._asked_and_followed(mismatch, cands))  # the request stays
+        if not actions:
+            actions = list(choice.with_card(self._apart(mismatch, cands)))
         corrections = [Correction(action) for action in self._corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -448,7 +538,11 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
-            auto = self.config.takeback == "auto" and not self._capture_may_follow(cands)
+            # Only a board where a piece was put back shows a take-back for sure: if the last move's
+            # piece was only lifted off again, it may be in the hand of a player looking at it.
+            expected = self._expected
+            put_back = any(arrives(channel, reading, expected) for channel, reading in self._mismatch.items())
+            auto = self.config.takeback == "auto" and put_back and not self._capture_may_follow(cands)
             if auto and now >= due and not self._moving():
                 self._take_back(now)
                 return self._match(now, committed, took_back + 1)
@@ -462,6 +556,10 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             self._accept(now, choice, committed, via="sensors")
             return self._match(now, committed, took_back)
         self._set_deadline(due)
+        return self._acknowledge(choice, cands, base)
+
+    def _acknowledge(self, choice: Choice, cands: CandidateTable, base: dict) -> TrackerOutput:
+        """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
         shown = self._shown_action(choice)
         table = self._table_of(choice, cands)
         if not isinstance(choice, Correction):
@@ -507,27 +605,66 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
 
     def _stuck(self, now: int, mismatch: Mismatch, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
-        """A single wrong channel that holds for `stuck_after_ms` is reported as a sensor fault,
-        unless (with `cands`, in play) it is a piece the player on turn may move, lifted."""
-        if len(mismatch) != 1:
-            return ()
-        if now - self._mismatch_since < self.config.stuck_after_ms:
-            self._set_deadline(self._mismatch_since + self.config.stuck_after_ms)
-            return ()
-        ((channel, value),) = tuple(mismatch)
-        if cands is not None and self._liftable(channel, value, cands):
-            return ()  # a piece of the player on turn held in the air, however long: not a fault
-        fault = SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel])
-        if self.config.mask_stuck:
-            # Leave it out of the matching so the game can go on; it comes back when it changes.
-            self._masked[channel] = value
-            self._mismatch.pop(channel, None)
+        """Wrong channels reported as sensor faults (a failed sensor, or a stray piece) and, with
+        `mask_stuck`, left out of the matching so the game goes on:
+
+        - a single wrong channel that holds for `stuck_after_ms` with nothing else changing;
+        - a wrong channel that outlived a move made elsewhere (it is older than this position) and
+          has held for `stuck_after_ms`: it is nobody's move.
+
+        Not a piece the player on turn may move, lifted (with `cands`, in play): people hold a piece
+        in the air as long as they like. Unless it outlived a move made elsewhere by OUTLIVED_MS:
+        nobody holds a piece while the game goes on; its sensor has died, or the piece is gone."""
+        faults: list[SensorFault] = []
+        stuck_after = self.config.stuck_after_ms
+        alone = len(mismatch) == 1
+        for channel, value in sorted(mismatch):
+            outlived = self._outlived(channel)
+            dues = [self._mismatch_since + stuck_after] if alone else []
+            if outlived:
+                dues.append(self._stable_since[channel] + stuck_after)
+            if not dues or now < min(dues):
+                if dues:
+                    self._set_deadline(min(dues))
+                continue
+            held = cands is not None and self._liftable(channel, value, cands)
+            since = self._stable_since[channel]
+            if held and (not outlived or now - since < OUTLIVED_MS):
+                if outlived:
+                    self._set_deadline(since + OUTLIVED_MS)
+                continue
+            faults.append(SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel]))
+        if faults and self.config.mask_stuck:
+            for fault in faults:
+                # Leave it out of the matching so the game can go on; it comes back when it changes.
+                self._masked[fault.channel] = fault.reading
+                self._mismatch.pop(fault.channel, None)
             self._set_deadline(now)  # match again at the next scan, without it
-        return (fault,)
+        return tuple(faults)
+
+    def _outlived(self, channel: int) -> bool:
+        """Whether the channel's change is older than the last move, which was made elsewhere."""
+        moved = self._moved
+        return moved is not None and self._stable_since[channel] < moved[0] and channel not in moved[1]
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
         return [cells[ch] for ch in self._mismatch if ch in cells]
+
+
+def _neighbours_of(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:
+    """The fields beside a field (a hand knocks a piece onto one of them): six on a hex board, the
+    eight around it on a square one."""
+    if board.profile.geometry == "hex":
+        from controller.games.hexgrid import HexGrid
+
+        return HexGrid(*board.profile.size).neighbours
+
+    def around(cell: Cell) -> tuple[Cell, ...]:
+        x, y = cell[0], cell[1]
+        return tuple((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+    return around
 
 
 def _with(output: TrackerOutput, **changes) -> TrackerOutput:

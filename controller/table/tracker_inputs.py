@@ -24,6 +24,8 @@ class TrackerInputs:
     _choice: Confirmation
     _provisional: Choice | None
     _mismatch: dict[int, int]
+    _masked: dict[int, int]
+    _stable: list[int]
     _mismatch_since: int
     _history: list[State]
     _restore: bool
@@ -112,8 +114,20 @@ class TrackerInputs:
         except IllegalAction as error:
             messages.append(f"{text}: {error.reason}")
             return
-        mismatch = self._unmasked(self._table(self._state).mismatch(action))
-        if mismatch != frozenset(self._mismatch.items()):
-            messages.append(f"{text}: the board does not show this move; make it on the board first")
-            return
+        cands = self._table(self._state)
+        shown = self._unmasked(cands.mismatch(action))
+        board = frozenset(self._mismatch.items())
+        if shown != board:
+            differing = {channel for channel, _ in shown ^ board}
+            # Only a board no legal move explains may hide a failed sensor; one field off, no more.
+            if len(differing) != 1 or (board and cands.matching(board, self._masked)):
+                messages.append(f"{text}: the board does not show this move; make it on the board first")
+                return
+            # One field does not show what the move says: the person at the table says the move was
+            # made, so that field's sensor missed it (it is left out until it changes), or it holds an
+            # old change that is not part of the move (it stays, to be judged on its own).
+            (channel,) = differing
+            if any(channel == moved for moved, _ in shown):
+                self._masked[channel] = self._stable[channel]
+                self._mismatch.pop(channel, None)
         self._accept(now, action, committed, via="declare")

@@ -23,6 +23,7 @@ from hal.profile import BoardProfile, load_profile
 from sim.backends import simulated
 from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile, sight_of
 from sim.hands import BEHAVIOURS, HandStep
+from sim.mishaps import fault_onsets
 from sim.sight import MoveSight
 
 SCAN_MS = 10  # 100 scans per second
@@ -54,6 +55,9 @@ class PhysicalTable:
         )
         if set_up:
             self.sim.load(state.occupancy())
+        # A sensor may fail during the game (the high noise mix): the board must go on without it.
+        fields = sorted(self.sim.channel_of)
+        self.backends.mishaps.faults = fault_onsets(self.backends.hands.style.fault, fields, seed)
         self.now = 0
         self.stats = PhysicalStats()
         self.judge = Judge(self.stats)  # every commit checked against the moves the hands meant
@@ -71,6 +75,7 @@ class PhysicalTable:
 
     def tick(self) -> TrackerOutput:
         self.sim.now = self.now
+        self.backends.mishaps.before_scan(self.now, apply_step)
         output = self.session.step(self.now)
         self._time_step(output)
         if output.mode == "guidance" and self._last_mode != "guidance":
@@ -142,6 +147,8 @@ class PhysicalTable:
 
         `watch(now, output)` sees every scan and `on_hand(now, step)` every step of the hands (the
         demo narrates them)."""
+        while self.backends.mishaps.pending:  # a knocked or touched piece goes back first
+            self.tick()
         move = Performance(
             self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards, on_hand=on_hand
         )
@@ -168,11 +175,19 @@ class PhysicalTable:
             if not moves:
                 if self.state.is_terminal():
                     return
+                if self.backends.mishaps.pending:  # a knocked or touched piece goes back first
+                    self.tick()
+                    continue
                 action = bots[self.state.current_player].choose(self.state)
                 moves.append(self._start(action, self.state))
             last = moves[-1]
             if len(moves) == 1 and last.hands_done and last.reply_at is None:
-                can_reply = not self.show_cards and not last.after.is_terminal() and last.finished_at < self.now
+                can_reply = (
+                    not self.show_cards
+                    and not last.after.is_terminal()
+                    and last.finished_at < self.now
+                    and not self.backends.mishaps.pending
+                )
                 reply = can_reply and not sight.is_invisible(last.before, last.action) and hands.chance("fast_reply")
                 last.reply_at = last.finished_at + hands.between(hands.style.fast_reply_ms) if reply else -1
             if len(moves) == 1 and last.reply_at is not None and last.reply_at >= 0 and self._last_mode == "confirm":
@@ -198,6 +213,8 @@ class PhysicalTable:
                     return
                 if result is True:
                     moves.remove(move)
+                    if not moves:
+                        move.touch_again(self.now)
 
     def _start(self, action: Action, before: State) -> Performance:
         move = Performance(

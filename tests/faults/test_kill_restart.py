@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from controller.service.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIRMED = re.compile(r"confirmed move (\d+): (\S+) by .*\((\w+)\)$")
+SILENT_S = 60
 CYCLES_PER_GAME = 17  # three board games: 51 kill-and-restart cycles
 
 GAMES = {
@@ -95,6 +98,20 @@ def journal_game(state: Path, scratch: Path) -> tuple[dict | None, list[str]]:
     return recovery.game.start, [entry["action"] for entry in recovery.game.actions]
 
 
+def _lines(process: subprocess.Popen[str]) -> Iterator[str]:
+    """The service's log lines; a service silent for SILENT_S fails the test instead of hanging it."""
+    assert process.stdout is not None
+    while True:
+        ready, _, _ = select.select([process.stdout], [], [], SILENT_S)
+        if not ready:
+            process.kill()
+            raise AssertionError(f"the service logged nothing for {SILENT_S} s")
+        line = process.stdout.readline()
+        if not line:
+            return
+        yield line
+
+
 def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str, str]]:
     """Start `tafel run`, read its log until `lines_before_kill` lines came, SIGKILL it; the moves
     it logged as confirmed."""
@@ -107,7 +124,7 @@ def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str, s
     )
     confirmed: list[tuple[int, str]] = []
     assert process.stdout is not None
-    for seen, line in enumerate(process.stdout, start=1):
+    for seen, line in enumerate(_lines(process), start=1):
         match = CONFIRMED.search(line)
         if match:
             confirmed.append((int(match.group(1)), match.group(2), match.group(3)))

@@ -1,0 +1,92 @@
+"""The first stage of the tracker: from raw scans to stable readings, each dated.
+
+A reading becomes stable once it has held for `debounce_ms`; its change is dated by the raw change
+that started it, so the times the rest of the tracker reasons with (which field emptied first, how
+fast a piece slid) are the times the hands acted, not the times the debounce let them through. A
+dropped scan (None) is no evidence either way. The first scan is taken as stable at once: the board
+was lying there before anyone looked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from controller.table.knocks import Change
+from hal.protocols import Readings
+
+
+@dataclass
+class Scan:
+    """What one scan brought: the stable changes (dated), and the channels whose raw reading moved."""
+
+    changes: list[Change] = field(default_factory=list)
+    settled: list[int] = field(default_factory=list)  # channels that became stable (changed or not)
+    touched: list[int] = field(default_factory=list)  # channels whose raw reading changed in this scan
+    first: bool = False  # the first scan: every reading is stable at once
+
+
+class Debouncer:
+    """Per-channel debounce with the time each stable reading began (see the module docstring)."""
+
+    def __init__(self, channels: int, debounce_ms: int) -> None:
+        self.debounce_ms = debounce_ms
+        self.raw = [0] * channels
+        self.since = [0] * channels  # last raw change per channel
+        self.stable = [0] * channels
+        self.stable_since = [0] * channels  # when each channel's stable reading began (its raw change)
+        self.pending: set[int] = set()
+        self.started = False
+        self._last: Readings | None = None
+
+    def feed(self, now: int, readings: Readings | None) -> Scan:
+        """One scan (None: dropped); what it brought."""
+        scan = Scan()
+        if readings is None:
+            return scan
+        if readings != self._last:
+            if len(readings) != len(self.raw):
+                raise ValueError(f"scan has {len(readings)} channels; the board has {len(self.raw)}")
+            if not self.started:
+                self.started = True
+                self.raw = list(readings)
+                self.stable = list(readings)
+                self._last = readings
+                scan.first = True
+                return scan
+            raw, since, stable, pending = self.raw, self.since, self.stable, self.pending
+            previous = self._last or ()
+            for channel, value in enumerate(readings):
+                if value != previous[channel]:
+                    raw[channel] = value
+                    since[channel] = now
+                    scan.touched.append(channel)
+                    if value != stable[channel]:
+                        pending.add(channel)
+                    else:
+                        pending.discard(channel)
+            self._last = readings
+        if not self.pending:
+            return scan
+        scan.settled = [ch for ch in self.pending if now - self.since[ch] >= self.debounce_ms]
+        for channel in scan.settled:
+            self.pending.discard(channel)
+            value = self.raw[channel]
+            if value != self.stable[channel]:
+                scan.changes.append(Change(channel, self.stable[channel], value, self.since[channel]))
+                self.stable_since[channel] = self.since[channel]
+            self.stable[channel] = value
+        return scan
+
+    def next_settle(self) -> int | None:
+        """When the earliest pending reading becomes stable, if any is pending."""
+        if not self.pending:
+            return None
+        return min(self.since[ch] for ch in self.pending) + self.debounce_ms
+
+    def moving(self, channels: Collection[int]) -> bool:
+        """Whether any of `channels` is still changing (a raw reading not yet stable)."""
+        return any(channel in channels for channel in self.pending)
+
+    def last_change(self, channels: Collection[int]) -> int:
+        return max(self.since[ch] for ch in channels)

@@ -1,0 +1,57 @@
+"""What is physically possible, judged from the readings and their times (docs/tracker.md, "The
+evidence model"). Pure functions: the tracker asks them before it believes an explanation.
+
+- **A piece cannot arrive before it left.** When one piece moves from one field to another, the
+  field it lands on fills after the field it left empties. A field that filled well before the only
+  field the move empties did not receive that piece: something else (a stray piece, a stuck sensor)
+  filled it.
+- **One hand, one move.** A change that started long before the changes of a move, on fields the
+  move does not touch, is not part of it: a piece lifted and held, a piece left lying, or a failed
+  sensor. The move can be judged on its own fields; the old change stays unexplained and is judged
+  on its own (a fault, once it has lasted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from controller.table.tracker_types import Mismatch
+
+ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
+APART_MS = 500  # an old change this much older than every other change is not part of their move
+
+
+def leaves(channel: int, reading: int, expected: Sequence[int]) -> bool:
+    """Whether `reading` on `channel` means a piece (or one of a stack) left the field."""
+    was = expected[channel]
+    return was != 0 and (abs(reading) < abs(was) or reading * was < 0)
+
+
+def arrives(channel: int, reading: int, expected: Sequence[int]) -> bool:
+    """Whether `reading` on `channel` means a piece arrived on the field."""
+    was = expected[channel]
+    return reading != 0 and (abs(reading) > abs(was) or reading * was < 0)
+
+
+def in_order(evidence: Mismatch, expected: Sequence[int], since: Sequence[int]) -> bool:
+    """Whether a one-piece move with this evidence could have happened in the order the sensors saw:
+    its landing field did not fill before its origin emptied. Moves of several pieces (a capture
+    sent home, a board part carried) are not judged here."""
+    departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
+    arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
+    if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
+        return True
+    return since[arrivals[0]] >= since[departures[0]] - ORDER_SLACK_MS
+
+
+def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:
+    """The channels whose change is older, by APART_MS or more, than every other change of the board
+    (none, when every change is recent or every change is old)."""
+    if len(mismatch) < 2:
+        return frozenset()
+    ordered = sorted(mismatch, key=lambda channel: since[channel])
+    for split in range(1, len(ordered)):
+        old, recent = ordered[:split], ordered[split:]
+        if since[recent[0]] - since[old[-1]] >= APART_MS:
+            return frozenset(old)
+    return frozenset()

@@ -1,0 +1,269 @@
+"""Knocked pieces: a piece the hand bumps one field over while it puts another piece down.
+
+What the sensors can tell (docs/tracker.md, "The evidence model"): a person moves a piece on purpose
+by lifting it, carrying it and setting it down, which takes a tenth of a second or more between its
+leaving one field and arriving on another. A knocked piece *slides*: it leaves a field and lands on
+the field beside it within a few tens of milliseconds. One hand puts down one piece at a time, so a
+standing piece that slides next to where a piece is being put down (just before it lands, or just
+after) was bumped by that hand: nobody moved it on purpose.
+
+A knock changes nothing in the game. `KnockWatch` recognises it from the stable changes and their
+times, and from then on the matching sees the board as it was before the knock (`overrides`), while
+the LEDs ask for the knocked piece to be put back. Putting it back ends the knock; so does the piece
+going anywhere else, or a long time passing (then the board is read as it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from controller.games import Cell
+from controller.table.tracker_types import HintKind
+
+SLIDE_MS = 40  # a knocked piece leaves its field and lands beside it within this
+TIE_MS = 10  # arrivals this close in time cannot be told apart (one scan)
+BOUNCE_MS = 25  # contact bounce may date a lift this much after the piece really left
+KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece down next to it
+STANDING_MS = 500  # the knocked piece had been standing still at least this long
+FORGET_MS = 10_000  # a knocked piece not put back in this long: the board is read as it is
+RECENT_MS = 1_000  # how long changes are remembered for pairing
+
+
+@dataclass(frozen=True)
+class Change:
+    """A stable change of one sensor channel, dated by the raw change that started it."""
+
+    channel: int
+    before: int
+    after: int
+    at: int
+
+    @property
+    def arrival(self) -> bool:
+        """A piece (or one more piece) arrived on the field."""
+        return abs(self.after) > abs(self.before) or (self.after != 0 and self.after * self.before < 0)
+
+    @property
+    def departure(self) -> bool:
+        """A piece (or one of a stack) left the field."""
+        return abs(self.after) < abs(self.before) or (self.before != 0 and self.after * self.before < 0)
+
+
+@dataclass(frozen=True)
+class Knock:
+    """A piece knocked from `origin` onto `aside`, with both channels' readings before the knock."""
+
+    origin: int
+    aside: int
+    before: tuple[int, int]  # readings of origin and aside before the knock
+    at: int
+    landing: Change | None = None  # the knocked piece's arrival beside its field
+    # Arrivals beside the origin at the very same moment as `aside`: the sensors cannot tell which
+    # one was the knocked piece and which the hand's, so both wait until the piece is back home.
+    also: tuple[tuple[int, int], ...] = ()
+
+class KnockWatch:
+    """Recognises knocked pieces from stable changes (see the module docstring) and keeps the board
+    as it was before each knock until the piece is back."""
+
+    def __init__(self, cell_of_channel: Mapping[int, Cell], neighbours: Callable[[Cell], Iterable[Cell]]) -> None:
+        channel_of = {cell: channel for channel, cell in cell_of_channel.items()}
+        self._beside: dict[int, frozenset[int]] = {
+            channel: frozenset(channel_of[other] for other in neighbours(cell) if other in channel_of)
+            for channel, cell in cell_of_channel.items()
+        }
+        self._cells = cell_of_channel
+        self._recent: list[Change] = []
+        self._last_change: dict[int, int] = {}
+        self._slides: list[tuple[Change, Change]] = []  # slides not (yet) known to be knocks
+        self.knocks: list[Knock] = []
+
+    @property
+    def overrides(self) -> dict[int, int]:
+        """Channel -> the reading the matching uses instead of the sensor's: the board before a knock,
+        and before a slide that may yet turn out to be one (a piece put down beside it within
+        KNOCK_MS): until then the board waits rather than take the slide for a move."""
+        found: dict[int, int] = {}
+        for departure, arrival in self._slides:
+            found.setdefault(departure.channel, departure.before)
+            found.setdefault(arrival.channel, arrival.before)
+        for knock in self.knocks:
+            if knock.origin >= 0:
+                found.setdefault(knock.origin, knock.before[0])
+            if knock.aside >= 0:
+                found.setdefault(knock.aside, knock.before[1])
+            for channel, before in knock.also:
+                found.setdefault(channel, before)
+        return found
+
+    def hints(self) -> dict[Cell, HintKind]:
+        """Where the knocked pieces lie (take them off) and where they belong (put them back)."""
+        hints: dict[Cell, HintKind] = {}
+        for knock in self.knocks:
+            if knock.aside in self._cells:
+                hints[self._cells[knock.aside]] = "remove"
+            if knock.origin in self._cells:
+                hints[self._cells[knock.origin]] = "place"
+        return hints
+
+    def observe(self, changes: Iterable[Change], now: int) -> list[Knock]:
+        """Feed the stable changes of one scan; the knocks they complete."""
+        found: list[Knock] = []
+        for change in sorted(changes, key=lambda c: c.at):
+            self._end_knocks(change)
+            standing_since = self._last_change.get(change.channel)
+            self._last_change[change.channel] = change.at
+            self._recent.append(change)
+            if change.arrival:
+                found += self._slide_to(change, standing_since)
+            elif change.departure:
+                found += self._slide_from(change, standing_since)
+            if change.arrival:
+                found += self._anchored(change)
+        horizon = now - RECENT_MS
+        self._recent = [c for c in self._recent if c.at >= horizon]
+        self.knocks += found
+        return found
+
+    def expire(self, now: int) -> bool:
+        """Forget knocks nobody put right for FORGET_MS, and slides no piece was put down beside
+        within KNOCK_MS (a piece moved by sliding it); True if the board is to be read afresh."""
+        kept = [k for k in self.knocks if now - k.at < FORGET_MS]
+        slides = [pair for pair in self._slides if now - pair[0].at < KNOCK_MS]
+        expired = len(kept) != len(self.knocks) or len(slides) != len(self._slides)
+        self.knocks = kept
+        self._slides = slides
+        return expired
+
+    def forget(self) -> None:
+        """A new game, or the board read afresh: no knock is outstanding."""
+        self.knocks = []
+        self._slides = []
+
+    @property
+    def next_expiry(self) -> int | None:
+        times = [k.at + FORGET_MS for k in self.knocks] + [pair[0].at + KNOCK_MS for pair in self._slides]
+        return min(times, default=None)
+
+    # --- recognising --------------------------------------------------------------------------
+    def _slide_to(self, arrival: Change, _arrived_since: int | None) -> list[Knock]:
+        beside = self._beside.get(arrival.channel, frozenset())
+        departures = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
+            c
+            for c in self._recent[:-1]
+            if c.channel in beside and c.departure and -BOUNCE_MS <= arrival.at - c.at <= SLIDE_MS
+        ]
+        if not departures:
+            return []
+        departure = min(departures, key=lambda c: _apart(c, arrival))
+        partner = self._partner_of(departure)
+        if partner is not None and _apart(departure, partner) <= _apart(departure, arrival):
+            return []  # that piece already slid to a field nearer in time: this one was put down
+        self._repair(departure, arrival)
+        return self._slid(departure, arrival)
+
+    def _partner_of(self, departure: Change) -> Change | None:
+        """The arrival a departure is already paired with, as a slide or a knock."""
+        for first, second in self._slides:
+            if first == departure:
+                return second
+        for knock in self.knocks:
+            if knock.origin == departure.channel and knock.at == departure.at:
+                return knock.landing
+        return None
+
+    def _slide_from(self, departure: Change, standing: int | None) -> list[Knock]:
+        beside = self._beside.get(departure.channel, frozenset())
+        arrivals = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
+            c
+            for c in self._recent[:-1]
+            if c.channel in beside and c.arrival and -BOUNCE_MS <= c.at - departure.at <= SLIDE_MS
+        ]
+        if not arrivals:
+            return []
+        return self._slid(departure, min(arrivals, key=lambda c: _apart(departure, c)), standing)
+
+    def _repair(self, departure: Change, arrival: Change) -> None:
+        """A departure already paired with an arrival further off in time belongs with this one: the
+        other arrival was a piece put down (the hand's), not the slide's end."""
+        self._slides = [pair for pair in self._slides if pair[0] != departure]
+        self.knocks = [k for k in self.knocks if not (k.origin == departure.channel and k.at == departure.at)]
+
+    def _slid(self, departure: Change, arrival: Change, standing: int | None = None) -> list[Knock]:
+        """A slide of one piece: a knock if a piece was put down beside it at about the same time."""
+        if standing is None:
+            standing = self._standing_before(departure)
+        if standing is not None and departure.at - standing < STANDING_MS:
+            return []  # the piece had only just arrived there: a hand is moving it
+        slides_now = [
+            pair for pair in self._slides if abs(pair[0].at - departure.at) <= KNOCK_MS
+        ]
+        if slides_now:
+            return []  # several pieces slide at once: a board part carried with its pieces
+        self._slides.append((departure, arrival))
+        anchor = self._anchor_for(departure, arrival)
+        return [self._knock(departure, arrival)] if anchor else []
+
+    def _standing_before(self, departure: Change) -> int | None:
+        earlier = [c.at for c in self._recent if c.channel == departure.channel and c.at < departure.at]
+        return max(earlier, default=None)
+
+    def _anchored(self, placement: Change) -> list[Knock]:
+        """A piece put down: any slide just before it, beside it, was its hand's knock."""
+        found = []
+        for departure, arrival in list(self._slides):
+            if placement.channel in (departure.channel, arrival.channel):
+                continue
+            beside = departure.channel in self._beside.get(placement.channel, frozenset())
+            known = any(k.origin == departure.channel for k in self.knocks)
+            if beside and 0 <= placement.at - departure.at <= KNOCK_MS and not known:
+                found.append(self._knock(departure, arrival))
+        return found
+
+    def _anchor_for(self, departure: Change, arrival: Change) -> bool:
+        beside = self._beside.get(departure.channel, frozenset())
+        return any(
+            change.arrival
+            and change.channel in beside
+            and change.channel not in (departure.channel, arrival.channel)
+            and 0 <= departure.at - change.at <= KNOCK_MS
+            for change in self._recent
+        )
+
+    def _knock(self, departure: Change, arrival: Change) -> Knock:
+        self._slides = [pair for pair in self._slides if pair != (departure, arrival)]
+        beside = self._beside.get(departure.channel, frozenset())
+        tied = tuple(
+            (c.channel, c.before)
+            for c in self._recent
+            if c.arrival and c.channel in beside and c.channel != arrival.channel and abs(c.at - arrival.at) <= TIE_MS
+        )
+        return Knock(
+            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, tied
+        )
+
+    def _end_knocks(self, change: Change) -> None:
+        """The knocked piece put back (or gone elsewhere): its knock is over for that channel."""
+        self._slides = [pair for pair in self._slides if change.channel not in (pair[0].channel, pair[1].channel)]
+        kept = []
+        for knock in self.knocks:
+            also = tuple(pair for pair in knock.also if pair[0] != change.channel)
+            if change.channel == knock.origin and change.after == knock.before[0]:
+                continue  # back on its field: whatever stands beside it now is real
+            if change.channel == knock.aside and change.after == knock.before[1]:
+                knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also)  # lifted from beside it
+            elif change.channel in (knock.origin, knock.aside):
+                continue  # something else happened there: read the board as it is
+            else:
+                knock = Knock(knock.origin, knock.aside, knock.before, knock.at, knock.landing, also)
+            if knock.origin != -1 or knock.aside != -1:
+                kept.append(knock)
+        self.knocks = kept
+
+
+def _apart(departure: Change, arrival: Change) -> float:
+    """How far apart in time a departure and an arrival are, as a slide: an arrival after the
+    departure is the likelier partner at equal distance (a lift is dated late by its bounce)."""
+    gap = arrival.at - departure.at
+    return abs(gap) + (0.5 if gap < 0 else 0.0)

@@ -1,0 +1,111 @@
+"""What goes wrong at a real table besides the move itself: a piece knocked by the hand, the player
+who has just moved touching their piece again, and a sensor that dies or sticks mid-game.
+
+Each is a timed disturbance on the simulated board, apart from the move the hands make, so the judge
+of the move is not fooled by it: a knocked piece is not part of anybody's move, and a commit of the
+move meant is right however long the knocked piece lies beside its field. Seeded like the hands, so
+a game replays exactly; `VirtualHands.counts` counts each by name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from controller.games import Cell, Occupancy
+from sim.board import SimBoard
+from sim.hands import HandStep, VirtualHands
+
+KNOCK_SLIDE_MS = (5, 30)  # a knocked piece leaves its field and lands beside it almost at once
+FAULT_KINDS = ("dead", "stuck")
+
+
+@dataclass(frozen=True)
+class FaultOnset:
+    """A sensor that fails at `at`: `dead` reads nothing, `stuck` reads a piece, whatever stands there."""
+
+    at: int
+    cell: Cell
+    kind: str
+
+
+@dataclass
+class Mishaps:
+    """Disturbances due at absolute times, applied before each scan (`before_scan`)."""
+
+    board: SimBoard
+    counts: Counter[str]  # the hands' counts: a fault is counted when it sets in
+    steps: list[tuple[int, HandStep]] = field(default_factory=list)
+    faults: list[FaultOnset] = field(default_factory=list)
+
+    @property
+    def pending(self) -> bool:
+        """Whether a knocked or touched piece is still away from its field."""
+        return bool(self.steps)
+
+    def add(self, start: int, steps: Iterable[HandStep]) -> None:
+        self.steps.extend((start + step.at, step) for step in steps)
+        self.steps.sort(key=lambda entry: entry[0])
+
+    def before_scan(self, now: int, apply: Callable[[SimBoard, HandStep], None]) -> None:
+        while self.steps and self.steps[0][0] <= now:
+            _, step = self.steps.pop(0)
+            try:
+                apply(self.board, step)
+            except ValueError:  # the piece went elsewhere meanwhile (a move took it): nothing to put back
+                self.steps = [entry for entry in self.steps if entry[1].cell != step.cell]
+        while self.faults and self.faults[0].at <= now:
+            onset = self.faults.pop(0)
+            self.board.stick(onset.cell, 0 if onset.kind == "dead" else 1)
+            self.counts[onset.kind] += 1
+
+
+def knock(
+    hands: VirtualHands,
+    after: Occupancy,
+    landing: Cell,
+    moving: Iterable[Cell],
+    is_field: Callable[[Cell], bool],
+    neighbours: Callable[[Cell], Iterable[Cell]],
+) -> list[HandStep]:
+    """A piece beside `landing` knocked one field over by the hand, and put back once the person
+    notices (times from the knock); [] when no piece stands where a hand could knock it."""
+    busy = set(moving) | {landing}
+    standing = [cell for cell in neighbours(landing) if after.get(cell) and cell not in busy and is_field(cell)]
+    options = [
+        (cell, aside)
+        for cell in standing
+        for aside in neighbours(cell)
+        if is_field(aside) and not after.get(aside) and aside not in busy
+    ]
+    if not options:
+        return []
+    cell, aside = options[hands.between((0, len(options) - 1))]
+    piece = after[cell][-1:]
+    slide = hands.between(KNOCK_SLIDE_MS)
+    back = slide + hands.between(hands.style.knock_back_ms)
+    travel = hands.between(hands.style.travel_ms)
+    return [
+        HandStep(0, "lift", cell, piece),
+        HandStep(slide, "place", aside, piece),
+        HandStep(back, "lift", aside, piece),
+        HandStep(back + travel, "place", cell, piece),
+    ]
+
+
+def touch(hands: VirtualHands, after: Occupancy, cell: Cell) -> list[HandStep]:
+    """The player who has just moved lifts their piece again to look, and puts it back."""
+    piece = after.get(cell, ())[-1:]
+    if not piece:
+        return []
+    return [HandStep(0, "lift", cell, piece), HandStep(hands.between(hands.style.touch_ms), "place", cell, piece)]
+
+
+def fault_onsets(rate: float, cells: list[Cell], seed: int) -> list[FaultOnset]:
+    """With chance `rate`, one sensor of the board fails during the game (some seconds in)."""
+    rng = random.Random(seed * 7919 + 17)
+    if not cells or rng.random() >= rate:
+        return []
+    return [FaultOnset(rng.randint(3_000, 60_000), rng.choice(cells), rng.choice(FAULT_KINDS))]

@@ -1,0 +1,186 @@
+"""What goes wrong at a real table besides the move, each scripted with human timings on every sensor
+model (docs/tracker.md, "The evidence model"):
+
+1. a piece knocked one field over by the hand, just after or just before it puts a piece down, is
+   no move, and putting it back is no move either;
+2. a sensor that dies or sticks never stops the game, and a healthy field is never blamed;
+3. the player who has just moved lifts their piece to look and puts it back: nothing happens.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.games.klotz import Move
+from tests.physical.test_tracker_klotz import CELL, FOUR, KLOTZ, MODELS, Table, fields
+
+SLIDE = 10  # a knocked piece lands beside its field this fast
+
+
+def is_legal_for_next(text: str) -> bool:
+    """Whether the knocked piece's slide would be a legal move of the next player."""
+    after = FOUR.apply(Move(CELL("c7"), CELL("e6")))
+    return any(after.action_to_str(a) == text for a in after.legal_actions())
+
+
+# --- 1. knocks -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [10, 60, 150])
+def test_1_a_piece_knocked_just_after_a_placement_is_no_move(model: str, after_ms: int) -> None:
+    assert is_legal_for_next("f6-f5")  # the knock looks like a fast reply of the next player
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(after_ms)
+    knocked = table.lift("f6")  # the hand bumps the piece beside e6 one field over
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    out = table.run(600)
+    assert table.texts(start) == ["c7-e6"]  # the move stands; the knock is nobody's move
+    assert fields(out.hints).items() >= {"f5": "remove", "f6": "place"}.items()  # put it back
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("before_ms", [30, 100, 150])
+def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, before_ms: int) -> None:
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(300)
+    knocked = table.lift("f6")  # on its way down the hand bumps the piece beside e6
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(before_ms - SLIDE)
+    table.place("e6", pieces)
+    table.run(600)
+    assert table.texts(start) == ["c7-e6"]  # not c7-f5, not f6-f5
+    back = table.lift("f5")
+    table.run(300)
+    table.place("f6", back)
+    out = table.run(1000)
+    assert table.texts(start) == ["c7-e6"] and out.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_moved_by_sliding_it_one_field_is_a_move(model: str) -> None:
+    """A slide with no piece put down beside it is a person moving a piece: it is taken, a moment
+    later than a lifted piece would be."""
+    table = Table(model=model)
+    start = table.now
+    piece = table.lift("f7")
+    table.run(SLIDE)
+    table.place("e7", piece)
+    table.run(800)
+    assert table.texts(start) == ["f7-e7"]
+
+
+# --- 2. failing sensors ------------------------------------------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: str) -> None:
+    table = Table(model=model)
+    start = table.now
+    table.sim.stick(CELL("d4"), 0)  # the sensor under d4's piece dies: it looks lifted
+    table.run(3000)
+    assert table.texts(start) == []
+    table.carry("g12", "e11", dwell=300)  # Red moves another piece meanwhile
+    table.run(600)
+    assert table.texts(start) == ["g12-e11"]  # the move is judged on its own fields
+    out = table.run(11_000)
+    assert [fault.cell for fault in out.faults] == [CELL("d4")]  # then the dead field is reported
+    assert out.mode == "idle"
+    after = table.state
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and a.origin == CELL("k11"))
+    table.carry("k11", KLOTZ.format_cell(blue.target))  # the game goes on
+    table.run(600)
+    assert table.texts(start) == ["g12-e11", after.action_to_str(blue)]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_2_a_dead_sensor_on_the_target_is_taken_when_the_move_is_declared(model: str) -> None:
+    table = Table(model=model)
+    start = table.now
+    table.sim.stick(CELL("e11"), 0)  # the sensor under e11 is dead: a piece put there is not seen
+    table.carry("g12", "e11", dwell=300)
+    out = table.run(3000)
+    assert table.texts(start) == [] and out.mode in ("moving", "guidance")  # it looks held in the air
+    out = table.declare("g12-e11")  # the player says what they did
+    assert table.texts(start) == ["g12-e11"] and table.vias(start) == ["declare"]
+    assert [fault.cell for fault in out.faults] == [CELL("e11")]  # the field that missed it, named
+    out = table.run(500)
+    assert out.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_2_a_declared_move_the_board_contradicts_elsewhere_is_refused(model: str) -> None:
+    table = Table(model=model)
+    table.carry("g12", "e11", dwell=300)
+    table.run(100)
+    out = table.declare("g12-e13")  # two fields disagree: no single failed sensor explains it
+    assert out.messages == ("g12-e13: the board does not show this move; make it on the board first",)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_2_a_stuck_sensor_on_another_destination_is_not_the_move(model: str) -> None:
+    """e13 reads a piece before g12 is even lifted: the piece from g12 cannot have landed there."""
+    table = Table(model=model)
+    start = table.now
+    table.sim.stick(CELL("e13"), 1)
+    table.run(630)
+    pieces = table.lift("g12")
+    out = table.run(500)
+    assert table.texts(start) == [] and out.mode != "acknowledged"  # never g12-e13
+    table.place("e11", pieces)
+    out = table.run(600)
+    assert table.texts(start) == ["g12-e11"]
+    out = table.run(6000)
+    assert [fault.cell for fault in out.faults] == [CELL("e13")]  # the stuck one, not e11
+    assert out.mode == "idle"
+
+
+# --- 3. the player who has just moved touches their piece ------------------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("held_ms", [300, 1500, 3000])
+def test_3_the_last_mover_lifts_their_piece_to_look_and_nothing_happens(model: str, held_ms: int) -> None:
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", "e11", dwell=300)
+    table.run(600)
+    pieces = table.lift("e11")  # Red looks at the piece it has just moved
+    out = table.run(held_ms)
+    assert out.took_back == 0 and table.took_back(start) == 0
+    table.place("e11", pieces)
+    out = table.run(1000)
+    assert table.texts(start) == ["g12-e11"] and table.took_back(start) == 0 and out.mode == "idle"
+
+
+@pytest.mark.parametrize("model", ["binary", "signed"])
+@pytest.mark.parametrize("held_ms", [1000, 2500, 4000])
+def test_3_a_catcher_moved_off_a_stack_and_lifted_again_to_look_is_no_takeback(model: str, held_ms: int) -> None:
+    """Red moves one of its three Catchers c12-f12 (c12 still reads a piece), then lifts it again
+    while Yellow thinks: the board shows the position before the move, by a piece taken off only.
+    That is a take-back or a piece in the hand, so the board waits; the piece put back is nothing."""
+    from tests.physical.test_tracker_zillo import Table as ZilloTable
+    from tests.physical.test_tracker_zillo import start
+
+    table = ZilloTable(start("C-E"), model)
+    table.move("c12", "f12", 1)
+    table.run(300)
+    if table.output.mode == "confirm":  # the sensors cannot tell how many moved: Red says it
+        table.declare("C-E:c12-f12/1")
+    table.run(600)
+    begin = table.now
+    assert table.commits() == ["C-E:c12-f12/1"]
+    looked = table.lift("f12")
+    out = table.run(held_ms)
+    assert table.took_back(begin) == 0 and out.mode == "takeback"  # asked, never done by itself
+    table.place("f12", looked)
+    out = table.run(800)
+    assert table.took_back(begin) == 0 and table.commits() == ["C-E:c12-f12/1"] and out.mode == "idle"
