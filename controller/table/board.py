@@ -64,7 +64,7 @@ def board_map(profile: BoardProfile, game: Game, state: State, model_name: str |
         own = getattr(game, "board_profile", "square14")
         hint = f"; {game.title} plays on board {own}" if own and own != profile.name else ""
         raise ValueError(f"board {profile.name} cannot play {game.title}: it has no field {shown}{hint}")
-    channel_of = {cell: by_cell[cell].channel for cell in game_cells}
+    channel_of = {cell: channel for cell in game_cells if (channel := by_cell[cell].channel) is not None}
     led_of = {cell: by_cell[cell].led for cell in game_cells}
     return BoardMap(
         profile, name, model, channel_of, led_of, {ch: cell for cell, ch in channel_of.items()}, tuple(game_cells)

@@ -200,7 +200,9 @@ class CandidateTable:
         slot = self._slot_of.get(id(action))
         if slot is None:
             effect = self._effect(action)
-            slot = self._effects.get(effect, effect)
+            slot = self._effects.get(effect)
+            if slot is None:
+                return effect  # a new effect: its own key until indexed
         return slot
 
     def _in_legal_order(self, effects: Iterable[int]) -> list[Action]:

@@ -1,10 +1,10 @@
 """The first stage of the tracker: from raw scans to stable readings, each dated.
 
 A reading becomes stable once it has held for `debounce_ms`; its change is dated by the raw change
-that started it, so the times the rest of the tracker reasons with (which field emptied first, how
-fast a piece slid) are the times the hands acted, not the times the debounce let them through. A
-dropped scan (None) is no evidence either way. The first scan is taken as stable at once: the board
-was lying there before anyone looked.
+that started it (the first one, through any contact bounce), so the times the rest of the tracker
+reasons with (which field emptied first, how fast a piece slid) are the times the hands acted, not
+the times the debounce let them through. A dropped scan (None) is no evidence either way. The first
+scan is taken as stable at once: the board was lying there before anyone looked.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ class Debouncer:
         self.stable_since = [0] * channels  # when each channel's stable reading began (its raw change)
         self.pending: set[int] = set()
         self.started = False
+        self._left = [0] * channels  # when the raw reading first left the stable one, this episode
+        self._back = [-(10**9)] * channels  # when it last came back to the stable one (a bounce)
         self._last: Readings | None = None
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
@@ -56,15 +58,19 @@ class Debouncer:
                 return scan
             raw, since, stable, pending = self.raw, self.since, self.stable, self.pending
             previous = self._last or ()
+            left, back, debounce = self._left, self._back, self.debounce_ms
             for channel, value in enumerate(readings):
                 if value != previous[channel]:
                     raw[channel] = value
                     since[channel] = now
                     scan.touched.append(channel)
                     if value != stable[channel]:
+                        if channel not in pending and now - back[channel] > debounce:
+                            left[channel] = now  # a new change, not the bounce of the last one
                         pending.add(channel)
                     else:
                         pending.discard(channel)
+                        back[channel] = now
             self._last = readings
         if not self.pending:
             return scan
@@ -73,8 +79,9 @@ class Debouncer:
             self.pending.discard(channel)
             value = self.raw[channel]
             if value != self.stable[channel]:
-                scan.changes.append(Change(channel, self.stable[channel], value, self.since[channel]))
-                self.stable_since[channel] = self.since[channel]
+                began = min(self._left[channel], self.since[channel])
+                scan.changes.append(Change(channel, self.stable[channel], value, began))
+                self.stable_since[channel] = began
             self.stable[channel] = value
         return scan
 

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
+from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.debounce import Debouncer
 from controller.table.evidence import older_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
@@ -26,13 +28,13 @@ class FollowingHands:
     """The tracker's rules for the seams between moves (mixed into `Tracker`)."""
 
     _ask_corrections: bool = False
+    _choice: Confirmation
     _waiting: bool = False
     _provisional: Choice | None
     _acknowledged: Action | None
     _correction: CorrectionWindow | None
     _expected: tuple[int, ...]
-    _stable: list[int]
-    _stable_since: list[int]
+    _debouncer: Debouncer
     config: TrackerConfig
     _board: Callable[[], list[int]]
     _set_deadline: Callable[[int | None], None]
@@ -74,6 +76,9 @@ class FollowingHands:
         channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
+        since = self._debouncer.stable_since
+        if min(since[channel] for channel, _ in extra) < max(since[channel] for channel in channels):
+            return False  # the next player starts after the move is made, not before it
         if self._young(extra):
             self._waiting = True
             return False  # a lift that may yet be half of a knocked piece's slide: wait and see
@@ -113,7 +118,8 @@ class FollowingHands:
             found = window.alternatives(self._matching(before, evidence))
             # (Never the committed move's own fields: setting those aside would replace the move
             # by anything at all.)
-            old = older_apart(dict(evidence), self._stable_since) - window.channels if not found else frozenset()
+            since = self._debouncer.stable_since
+            old = older_apart(dict(evidence), since) - window.channels if not found else frozenset()
             if old:  # an old change on other fields (a failed sensor) is not part of the correction
                 recent = frozenset(pair for pair in evidence if pair[0] not in old)
                 apart = before.matching(recent, {*self._masked, *old})
@@ -131,9 +137,9 @@ class FollowingHands:
         """The changes too recent to judge alone: a lift may be the first half of a knocked piece's
         slide until its other half had time to settle. The tracker looks again when they are old."""
         wait = SLIDE_MS + self.config.debounce_ms
-        young = frozenset(pair for pair in evidence if self._now - self._stable_since[pair[0]] < wait)
+        young = frozenset(pair for pair in evidence if self._now - self._debouncer.stable_since[pair[0]] < wait)
         if young:
-            self._set_deadline(min(self._stable_since[channel] for channel, _ in young) + wait)
+            self._set_deadline(min(self._debouncer.stable_since[channel] for channel, _ in young) + wait)
         return young
 
     def _unseen_correction(self, choice: Choice) -> bool:
@@ -187,7 +193,7 @@ class FollowingHands:
         turn (a captured piece sent home first, its field empty until the capturing piece lands):
         then a take-back needs a confirm, or the next change."""
         takeback = self._takeback_mismatch()
-        return bool(takeback) and self._may_begin_a_move(takeback, cands)
+        return takeback is not None and bool(takeback) and self._may_begin_a_move(takeback, cands)
 
     def _may_begin_a_move(self, evidence: Mismatch, cands: CandidateTable, sent_home: bool = False) -> bool:
         """Whether `evidence` (against `cands`' state) may be the first part of one of its moves:

@@ -32,9 +32,8 @@ def lifted_hints(
     hints: dict[Cell, HintKind] = {}
     lifted = [ch for ch, v in mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
     cells = board.cell_of_channel
-    named = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
-    if not callable(named):
-        named = None
+    found = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
+    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]] | None = found if callable(found) else None
     shown = None if card is None else lambda action: getattr(action, "card", None) == card
     for channel in lifted:
         cell = cells.get(channel)
@@ -47,7 +46,7 @@ def lifted_hints(
             action = group[0]
             if (channel, reading) not in cands.mismatch(action):
                 for each in group if named is not None else ():  # the game names each action's piece
-                    swapped = swap_target(named, cell, each, cands)
+                    swapped = swap_target(named, cell, each, cands) if named is not None else None
                     if swapped is not None:  # the lifted piece changes places with what stands there
                         hints[cell] = "origin"
                         hints.setdefault(swapped, "destination")
@@ -156,7 +155,8 @@ def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iter
     footprint; otherwise the footprint's origins and targets."""
     fields = getattr(state, "action_fields", None)
     if callable(fields):
-        return fields(action)
+        origins, targets = fields(action)
+        return tuple(origins), tuple(targets)
     return print_.origins, print_.targets
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from controller.games import Cell
 from controller.table.tracker_types import HintKind
 
-SLIDE_MS = 40  # a knocked piece leaves its field and lands beside it within this
+SLIDE_MS = 60  # a knocked piece leaves its field and lands beside it within this (scans and bounce included)
 TIE_MS = 10  # arrivals this close in time cannot be told apart (one scan)
 BOUNCE_MS = 25  # contact bounce may date a lift this much after the piece really left
 KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece down next to it

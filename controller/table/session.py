@@ -15,7 +15,7 @@ from controller.table.leds import FrameComposer
 from controller.table.palette import RGB
 from controller.table.tracker import Tracker, TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile
-from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
+from hal.protocols import InputEvent, InputSource, PixelSink, Readings, SensorSource
 
 CommitHook = Callable[[State, Action, State], None]
 ABANDON = "abandon"  # the menu choice that abandons the game in progress
@@ -83,7 +83,7 @@ class Session:
         # Whether a backend reports trouble of its own (a scanner link reconnecting): the status light.
         self.device_trouble: Callable[[], bool] | None = None
         self.last_scan_changed = False
-        self._last_scan = None
+        self._last_scan: Readings | None = None
         self.last_output: TrackerOutput | None = None
         self._injected: list[InputEvent] = []
         self._overlay: tuple[tuple[RGB, ...], int, int | None] | None = None  # frame, how long, since
@@ -180,7 +180,7 @@ class Session:
         """The sensors' raw readings of the last scan that was read (zeros before the first)."""
         return tuple(self._last_scan) if self._last_scan is not None else (0,) * self.tracker.board.channels
 
-    def _scan(self, now: int):
+    def _scan(self, now: int) -> Readings | None:
         """One scan; a failing sensor backend counts as a dropped scan and is retried with back-off,
         so the game waits instead of the service stopping."""
         if not self.sensor_fault.due(now):
@@ -193,7 +193,7 @@ class Session:
         self.sensor_fault.recovered()
         return readings
 
-    def _show(self, frame, now: int) -> None:
+    def _show(self, frame: tuple[RGB, ...], now: int) -> None:
         """Push the frame; a failing LED strip is retried with back-off while the game goes on."""
         if not self.led_fault.due(now):
             return
@@ -213,5 +213,5 @@ class Session:
             for hook in self.on_commit:
                 hook(previous, action, after)
         if output.took_back:
-            for hook in self.on_takeback:
-                hook(output.state)
+            for undo in self.on_takeback:
+                undo(output.state)

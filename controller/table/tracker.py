@@ -22,9 +22,22 @@ from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.debounce import Debouncer
+from controller.table.decisions import (
+    Acknowledge,
+    Ask,
+    Commit,
+    Decision,
+    Guide,
+    Idle,
+    OfferTakeBack,
+    Shown,
+    TakeBack,
+)
 from controller.table.evidence import arrives, in_order, older_apart
 from controller.table.following import Choice, FollowingHands
-from controller.table.knocks import Change, KnockWatch
+from controller.table.health import SensorHealth, Timing
+from controller.table.knocks import KnockWatch
 from controller.table.tracker_inputs import TrackerInputs
 from controller.table.tracker_types import (
     TAKEBACK,
@@ -39,12 +52,11 @@ from controller.table.tracker_types import (
 )
 from hal.protocols import InputEvent, Readings
 
-# A lifted-looking field that outlived a move made elsewhere is a fault once it has lasted this long.
-OUTLIVED_MS = 10_000
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
 # 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
 REPLY_HEAD_START_MS = 1_500
 TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
+MOVES_PER_SCAN = 8  # commits and take-backs one scan may carry out (two moves at most in practice)
 # Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
 # long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
 WEIGHED_PER_QUIET_SCAN = 4
@@ -63,19 +75,13 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._history: list[State] = list(history)
         self._state = state
         self._cache: dict[int, CandidateTable] = {}
-        channels = board.channels
-        self._raw = [0] * channels
-        self._last_readings: Readings | None = None
-        self._since = [0] * channels
-        self._stable = [0] * channels
-        self._stable_since = [0] * channels  # when each channel's stable reading began (its raw change)
-        self._pending: set[int] = set()
-        self._started = False
+        self._debouncer = Debouncer(board.channels, self.config.debounce_ms)
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
         self._expected = self._table(state).expected
         self._mismatch: dict[int, int] = {}
-        self._masked: dict[int, int] = {}  # stuck channels left out of the matching -> their reading
+        self._health = SensorHealth(self.config.stuck_after_ms, self.config.mask_stuck)
+        self._masked = self._health.masked  # stuck channels left out of the matching -> their reading
         self._mismatch_since = 0
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
@@ -90,10 +96,9 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
         self._knocks = KnockWatch(board.cell_of_channel, _neighbours_of(board))
-        # The last move committed (when, and the channels it changed), while it stands: a change older
-        # than it on other fields outlived a move made elsewhere (see _stuck).
-        self._moved: tuple[int, frozenset[int]] | None = None
+
         self._now = 0  # the time of the step being made
+        self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
         self._waiting = False  # the last judgement waits for a young change to grow old
         self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
         self._weighing: CandidateTable | None = None  # its table, while quiet scans weigh it ahead
@@ -109,7 +114,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
 
     @property
     def stable_readings(self) -> tuple[int, ...]:
-        return tuple(self._stable)
+        return tuple(self._debouncer.stable)
 
     @property
     def expected_readings(self) -> tuple[int, ...]:
@@ -170,72 +175,42 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             self._weighing.prepare()
 
     def _debounce(self, now: int, readings: Readings | None) -> bool:
-        """Update the per-channel debounce; True if a stable reading changed."""
-        if readings is None:
-            return False  # nothing was seen, so nothing has held long enough
-        if readings != self._last_readings:
-            if len(readings) != len(self._raw):
-                raise ValueError(f"scan has {len(readings)} channels; the board has {len(self._raw)}")
-            if not self._started:
-                # The first scan is taken as stable at once: the board was lying there before we looked.
-                self._started = True
-                self._raw = list(readings)
-                self._stable = list(readings)
-                self._last_readings = readings
-                self._reset_mismatch(now)
-                return True
-            raw, since, stable, pending = self._raw, self._since, self._stable, self._pending
-            previous = self._last_readings or ()
-            mismatch = self._mismatch
-            for channel, value in enumerate(readings):
-                if value != previous[channel]:
-                    raw[channel] = value
-                    since[channel] = now
-                    if channel in mismatch:
-                        # A hand at a field of the move, even for less than the debounce time: the
-                        # position is not settled yet.
-                        self._touched = now
-                    if value != stable[channel]:
-                        pending.add(channel)
-                    else:
-                        pending.discard(channel)
-            self._last_readings = readings
-        if not self._pending:
+        """Feed the debouncer; True if a stable reading changed (the evidence is then brought up to
+        date: knocks recognised, the mismatch against the game's position recomputed)."""
+        scan = self._debouncer.feed(now, readings)
+        if scan.first:
+            self._reset_mismatch(now)
+            return True
+        mismatch = self._mismatch
+        if any(channel in mismatch for channel in scan.touched):
+            # A hand at a field of the move, even for less than the debounce time: the position is
+            # not settled yet.
+            self._touched = now
+        if not scan.settled:
+            self._set_deadline(self._debouncer.next_settle())
             return False
-        settled = [ch for ch in self._pending if now - self._since[ch] >= self.config.debounce_ms]
-        if not settled:
-            deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
-            self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
-            return False
-        changes = []
-        for channel in settled:
-            self._pending.discard(channel)
-            value = self._raw[channel]
-            if value != self._stable[channel]:
-                changes.append(Change(channel, self._stable[channel], value, self._since[channel]))
-                self._stable_since[channel] = self._since[channel]
-            self._stable[channel] = value
         knocked_before = set(self._knocks.overrides)
-        self._knocks.observe(changes, now)
+        self._knocks.observe(scan.changes, now)
         overrides = self._knocks.overrides
-        for channel in {*settled, *knocked_before, *overrides}:
-            value = overrides.get(channel, self._stable[channel])
+        stable = self._debouncer.stable
+        for channel in {*scan.settled, *knocked_before, *overrides}:
+            value = overrides.get(channel, stable[channel])
             if channel in self._masked:
                 if value == self._masked[channel]:
                     continue
                 del self._masked[channel]  # it changed: the sensor is alive again
             if value != self._expected[channel]:
-                self._mismatch[channel] = value
+                mismatch[channel] = value
             else:
-                self._mismatch.pop(channel, None)
+                mismatch.pop(channel, None)
         # The position dates from its last raw change: the debounce time counts towards settling.
-        self._mismatch_since = max(self._since[ch] for ch in settled)
+        self._mismatch_since = self._debouncer.last_change(scan.settled)
         return True
 
     def _board(self) -> list[int]:
         """The stable readings as the matching sees them: a knocked piece counts where it stood
         until it is back."""
-        board = list(self._stable)
+        board = list(self._debouncer.stable)
         for channel, value in self._knocks.overrides.items():
             board[channel] = value
         return board
@@ -284,17 +259,22 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
     def _fresh(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
         """The actions made of changes from this player's turn: a change older than the last move
         (by more than a fast reply's head start) happened before this player could act."""
-        if not actions or self._moved is None:
+        moved = self._health.moved
+        if not actions or moved is None:
             return actions
-        oldest = self._moved[0] - REPLY_HEAD_START_MS
-        since = self._stable_since
-        return [action for action in actions if all(since[ch] >= oldest for ch, _ in cands.mismatch(action))]
+        oldest = moved[0] - REPLY_HEAD_START_MS
+        since = self._debouncer.stable_since
+        return [
+            action
+            for action in actions
+            if all(since[ch] >= oldest for ch, _ in self._unmasked(cands.mismatch(action)))  # a masked field: no time
+        ]
 
     def _in_order(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
         """The actions whose pieces could have moved in the order the sensors saw (evidence.py)."""
         if not actions:
             return actions
-        expected, since = self._expected, self._stable_since
+        expected, since = self._expected, self._debouncer.stable_since
         return [
             action
             for action in actions
@@ -306,7 +286,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         """The moves the recent changes show, when an old change on other fields is not part of
         them (a piece held or left lying, a failed sensor): the move is judged on its own fields and
         the old change stays, to be judged on its own."""
-        old = older_apart(self._mismatch, self._stable_since)
+        old = older_apart(self._mismatch, self._debouncer.stable_since)
         if not old:
             return []
         channels = [channel for channel, _ in mismatch]
@@ -356,7 +336,8 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._vias.append(via)
         self._history.append(before)
         self._enter(now, after)
-        self._moved = (now, frozenset(channel for channel, _ in cands.mismatch(action)))
+        self._health.committed(now, frozenset(channel for channel, _ in cands.mismatch(action)))
+        self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
             # anywhere else means the next player has started.
@@ -370,7 +351,8 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
         self._enter(now, previous)
-        self._moved = None
+        self._health.taken_back()
+        self._last_commit = None
 
     def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
         """Replace the last commit by `action` of the same player (see corrections.py)."""
@@ -401,69 +383,99 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self._history.clear()
         self._cache.clear()
         self._knocks.forget()
-        self._moved = None
+        self._health.taken_back()
         self._enter(now, state)
         self._setup = True
         self._output = None
 
     # --- evaluation ----------------------------------------------------------------------------
     def _evaluate(self, now: int, committed: list[Action], messages: list[str], took_back: int) -> TrackerOutput:
+        """Decide, carry out what changes the game, and decide again, until the board shows
+        something (decisions.py); then say what to show and what happened."""
         self._deadline = None
         if self._knocks.expire(now):
             self._reset_mismatch(now)  # a knocked piece left lying: read the board as it is
-        output = self._match(now, committed, took_back)
+        decision = self._decide(now)
+        for _ in range(MOVES_PER_SCAN):
+            if isinstance(decision, Commit):
+                self._accept(now, decision.choice, committed, decision.via)
+            elif isinstance(decision, TakeBack):
+                self._take_back(now)
+                took_back += 1
+            else:
+                break
+            decision = self._decide(now)
+        shown = decision if not isinstance(decision, Commit | TakeBack) else Guide("moving")
+        output = self._output_of(shown, committed, took_back, messages)
+        self._set_deadline(self._knocks.next_expiry)
+        self._set_deadline(self._debouncer.next_settle())
+        self._output = (
+            output
+            if not (output.committed or output.took_back or output.messages)
+            else replace(output, committed=(), transitions=(), commit_via=(), took_back=0, replaced=0, messages=())
+        )
+        return output
+
+    def _output_of(
+        self, decision: Shown, committed: list[Action], took_back: int, messages: list[str]
+    ) -> TrackerOutput:
+        """The tracker's report of this scan: what the board shows (`decision`) and what happened."""
+        state = self._state
+        hints: dict[Cell, HintKind] = dict(decision.hints)
         if self._knocks.knocks:
             # A knocked piece: the game goes on as if it stood where it did; the LEDs ask for it back.
-            output = _with(output, hints={**output.hints, **self._knocks.hints()})
-        self._set_deadline(self._knocks.next_expiry)
-        if self._transitions:
-            output = _with(output, transitions=tuple(self._transitions), commit_via=tuple(self._vias))
-            self._transitions = []
-            self._vias = []
-        if self._replaced:
-            output = _with(output, replaced=self._replaced)
-            self._replaced = 0
-        if self._pending:
-            deadline = min(self._since[ch] for ch in self._pending) + self.config.debounce_ms
-            self._deadline = deadline if self._deadline is None else min(self._deadline, deadline)
-        if messages:
-            output = _with(output, messages=tuple(messages))
+            hints.update(self._knocks.hints())
+        faults = decision.faults if isinstance(decision, Guide) else ()
         if self._masked:
             cells = self.board.cell_of_channel
             masked = tuple(
                 SensorFault(ch, cells.get(ch), value, self._expected[ch]) for ch, value in sorted(self._masked.items())
             )
-            output = _with(output, faults=tuple(dict.fromkeys(output.faults + masked)))
-        self._output = (
-            output
-            if not (output.committed or output.took_back or output.messages)
-            else _with(output, committed=(), transitions=(), commit_via=(), took_back=0, replaced=0, messages=())
-        )
-        return output
+            faults = tuple(dict.fromkeys(faults + masked))
+        happened = (tuple(committed), tuple(self._transitions), tuple(self._vias), took_back, self._replaced)
+        self._transitions, self._vias, self._replaced = [], [], 0
+
+        def report(
+            mode: Mode,
+            shown: State,
+            acknowledged: Action | None = None,
+            candidates: tuple[Action, ...] = (),
+            previewed: Action | None = None,
+        ) -> TrackerOutput:
+            committed_, transitions, vias, took_back_, replaced = happened
+            return TrackerOutput(
+                mode, state, shown, hints, committed_, transitions, vias, took_back_, replaced,
+                acknowledged, candidates, previewed, tuple(messages), faults,
+            )  # fmt: skip
+
+        if isinstance(decision, Idle):
+            return report("idle", state)
+        if isinstance(decision, Acknowledge):
+            return report("acknowledged", decision.shown, acknowledged=decision.action)
+        if isinstance(decision, Ask):
+            return report("confirm", decision.shown, candidates=decision.candidates, previewed=decision.previewed)
+        if isinstance(decision, OfferTakeBack):
+            return report("takeback", decision.shown)
+        return report(decision.mode, state)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:
             self._deadline = when if self._deadline is None else min(self._deadline, when)
 
-    def _match(self, now: int, committed: list[Action], took_back: int) -> TrackerOutput:
+    def _decide(self, now: int) -> Decision:
+        """The one decision the evidence supports now (docs/tracker.md, "The evidence model")."""
         state = self._state
         mismatch = frozenset(self._mismatch.items())
-        base = {"state": state, "shown": state, "committed": tuple(committed), "took_back": took_back}
-        if not self._started:
-            return TrackerOutput(mode="idle", **base)
+        if not self._debouncer.started:
+            return Idle()
         choice = self._choice
         if not mismatch and choice.offer and not self._setup:
             choice.show_offer()
             previewed = choice.previewed(now, self._mismatch_since)
             self._set_deadline(choice.next_change(now, choice.offer_since))  # None: no rotation
             cands = self._table(state)
-            return TrackerOutput(
-                mode="confirm",
-                hints=guidance.offer_hints(state, previewed, cands),
-                candidates=choice.offer,
-                previewed=previewed,
-                **{**base, "shown": cands.successor(previewed)},
-            )
+            offered = tuple(action for action in choice.offer if not isinstance(action, str))
+            return Ask(offered, previewed, cands.successor(previewed), guidance.offer_hints(state, previewed, cands))
         choice.offer = ()
         if not mismatch:
             self._provisional = None
@@ -471,13 +483,12 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             self._setup = False
             self._restore = False
             self._faults = ()
-            return TrackerOutput(mode="idle", hints=self._card_hints(), **base)
+            return Idle(self._card_hints())
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
             # A sensor that fails at power-up would otherwise hold set-up forever without a word.
-            mode: Mode = "setup" if self._setup else "restore"
             faults = self._stuck(now, mismatch)
-            return TrackerOutput(mode=mode, hints=self._guidance_to(frozenset()), faults=faults, **base)
+            return Guide("setup" if self._setup else "restore", self._guidance_to(frozenset()), faults)
         cands = self._table(state)
         actions: list[Choice] = list(
             choice.with_card(self._in_order(self._fresh(self._matching(cands, mismatch), cands), cands))
@@ -489,12 +500,10 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             self._waiting = False
             replied = self._fast_reply(mismatch, cands)
             if replied is not None:  # the last move, and the next player has started: commit it
-                self._commit(now, replied)
-                committed.append(replied)
-                return self._match(now, committed, took_back)
+                return Commit(replied)
             if self._waiting and self._provisional is not None:
                 # The next player may have started, or a piece was knocked: a moment tells.
-                return self._acknowledge(self._provisional, cands, base)
+                return self._acknowledge(self._provisional, cands)
             actions = list(self._asked_and_followed(mismatch, cands))  # the request stays
         if not actions:
             actions = list(choice.with_card(self._apart(mismatch, cands)))
@@ -510,7 +519,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             and not self._placement_unseen(actions[0], mismatch, cands)
             and not self._unseen_correction(actions[0])
         ):
-            return self._single(now, actions[0], cands, committed, took_back, base)
+            return self._single(now, actions[0], cands)
         self._provisional = None
         if actions:
             choice.ask(actions)
@@ -518,19 +527,17 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             self._set_deadline(choice.next_change(now, self._mismatch_since))
             table = self._table_of(previewed, cands)
             hints = guidance.preview_hints(self._changed_cells(), self._shown_action(previewed), table)
-            return TrackerOutput(
-                mode="confirm",
-                hints=hints,
-                candidates=tuple(self._shown_action(a) for a in actions if a != TAKEBACK),
-                previewed=None if previewed == TAKEBACK else self._shown_action(previewed),
-                **{**base, "shown": self._successor_of(previewed, cands)},
+            return Ask(
+                tuple(self._shown_action(a) for a in actions if a != TAKEBACK),
+                None if previewed == TAKEBACK else self._shown_action(previewed),
+                self._successor_of(previewed, cands),
+                hints,
             )
         choice.asking = ()
-        return self._unmatched(now, mismatch, cands, base)
+        return self._unmatched(now, mismatch, cands)
 
-    def _single(
-        self, now: int, choice: Action | str, cands: CandidateTable, committed: list[Action], took_back: int, base: dict
-    ) -> TrackerOutput:
+    def _single(self, now: int, choice: Choice, cands: CandidateTable) -> Decision:
+        """The one explanation: taken once the board has settled, shown until then."""
         self._choice.asking = ()
         if self._provisional != choice:
             self._provisional = choice
@@ -544,21 +551,18 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             put_back = any(arrives(channel, reading, expected) for channel, reading in self._mismatch.items())
             auto = self.config.takeback == "auto" and put_back and not self._capture_may_follow(cands)
             if auto and now >= due and not self._moving():
-                self._take_back(now)
-                return self._match(now, committed, took_back + 1)
+                return TakeBack()
             if auto:
                 self._set_deadline(due)
-            hints = {cell: "confirm" for cell in self._changed_cells()}
-            return TrackerOutput(mode="takeback", hints=hints, **{**base, "shown": self._history[-1]})
+            return OfferTakeBack(self._history[-1], {cell: "confirm" for cell in self._changed_cells()})
         # No commit while a field of the move is still changing, nor before the board has been left
         # alone for the settle time: a piece touched down on its way is not a move.
-        if not self._moving() and now >= due:
-            self._accept(now, choice, committed, via="sensors")
-            return self._match(now, committed, took_back)
+        if not self._moving() and now >= due and not isinstance(choice, str):
+            return Commit(choice)
         self._set_deadline(due)
-        return self._acknowledge(choice, cands, base)
+        return self._acknowledge(choice, cands)
 
-    def _acknowledge(self, choice: Choice, cands: CandidateTable, base: dict) -> TrackerOutput:
+    def _acknowledge(self, choice: Choice, cands: CandidateTable) -> Acknowledge:
         """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
         shown = self._shown_action(choice)
         table = self._table_of(choice, cands)
@@ -567,13 +571,11 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         print_ = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
         hints.update({cell: "capture" for cell in print_.captures})
-        return TrackerOutput(
-            mode="acknowledged", hints=hints, acknowledged=shown, **{**base, "shown": table.successor(shown)}
-        )
+        return Acknowledge(shown, table.successor(shown), hints)
 
     def _moving(self) -> bool:
         """Whether a field of the move is still changing (a flicker elsewhere does not count)."""
-        return any(channel in self._mismatch for channel in self._pending)
+        return any(channel in self._mismatch for channel in self._debouncer.pending)
 
     def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the action puts a piece where no sensor notices it, so the board cannot tell a
@@ -595,57 +597,28 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
                 return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
         return cands.unseen_placement(choice)
 
-    def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable, base: dict) -> TrackerOutput:
+    def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable) -> Guide:
         self._provisional = None
         elapsed = now - self._mismatch_since
         faults = self._stuck(now, mismatch, cands)
         if elapsed >= self.config.guide_after_ms:
-            return TrackerOutput(mode="guidance", hints=self._guidance_to(None), faults=faults, **base)
+            return Guide("guidance", self._guidance_to(None), faults)
         self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
-        return TrackerOutput(mode="moving", hints=self._lifted_hints(cands), faults=faults, **base)
+        return Guide("moving", self._lifted_hints(cands), faults)
 
     def _stuck(self, now: int, mismatch: Mismatch, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
-        """Wrong channels reported as sensor faults (a failed sensor, or a stray piece) and, with
-        `mask_stuck`, left out of the matching so the game goes on:
-
-        - a single wrong channel that holds for `stuck_after_ms` with nothing else changing;
-        - a wrong channel that outlived a move made elsewhere (it is older than this position) and
-          has held for `stuck_after_ms`: it is nobody's move.
-
-        Not a piece the player on turn may move, lifted (with `cands`, in play): people hold a piece
-        in the air as long as they like. Unless it outlived a move made elsewhere by OUTLIVED_MS:
-        nobody holds a piece while the game goes on; its sensor has died, or the piece is gone."""
-        faults: list[SensorFault] = []
-        stuck_after = self.config.stuck_after_ms
-        alone = len(mismatch) == 1
-        for channel, value in sorted(mismatch):
-            outlived = self._outlived(channel)
-            dues = [self._mismatch_since + stuck_after] if alone else []
-            if outlived:
-                dues.append(self._stable_since[channel] + stuck_after)
-            if not dues or now < min(dues):
-                if dues:
-                    self._set_deadline(min(dues))
-                continue
-            held = cands is not None and self._liftable(channel, value, cands)
-            since = self._stable_since[channel]
-            if held and (not outlived or now - since < OUTLIVED_MS):
-                if outlived:
-                    self._set_deadline(since + OUTLIVED_MS)
-                continue
-            faults.append(SensorFault(channel, self.board.cell_of_channel.get(channel), value, self._expected[channel]))
-        if faults and self.config.mask_stuck:
+        """The sensor faults the evidence shows (health.py); a masked channel leaves the matching
+        at once, so the game goes on without it."""
+        held = None if cands is None else (lambda channel, value: self._liftable(channel, value, cands))
+        timing = Timing(now, self._mismatch_since, self._debouncer.stable_since)
+        faults = self._health.judge(
+            mismatch, timing, self._expected, self.board.cell_of_channel, held, self._set_deadline
+        )
+        if faults and self._health.mask:
             for fault in faults:
-                # Leave it out of the matching so the game can go on; it comes back when it changes.
-                self._masked[fault.channel] = fault.reading
                 self._mismatch.pop(fault.channel, None)
             self._set_deadline(now)  # match again at the next scan, without it
-        return tuple(faults)
-
-    def _outlived(self, channel: int) -> bool:
-        """Whether the channel's change is older than the last move, which was made elsewhere."""
-        moved = self._moved
-        return moved is not None and self._stable_since[channel] < moved[0] and channel not in moved[1]
+        return faults
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
@@ -667,5 +640,4 @@ def _neighbours_of(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:
     return around
 
 
-def _with(output: TrackerOutput, **changes) -> TrackerOutput:
-    return replace(output, **changes)
+

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from controller.games import Action, IllegalAction, State
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
+from controller.table.corrections import Correction, CorrectionWindow
+from controller.table.debounce import Debouncer
 from controller.table.following import Choice
 from controller.table.tracker_types import TAKEBACK, Mismatch
 from hal.protocols import InputEvent
@@ -25,7 +27,7 @@ class TrackerInputs:
     _provisional: Choice | None
     _mismatch: dict[int, int]
     _masked: dict[int, int]
-    _stable: list[int]
+    _debouncer: Debouncer
     _mismatch_since: int
     _history: list[State]
     _restore: bool
@@ -34,6 +36,9 @@ class TrackerInputs:
     _unmasked: Callable[[Mismatch], Mismatch]
     _declared: Callable[..., bool]
     _accept: Callable[..., int]
+    _last_commit: tuple[State, Action] | None
+    _correction: CorrectionWindow | None
+    _evidence_against: Callable[[tuple[int, ...]], Mismatch]
     _take_back: Callable[[int], None]
 
     def _handle_event(self, now: int, event: InputEvent, committed: list[Action], messages: list[str]) -> int:
@@ -98,6 +103,32 @@ class TrackerInputs:
         self._choice.card = card
         return True
 
+    def _declared_instead(self, text: str) -> Action | None:
+        """A move declared for the player who moved last, in place of the move the board took: legal
+        in the position before it, shown by the board there (but for one field that is no part of
+        it: an unrelated change), and no hidden information between. The declaration of the person
+        who made it settles what the sensors could not."""
+        last = self._last_commit
+        if last is None or not self._history or self._history[-1] is not last[0]:
+            return None
+        before, taken = last
+        if chance_count(before) != chance_count(self._state):
+            return None
+        try:
+            meant = before.parse_action(text)
+        except IllegalAction:
+            return None
+        table = self._table(before)
+        if meant == taken or not table.is_legal(meant):
+            return None
+        shown = self._unmasked(table.mismatch(meant))
+        board = self._evidence_against(table.expected)
+        differing = {channel for channel, _ in shown ^ board}
+        if len(differing) > 1 or any(channel == moved for channel in differing for moved, _ in shown):
+            return None
+        self._correction = CorrectionWindow(before, taken, frozenset())
+        return meant
+
     def _declare(self, now: int, text: str, committed: list[Action], messages: list[str]) -> None:
         """A decision no sensor sees, or the choice among candidates: validated by the rules."""
         if self._state.is_terminal():
@@ -112,6 +143,10 @@ class TrackerInputs:
             if not self._table(self._state).is_legal(action):
                 self._state.apply(action)  # raises IllegalAction with the reason
         except IllegalAction as error:
+            meant = self._declared_instead(text)
+            if meant is not None:  # the last move was taken wrongly: the player says what they did
+                self._accept(now, Correction(meant), committed, via="declare")
+                return
             messages.append(f"{text}: {error.reason}")
             return
         cands = self._table(self._state)
@@ -128,6 +163,6 @@ class TrackerInputs:
             # old change that is not part of the move (it stays, to be judged on its own).
             (channel,) = differing
             if any(channel == moved for moved, _ in shown):
-                self._masked[channel] = self._stable[channel]
+                self._masked[channel] = self._debouncer.stable[channel]
                 self._mismatch.pop(channel, None)
         self._accept(now, action, committed, via="declare")

@@ -50,7 +50,7 @@ def play(
     return table, intended, committed
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)  # the same games on every run
 @given(
     seed=st.integers(0, 1_000_000),
     players=st.sampled_from([2, 3, 4]),

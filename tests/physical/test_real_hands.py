@@ -208,7 +208,9 @@ def test_whole_games_with_human_hands_commit_exactly_the_moves_meant(game: str, 
     assert sum(stats.behaviours.values()) > 0  # the hands did behave like people
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: the same examples on every run, so a landing never hangs on a lucky draw; `tafel
+# selfplay --physical --noise high` explores further seeds.
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     game=st.sampled_from(sorted(HUMAN_GAMES)),
     model=st.sampled_from(MODELS),

@@ -1,0 +1,88 @@
+"""Sensor health: which channels the matching trusts, judged from evidence over time.
+
+A channel is reported faulty (a failed sensor, or a stray piece) for a change of its own that no
+move explains (docs/tracker.md, "The evidence model"):
+
+- a single wrong channel that holds for `stuck_after_ms` with nothing else changing;
+- a wrong channel that outlived a move made elsewhere (its change is older than the last move and
+  not part of it) and has held for `stuck_after_ms`: it is nobody's move.
+
+Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
+like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
+while the game goes on; its sensor has died, or the piece is gone.
+
+A faulty channel is reported with its field and (with `mask_stuck`) left out of the matching so
+the game goes on; it is trusted again as soon as its reading changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from controller.games import Cell
+from controller.table.tracker_types import Mismatch, SensorFault
+
+OUTLIVED_MS = 10_000  # a lifted-looking field that outlived a move made elsewhere, this long: a fault
+
+
+@dataclass(frozen=True)
+class Timing:
+    """What the health judgement needs to know of the evidence's times."""
+
+    now: int
+    quiet_since: int  # the last change of the board
+    stable_since: Sequence[int]  # per channel, when its stable reading began
+
+
+@dataclass
+class SensorHealth:
+    """The masked channels (left out of the matching) and the last move, for judging faults."""
+
+    stuck_after_ms: int
+    mask: bool
+    masked: dict[int, int] = field(default_factory=dict)  # channel -> the reading it is masked at
+    moved: tuple[int, frozenset[int]] | None = None  # the last commit: when, and the channels it changed
+
+    def committed(self, now: int, channels: frozenset[int]) -> None:
+        self.moved = (now, channels)
+
+    def taken_back(self) -> None:
+        self.moved = None  # the move that stood is gone: nothing outlived it
+
+    def outlived(self, channel: int, stable_since: Sequence[int]) -> bool:
+        """Whether the channel's change is older than the last move, which was made elsewhere."""
+        moved = self.moved
+        return moved is not None and stable_since[channel] < moved[0] and channel not in moved[1]
+
+    def judge(
+        self,
+        mismatch: Mismatch,
+        timing: Timing,
+        expected: Sequence[int],
+        cells: Mapping[int, Cell],
+        held: Callable[[int, int], bool] | None,
+        set_deadline: Callable[[int | None], None],
+    ) -> tuple[SensorFault, ...]:
+        """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
+        says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
+        faults: list[SensorFault] = []
+        alone = len(mismatch) == 1
+        for channel, value in sorted(mismatch):
+            outlived = self.outlived(channel, timing.stable_since)
+            since = timing.stable_since[channel]
+            dues = [timing.quiet_since + self.stuck_after_ms] if alone else []
+            if outlived:
+                dues.append(since + self.stuck_after_ms)
+            if not dues or timing.now < min(dues):
+                set_deadline(min(dues) if dues else None)
+                continue
+            in_hand = held is not None and held(channel, value)
+            if in_hand and (not outlived or timing.now - since < OUTLIVED_MS):
+                set_deadline(since + OUTLIVED_MS if outlived else None)
+                continue
+            faults.append(SensorFault(channel, cells.get(channel), value, expected[channel]))
+        if faults and self.mask:
+            for fault in faults:
+                self.masked[fault.channel] = fault.reading
+        return tuple(faults)
