@@ -14,7 +14,7 @@ from typing import Literal
 
 from controller.games import Action, Cell, State
 from controller.table.corrections import Correction, ThenMove
-from controller.table.tracker_types import HintKind, SensorFault
+from controller.table.tracker_types import HintKind, Mode, SensorFault, TrackerOutput
 
 Choice = Action | str | Correction | ThenMove
 """What the board may take or ask about: a legal action, the take-back ("takeback"), a correction of
@@ -84,3 +84,41 @@ class TakeBack:
 
 Decision = Idle | Acknowledge | Ask | OfferTakeBack | Guide | Commit | TakeBack
 Shown = Idle | Acknowledge | Ask | OfferTakeBack | Guide  # the decisions the board shows
+
+
+@dataclass(frozen=True)
+class Happened:
+    """What a scan did besides showing something: commits, take-backs, messages."""
+
+    committed: tuple[Action, ...]
+    transitions: tuple[tuple[State, Action, State], ...]
+    commit_via: tuple[str, ...]
+    took_back: int
+    replaced: int
+    messages: tuple[str, ...]
+
+
+def report(
+    decision: Shown, state: State, hints: Hints, faults: tuple[SensorFault, ...], happened: Happened
+) -> TrackerOutput:
+    """The tracker's report of a scan: what the board shows (`decision`, with `hints` and `faults`)
+    in the game's `state`, and what `happened`."""
+    mode: Mode
+    shown: State = state
+    acknowledged: Action | None = None
+    candidates: tuple[Action, ...] = ()
+    previewed: Action | None = None
+    if isinstance(decision, Idle):
+        mode = "idle"
+    elif isinstance(decision, Acknowledge):
+        mode, shown, acknowledged = "acknowledged", decision.shown, decision.action
+    elif isinstance(decision, Ask):
+        mode, shown, candidates, previewed = "confirm", decision.shown, decision.candidates, decision.previewed
+    elif isinstance(decision, OfferTakeBack):
+        mode, shown = "takeback", decision.shown
+    else:
+        mode = decision.mode
+    return TrackerOutput(
+        mode, state, shown, hints, happened.committed, happened.transitions, happened.commit_via,
+        happened.took_back, happened.replaced, acknowledged, candidates, previewed, happened.messages, faults,
+    )  # fmt: skip

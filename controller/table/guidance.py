@@ -15,7 +15,6 @@ from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
-from controller.table.confirmation import Confirmation
 from controller.table.tracker_types import TAKEBACK, HintKind, Mismatch
 
 
@@ -158,46 +157,3 @@ def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iter
         origins, targets = fields(action)
         return tuple(origins), tuple(targets)
     return print_.origins, print_.targets
-
-
-class TrackerHints:
-    """The tracker's hints from its evidence (mixed into `Tracker`): the functions above, fed with
-    the tracker's mismatch, expectation and candidate tables."""
-
-    _mismatch: dict[int, int]
-    _expected: tuple[int, ...]
-    _state: State
-    _choice: Confirmation
-    board: BoardMap
-    _table: Callable[[State], CandidateTable]
-    _unmasked: Callable[[Mismatch], Mismatch]
-    _takeback_mismatch: Callable[[], Mismatch | None]
-
-    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
-        return lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
-
-    def _card_hints(self) -> dict[Cell, HintKind]:
-        """The moves of the card shown: where pieces may be lifted, and where they may go."""
-        if self._choice.card is None:
-            return {}
-        cands = self._table(self._state)
-        return card_hints(cands, self._choice.with_card(cands.actions))
-
-    def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
-        """Which fields to clear (remove) and fill (place) to reach the nearest legal position.
-
-        `target` None means: choose the nearest of the current position, every legal action's and a
-        take-back; ties prefer the current position.
-        """
-        if target is None:
-            options: list[Mismatch] = [frozenset()]
-            # A position that shares no changed field with the board is further away than the
-            # current one (which comes first), so only actions reaching those fields are weighed.
-            cands = self._table(self._state)
-            reached = (self._unmasked(cands.mismatch(a)) for a in cands.reaching_any(self._mismatch))
-            options.extend(option for option in dict.fromkeys(reached) if option)
-            takeback = self._takeback_mismatch()
-            if takeback is not None:
-                options.append(takeback)
-            target = nearest(self._mismatch, options, self._expected)
-        return guidance_to(self._mismatch, target, self._expected, self.board)

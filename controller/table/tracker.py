@@ -29,22 +29,24 @@ from controller.table.decisions import (
     Commit,
     Decision,
     Guide,
+    Happened,
     Idle,
     OfferTakeBack,
     Shown,
     TakeBack,
+    report,
 )
 from controller.table.evidence import arrives, in_order, older_apart
 from controller.table.following import Choice, FollowingHands
 from controller.table.health import SensorHealth, Timing
 from controller.table.knocks import KnockWatch
+from controller.table.tables import TableCache
 from controller.table.tracker_inputs import TrackerInputs
 from controller.table.tracker_types import (
     TAKEBACK,
     TAKEBACK_MODES,
     HintKind,
     Mismatch,
-    Mode,
     SensorFault,
     TrackerConfig,
     TrackerOutput,
@@ -55,7 +57,6 @@ from hal.protocols import InputEvent, Readings
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
 # 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
 REPLY_HEAD_START_MS = 1_500
-TABLES_KEPT = 6  # candidate tables kept: the current state's, the one before, a few successors
 MOVES_PER_SCAN = 8  # commits and take-backs one scan may carry out (two moves at most in practice)
 # Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
 # long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
@@ -64,7 +65,7 @@ WEIGHED_PER_QUIET_SCAN = 4
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
-class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
+class Tracker(FollowingHands, TrackerInputs):
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
     def __init__(
@@ -74,7 +75,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         self.config = config or TrackerConfig()
         self._history: list[State] = list(history)
         self._state = state
-        self._cache: dict[int, CandidateTable] = {}
+        self._tables = TableCache(board)
         self._debouncer = Debouncer(board.channels, self.config.debounce_ms)
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
@@ -224,25 +225,8 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
 
     # --- candidates ----------------------------------------------------------------------------
     def _table(self, state: State) -> CandidateTable:
-        """The candidate table of `state` (it evaluates actions as the evidence asks for them).
-
-        The few most recently used tables are kept: the current state's, the one before it (a
-        take-back, a correction) and a successor or two (a fast reply, a move moved on). Older
-        tables are dropped, so memory stays bounded over any game length.
-        """
-        cache = self._cache
-        key = id(state)
-        cached = cache.pop(key, None)
-        if cached is None or cached.state is not state:
-            cached = CandidateTable(state, self.board)
-            while len(cache) >= TABLES_KEPT:
-                # The least recently used goes; its state, if the history keeps it, forgets its legal
-                # actions too, so a long game's history weighs only its positions.
-                evicted = cache.pop(next(iter(cache)))
-                if evicted.state is not self._state:
-                    evicted.state.forget_derived()
-        cache[key] = cached
-        return cached
+        """The candidate table of `state` (tables.py keeps the few most recently used)."""
+        return self._tables.table(state, self._state)
 
     def _takeback_mismatch(self) -> Mismatch | None:
         """The mismatch the previous position shows, if a take-back is allowed now."""
@@ -287,6 +271,12 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         them (a piece held or left lying, a failed sensor): the move is judged on its own fields and
         the old change stays, to be judged on its own."""
         old = older_apart(self._mismatch, self._debouncer.stable_since)
+        acked = self._acknowledged
+        if acked is not None and cands.is_legal(acked):
+            # The move shown a moment ago is no old change to set aside: it stands first, and the
+            # recent changes may be the next player's move after it.
+            own = {channel for channel, _ in cands.mismatch(acked)}
+            old = frozenset(channel for channel in old if channel not in own)
         if not old:
             return []
         channels = [channel for channel, _ in mismatch]
@@ -298,6 +288,24 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             action
             for action in self._in_order(found, cands)
             if not any(channel in old for channel, _ in cands.mismatch(action))
+        ]
+
+    def _then_next(self, cands: CandidateTable) -> list[ThenMove]:
+        """The move acknowledged a moment ago, then a whole move of the next player after it, when
+        nothing else explains the board (with an old change elsewhere set aside, as in `_apart`):
+        the first was never taken because the board changed during its settle time."""
+        acked = self._acknowledged
+        if acked is None or not cands.is_legal(acked):
+            return []
+        own = {channel for channel, _ in cands.mismatch(acked)}
+        old = frozenset(ch for ch in older_apart(self._mismatch, self._debouncer.stable_since) if ch not in own)
+        following = self._table(cands.successor(acked))
+        evidence = frozenset(pair for pair in self._evidence_against(following.expected) if pair[0] not in old)
+        if not evidence:
+            return []
+        found = following.matching(evidence, {*self._masked, *old})
+        return [
+            ThenMove(acked, second) for second in found if not any(ch in old for ch, _ in following.mismatch(second))
         ]
 
     def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
@@ -381,7 +389,7 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
     def restart(self, now: int, state: State) -> None:
         """A new game (the old one was abandoned): no history, guide the set-up."""
         self._history.clear()
-        self._cache.clear()
+        self._tables.clear()
         self._knocks.forget()
         self._health.taken_back()
         self._enter(now, state)
@@ -432,31 +440,11 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
                 SensorFault(ch, cells.get(ch), value, self._expected[ch]) for ch, value in sorted(self._masked.items())
             )
             faults = tuple(dict.fromkeys(faults + masked))
-        happened = (tuple(committed), tuple(self._transitions), tuple(self._vias), took_back, self._replaced)
+        happened = Happened(
+            tuple(committed), tuple(self._transitions), tuple(self._vias), took_back, self._replaced, tuple(messages)
+        )
         self._transitions, self._vias, self._replaced = [], [], 0
-
-        def report(
-            mode: Mode,
-            shown: State,
-            acknowledged: Action | None = None,
-            candidates: tuple[Action, ...] = (),
-            previewed: Action | None = None,
-        ) -> TrackerOutput:
-            committed_, transitions, vias, took_back_, replaced = happened
-            return TrackerOutput(
-                mode, state, shown, hints, committed_, transitions, vias, took_back_, replaced,
-                acknowledged, candidates, previewed, tuple(messages), faults,
-            )  # fmt: skip
-
-        if isinstance(decision, Idle):
-            return report("idle", state)
-        if isinstance(decision, Acknowledge):
-            return report("acknowledged", decision.shown, acknowledged=decision.action)
-        if isinstance(decision, Ask):
-            return report("confirm", decision.shown, candidates=decision.candidates, previewed=decision.previewed)
-        if isinstance(decision, OfferTakeBack):
-            return report("takeback", decision.shown)
-        return report(decision.mode, state)
+        return report(decision, state, hints, faults, happened)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:
@@ -507,6 +495,8 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
             actions = list(self._asked_and_followed(mismatch, cands))  # the request stays
         if not actions:
             actions = list(choice.with_card(self._apart(mismatch, cands)))
+        if not actions:
+            actions = list(self._then_next(cands))
         corrections = [Correction(action) for action in self._corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -566,7 +556,9 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
         """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
         shown = self._shown_action(choice)
         table = self._table_of(choice, cands)
-        if not isinstance(choice, Correction):
+        if isinstance(choice, ThenMove):
+            self._acknowledged = choice.first  # the move of this position; the next comes after it
+        elif not isinstance(choice, Correction):
             self._acknowledged = shown
         print_ = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
@@ -619,6 +611,33 @@ class Tracker(FollowingHands, TrackerInputs, guidance.TrackerHints):
                 self._mismatch.pop(fault.channel, None)
             self._set_deadline(now)  # match again at the next scan, without it
         return faults
+
+    # --- hints ---------------------------------------------------------------------------------
+    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
+        return guidance.lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
+
+    def _card_hints(self) -> dict[Cell, HintKind]:
+        """The moves of the card shown: where pieces may be lifted, and where they may go."""
+        if self._choice.card is None:
+            return {}
+        cands = self._table(self._state)
+        return guidance.card_hints(cands, self._choice.with_card(cands.actions))
+
+    def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
+        """Which fields to clear and fill to reach `target`, or (None) the nearest of the current
+        position, every legal action's and a take-back's; ties prefer the current position."""
+        if target is None:
+            options: list[Mismatch] = [frozenset()]
+            # A position that shares no changed field with the board is further away than the
+            # current one (which comes first), so only actions reaching those fields are weighed.
+            cands = self._table(self._state)
+            reached = (self._unmasked(cands.mismatch(a)) for a in cands.reaching_any(self._mismatch))
+            options.extend(option for option in dict.fromkeys(reached) if option)
+            takeback = self._takeback_mismatch()
+            if takeback is not None:
+                options.append(takeback)
+            target = guidance.nearest(self._mismatch, options, self._expected)
+        return guidance.guidance_to(self._mismatch, target, self._expected, self.board)
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel

@@ -9,7 +9,8 @@ from controller.bots import make_bot
 from controller.games import GAMES
 from controller.table.board import board_map
 from controller.table.candidates import NARROW_REACH, CandidateTable
-from controller.table.tracker import TABLES_KEPT, WEIGHED_PER_QUIET_SCAN
+from controller.table.tables import TABLES_KEPT
+from controller.table.tracker import WEIGHED_PER_QUIET_SCAN
 from controller.terminal.physical import PhysicalTable, default_profile
 from hal.profile import load_profile
 from tests.games.test_action_reach import CASES, random_states
