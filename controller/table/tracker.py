@@ -39,9 +39,9 @@ from controller.table.decisions import (
 from controller.table.evidence import arrives, in_order, older_apart
 from controller.table.following import Choice, FollowingHands
 from controller.table.health import SensorHealth, Timing
+from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import KnockWatch
 from controller.table.tables import TableCache
-from controller.table.tracker_inputs import TrackerInputs
 from controller.table.tracker_types import (
     TAKEBACK,
     TAKEBACK_MODES,
@@ -65,7 +65,7 @@ WEIGHED_PER_QUIET_SCAN = 4
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
-class Tracker(FollowingHands, TrackerInputs):
+class Tracker(FollowingHands):
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
     def __init__(
@@ -87,6 +87,7 @@ class Tracker(FollowingHands, TrackerInputs):
         self._touched = 0  # last raw change on a field where the board differs from the game
         self._provisional: Action | str | None = None
         self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
+        self._inputs = Inputs(self._choice)
         self._correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self._acknowledged: Action | None = None  # the last move the LEDs acknowledged in this state
         self._replaced = 0  # corrections in this step (commits taken back before the new ones)
@@ -161,8 +162,45 @@ class Tracker(FollowingHands, TrackerInputs):
         messages: list[str] = []
         took_back = 0
         for event in events:
-            took_back += self._handle_event(now, event, committed, messages)
+            took_back += self._carry_out(now, self._inputs.handle(event, self._board_now(now)), committed, messages)
         return self._evaluate(now, committed, messages, took_back)
+
+    def _board_now(self, now: int) -> Board:
+        """What an input may read of the evidence and the position now (inputs.py)."""
+        return Board(
+            now,
+            self._state,
+            self._history[-1] if self._history else None,
+            self._last_commit,
+            dict(self._mismatch),
+            self._mismatch_since,
+            self._provisional,
+            dict(self._masked),
+            tuple(self._debouncer.stable),
+            self._table,
+            self._unmasked,
+            self._evidence_against,
+            self._declared,
+        )
+
+    def _carry_out(self, now: int, outcome: Outcome, committed: list[Action], messages: list[str]) -> int:
+        """Do what an input asks; how many moves it took back."""
+        if outcome.message is not None:
+            messages.append(outcome.message)
+        for channel, reading in outcome.missed.items():
+            self._masked[channel] = reading  # its sensor missed the declared move: left out until it changes
+            self._mismatch.pop(channel, None)
+        if outcome.window is not None:
+            self._correction = outcome.window
+        took_back = 0
+        if isinstance(outcome.decision, Commit):
+            self._accept(now, outcome.decision.choice, committed, outcome.decision.via)
+        elif isinstance(outcome.decision, TakeBack):
+            self._take_back(now)
+            took_back = 1
+        if outcome.restore:
+            self._restore = True
+        return took_back
 
     def _prepare(self) -> None:
         """Once per position, on a quiet scan: list its legal actions and index them by the fields

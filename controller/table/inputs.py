@@ -1,0 +1,178 @@
+"""The tracker's inputs besides the sensors: buttons (confirm, menu, undo), a card shown to the
+reader, and a move declared by name (docs/tracker.md describes what each does).
+
+A composed part of the tracker: `Inputs.handle` reads what an input needs from a `Board` snapshot
+the tracker hands it and returns an `Outcome`: a decision to carry out (a commit, a take-back), a
+message, fields whose sensor missed a declared move, or the choice among candidates stepped on. It
+changes no game state itself; the tracker carries out the decision as it carries out its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from controller.games import Action, IllegalAction, State
+from controller.table.candidates import CandidateTable, chance_count
+from controller.table.confirmation import Confirmation
+from controller.table.corrections import Correction, CorrectionWindow
+from controller.table.decisions import Choice, Commit, TakeBack
+from controller.table.tracker_types import TAKEBACK, Mismatch
+from hal.protocols import InputEvent
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the inputs may read of the tracker's evidence and position, at the moment of an input."""
+
+    now: int
+    state: State
+    previous: State | None  # the position before the last move that stands
+    last_commit: tuple[State, Action] | None  # that move, with its position
+    mismatch: Mapping[int, int]  # channel -> reading, where the board differs from `state`
+    quiet_since: int  # the board's last change
+    provisional: Choice | None  # the one explanation shown, if any
+    masked: Mapping[int, int]
+    stable: tuple[int, ...]  # the stable readings
+    table: Callable[[State], CandidateTable]
+    unmasked: Callable[[Mismatch], Mismatch]
+    against: Callable[[tuple[int, ...]], Mismatch]  # the board's evidence against a position's readings
+    names: Callable[[Choice, str], bool]  # whether a text names a candidate
+
+
+@dataclass
+class Outcome:
+    """What one input asks of the tracker."""
+
+    decision: Commit | TakeBack | None = None
+    message: str | None = None
+    restore: bool = False  # an undo: guide the pieces back to the position taken back to
+    missed: dict[int, int] = field(default_factory=dict)  # channels whose sensor missed a declared move
+    window: CorrectionWindow | None = None  # the last move, reopened for a declared correction
+
+
+class Inputs:
+    """Turns buttons, cards and declarations into outcomes (see the module docstring)."""
+
+    def __init__(self, choice: Confirmation) -> None:
+        self.choice = choice
+
+    def handle(self, event: InputEvent, board: Board) -> Outcome:
+        if event.kind == "button":
+            return self._button(event.value, board)
+        if event.kind == "card":
+            shown = self._select_card(event.value, board)
+            if shown is not None:
+                return shown
+        if event.kind in ("declare", "card", "menu"):
+            return self._declare(event.value, board)
+        return Outcome(message=f"ignored input {event.kind}:{event.value}")
+
+    def _button(self, name: str, board: Board) -> Outcome:
+        choice = self.choice
+        if name == "confirm":
+            if choice.asking:
+                return Outcome(_decision(choice.pressed(board.now, board.quiet_since), "confirm"))
+            if board.provisional is not None:
+                return Outcome(_decision(board.provisional, "confirm"))
+            return Outcome(message="nothing to confirm")
+        if name == "menu":
+            if choice.asking:
+                choice.step(board.now)
+                return Outcome()
+            invisible = () if board.mismatch else tuple(choice.with_card(board.table(board.state).invisible))
+            if invisible:
+                # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
+                # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
+                choice.make_offer(invisible, board.now)
+                return Outcome()
+            return Outcome(message="menu: nothing to choose")
+        if name == "undo":
+            if board.previous is None:
+                return Outcome(message="undo: no move to take back")
+            if chance_count(board.previous) != chance_count(board.state):
+                return Outcome(message="undo: the last move revealed hidden information and cannot be taken back")
+            return Outcome(TakeBack(), restore=True)
+        return Outcome(message=f"unknown button {name!r}")
+
+    def _select_card(self, card: str, board: Board) -> Outcome | None:
+        """A card shown to the reader (or chosen on the screen) before its move: from now on only the
+        moves of that card count, and they light up (Zillo's Z-6). Actions that play a card carry it
+        as their `card` attribute; None when this game has no such actions (the text is then taken
+        as a declared action)."""
+        if board.state.is_terminal():
+            return None
+        legal = board.table(board.state).actions
+        if not any(getattr(action, "card", None) is not None for action in legal):
+            return None
+        if not any(getattr(action, "card", None) == card for action in legal):
+            return Outcome(
+                message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
+            )
+        self.choice.card = card
+        return Outcome()
+
+    def _declare(self, text: str, board: Board) -> Outcome:
+        """A decision no sensor sees, or the choice among candidates: validated by the rules."""
+        state = board.state
+        if state.is_terminal():
+            return Outcome(message=f"{text}: the game is over")
+        for asked in self.choice.asking:  # a candidate of the request, named (a correction too)
+            if asked != TAKEBACK and board.names(asked, text):
+                return Outcome(_decision(asked, "declare"))
+        try:
+            action = state.parse_action(text)
+            if not board.table(state).is_legal(action):
+                state.apply(action)  # raises IllegalAction with the reason
+        except IllegalAction as error:
+            instead = self._declared_instead(text, board)
+            if instead is not None:  # the last move was taken wrongly: the player says what they did
+                return instead
+            return Outcome(message=f"{text}: {error.reason}")
+        cands = board.table(state)
+        shown = board.unmasked(cands.mismatch(action))
+        evidence = frozenset(board.mismatch.items())
+        missed: dict[int, int] = {}
+        if shown != evidence:
+            differing = {channel for channel, _ in shown ^ evidence}
+            # Only a board no legal move explains may hide a failed sensor; one field off, no more.
+            if len(differing) != 1 or (evidence and cands.matching(evidence, board.masked)):
+                return Outcome(message=f"{text}: the board does not show this move; make it on the board first")
+            # One field does not show what the move says: the person at the table says the move was
+            # made, so that field's sensor missed it (it is left out until it changes), or it holds an
+            # old change that is not part of the move (it stays, to be judged on its own).
+            (channel,) = differing
+            if any(channel == moved for moved, _ in shown):
+                missed[channel] = board.stable[channel]
+        return Outcome(Commit(action, "declare"), missed=missed)
+
+    def _declared_instead(self, text: str, board: Board) -> Outcome | None:
+        """A move declared for the player who moved last, in place of the move the board took: legal
+        in the position before it, shown by the board there (but for one field that is no part of
+        it: an unrelated change), and no hidden information between. The declaration of the person
+        who made it settles what the sensors could not."""
+        last = board.last_commit
+        if last is None or board.previous is not last[0]:
+            return None
+        before, taken = last
+        if chance_count(before) != chance_count(board.state):
+            return None
+        try:
+            meant = before.parse_action(text)
+        except IllegalAction:
+            return None
+        table = board.table(before)
+        if meant == taken or not table.is_legal(meant):
+            return None
+        shown = board.unmasked(table.mismatch(meant))
+        differing = {channel for channel, _ in shown ^ board.against(table.expected)}
+        if len(differing) > 1 or any(channel == moved for channel in differing for moved, _ in shown):
+            return None
+        return Outcome(Commit(Correction(meant), "declare"), window=CorrectionWindow(before, taken, frozenset()))
+
+
+def _decision(choice: Choice, via: str) -> Commit | TakeBack:
+    """A choice taken by a press or a declaration: the take-back, or a commit."""
+    if isinstance(choice, str):
+        return TakeBack()
+    return Commit(choice, via)
