@@ -15,3 +15,19 @@ def test_the_tracker_package_passes_mypy_strict() -> None:
         ["--strict", "--follow-imports=silent", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), *STRICT]
     )
     assert status == 0, out + err
+
+
+def test_the_tracker_package_has_no_mixins() -> None:
+    """Its parts are composed, never mixed in: no class there derives from another of its classes."""
+    import ast
+
+    package = ROOT / "controller" / "table"
+    ours = set()
+    bases: dict[str, list[str]] = {}
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                ours.add(node.name)
+                bases[f"{path.name}:{node.name}"] = [ast.unparse(base) for base in node.bases]
+    mixed = {name: found for name, found in bases.items() if any(base in ours for base in found)}
+    assert mixed == {}

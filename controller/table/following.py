@@ -1,72 +1,85 @@
 """How the board follows real hands between and across moves: a fast reply, a correction, a piece
 moved on at once, a capture that starts like a take-back, a piece held in the air.
 
-These are the tracker's judgements where one player's move ends and the next one begins. They are a
-mixin of `Tracker` (they read its evidence and candidate tables); docs/tracker.md explains each.
+These are the tracker's judgements where one player's move ends and the next one begins: `Seams`, a
+part of the tracker that reads its evidence and candidate tables through `SeamsEvidence`;
+docs/tracker.md explains each.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from controller.games import Action, State
+from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.debounce import Debouncer
+from controller.table.decisions import Choice
 from controller.table.evidence import older_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-Choice = Action | str | Correction | ThenMove  # what the board may ask about
+    pass
 
 
-class FollowingHands:
-    """The tracker's rules for the seams between moves (mixed into `Tracker`)."""
 
-    _ask_corrections: bool = False
+class SeamsEvidence(Protocol):
+    """What the seams read of the tracker: its evidence, position and candidate tables."""
+
+    config: TrackerConfig
+    board: BoardMap
     _choice: Confirmation
-    _waiting: bool = False
-    _provisional: Choice | None
-    _acknowledged: Action | None
-    _correction: CorrectionWindow | None
     _expected: tuple[int, ...]
     _debouncer: Debouncer
-    config: TrackerConfig
-    _board: Callable[[], list[int]]
-    _set_deadline: Callable[[int | None], None]
     _now: int
     _masked: dict[int, int]
     _history: list[State]
     _state: State
-    _table: Callable[[State], CandidateTable]
-    _matching: Callable[[CandidateTable, Mismatch], list[Action]]
-    _unmasked: Callable[[Mismatch], Mismatch]
-    _takeback_mismatch: Callable[[], Mismatch | None]
 
-    def _fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
+    def _board(self) -> list[int]: ...
+    def _set_deadline(self, when: int | None) -> None: ...
+    def _table(self, state: State) -> CandidateTable: ...
+    def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]: ...
+    def _unmasked(self, mismatch: Mismatch) -> Mismatch: ...
+    def _takeback_mismatch(self) -> Mismatch | None: ...
+
+
+class Seams:
+    """The tracker's rules for the seams between moves, as a part of it. It owns what it remembers
+    between scans (the one explanation shown, the move acknowledged in this position, the last commit
+    while it may be corrected) and reads the evidence through `SeamsEvidence`."""
+
+    def __init__(self, evidence: SeamsEvidence) -> None:
+        self.e = evidence
+        self.provisional: Choice | None = None  # the one explanation shown (acknowledged or offered)
+        self.acknowledged: Action | None = None  # the last move the LEDs acknowledged in this position
+        self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
+        self.ask_corrections = False  # a correction found may be the next player's move: ask
+        self.waiting = False  # the last judgement waits for a young change to grow old
+
+    def fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
         on other fields, and no bigger move of this player could be under way."""
-        acked = self._provisional
+        acked = self.provisional
         if acked is None or isinstance(acked, str | Correction | ThenMove) or not cands.is_legal(acked):
             return None
-        return acked if self._followed([acked], mismatch, cands) else None
+        return acked if self.followed([acked], mismatch, cands) else None
 
-    def _asked_and_followed(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
+    def asked_and_followed(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
         """The moves a pending confirmation asks about, when the next player has started meanwhile:
         the request stays (the answer commits the move chosen, then the rest is matched)."""
-        asked = [a for a in self._choice.asking if not isinstance(a, str | Correction | ThenMove)]
-        if not asked or len(asked) != len(self._choice.asking) or any(not cands.is_legal(a) for a in asked):
+        asked = [a for a in self.e._choice.asking if not isinstance(a, str | Correction | ThenMove)]
+        if not asked or len(asked) != len(self.e._choice.asking) or any(not cands.is_legal(a) for a in asked):
             return []
-        return asked if self._followed(asked, mismatch, cands) else []
+        return asked if self.followed(asked, mismatch, cands) else []
 
-    def _followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
+    def followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
         move of the next player, and no bigger move of this player could be under way."""
-        own = {self._unmasked(cands.mismatch(move)) for move in moves}
+        own = {self.e._unmasked(cands.mismatch(move)) for move in moves}
         if len(own) != 1:
             return False
         (own_pairs,) = own
@@ -76,14 +89,14 @@ class FollowingHands:
         channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
-        since = self._debouncer.stable_since
+        since = self.e._debouncer.stable_since
         if min(since[channel] for channel, _ in extra) < max(since[channel] for channel in channels):
             return False  # the next player starts after the move is made, not before it
-        if self._young(extra):
-            self._waiting = True
+        if self.young(extra):
+            self.waiting = True
             return False  # a lift that may yet be half of a knocked piece's slide: wait and see
         bigger = cands.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
-        if any(other not in moves and self._unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
+        if any(other not in moves and self.e._unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
             return False  # this player may be making a bigger move
         # The next player starts by lifting a piece: every other change takes a piece away from a
         # field that holds one (checked against the readings, so no table of the next position is
@@ -94,19 +107,19 @@ class FollowingHands:
             for channel, value in extra
         )
 
-    def _corrections(self, mismatch: Mismatch) -> list[Action]:
+    def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead."""
-        window = self._correction
+        window = self.correction
         if window is None or not mismatch:
             return []
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
         # the next player's start.
-        young = self._young(mismatch)
-        if window.next_player_started(mismatch - young, self._expected):
-            self._correction = None
+        young = self.young(mismatch)
+        if window.next_player_started(mismatch - young, self.e._expected):
+            self.correction = None
             return []
-        before = self._table(window.before)
-        evidence = self._evidence_against(before.expected)
+        before = self.e._table(window.before)
+        evidence = self.evidence_against(before.expected)
         if not evidence:
             # The board shows the position before the commit: a move no sensor sees may have
             # replaced it (a Catcher moved on onto its own stack under a binary sensor). It moves the
@@ -115,97 +128,97 @@ class FollowingHands:
             moved_on = before.reaching_any(window.channels)
             found = window.alternatives([action for action in moved_on if not before.mismatch(action)])
         else:
-            found = window.alternatives(self._matching(before, evidence))
+            found = window.alternatives(self.e._matching(before, evidence))
             # (Never the committed move's own fields: setting those aside would replace the move
             # by anything at all.)
-            since = self._debouncer.stable_since
+            since = self.e._debouncer.stable_since
             old = older_apart(dict(evidence), since) - window.channels if not found else frozenset()
             if old:  # an old change on other fields (a failed sensor) is not part of the correction
                 recent = frozenset(pair for pair in evidence if pair[0] not in old)
-                apart = before.matching(recent, {*self._masked, *old})
+                apart = before.matching(recent, {*self.e._masked, *old})
                 found = window.alternatives(
                     [action for action in apart if not any(channel in old for channel, _ in before.mismatch(action))]
                 )
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
-        self._ask_corrections = bool(found) and self._may_begin_a_move(
-            mismatch, self._table(self._state), sent_home=True
+        self.ask_corrections = bool(found) and self.may_begin_a_move(
+            mismatch, self.e._table(self.e._state), sent_home=True
         )
         return found
 
-    def _young(self, evidence: Mismatch) -> Mismatch:
+    def young(self, evidence: Mismatch) -> Mismatch:
         """The changes too recent to judge alone: a lift may be the first half of a knocked piece's
         slide until its other half had time to settle. The tracker looks again when they are old."""
-        wait = SLIDE_MS + self.config.debounce_ms
-        young = frozenset(pair for pair in evidence if self._now - self._debouncer.stable_since[pair[0]] < wait)
+        wait = SLIDE_MS + self.e.config.debounce_ms
+        young = frozenset(pair for pair in evidence if self.e._now - self.e._debouncer.stable_since[pair[0]] < wait)
         if young:
-            self._set_deadline(min(self._debouncer.stable_since[channel] for channel, _ in young) + wait)
+            self.e._set_deadline(min(self.e._debouncer.stable_since[channel] for channel, _ in young) + wait)
         return young
 
-    def _unseen_correction(self, choice: Choice) -> bool:
+    def unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor
         sees, or one the next player's move may be beginning."""
-        window = self._correction
+        window = self.correction
         if not isinstance(choice, Correction) or window is None:
             return False
-        return self._ask_corrections or not self._table(window.before).mismatch(choice.action)
+        return self.ask_corrections or not self.e._table(window.before).mismatch(choice.action)
 
-    def _moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
+    def moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
         """A move the board shows that could also be the last acknowledged move followed at once by
         the next player's (the piece moved on): both are candidates, never silently one of them."""
-        acked = self._acknowledged
+        acked = self.acknowledged
         if acked is None or acked == action or not cands.is_legal(acked):
             return []
-        following = self._table(cands.successor(acked))
-        evidence = self._evidence_against(following.expected)
-        return [ThenMove(acked, second) for second in self._matching(following, evidence)]
+        following = self.e._table(cands.successor(acked))
+        evidence = self.evidence_against(following.expected)
+        return [ThenMove(acked, second) for second in self.e._matching(following, evidence)]
 
-    def _evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
-        masked = self._masked
-        return frozenset((ch, v) for ch, v in enumerate(self._board()) if v != expected[ch] and ch not in masked)
+    def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
+        masked = self.e._masked
+        return frozenset((ch, v) for ch, v in enumerate(self.e._board()) if v != expected[ch] and ch not in masked)
 
-    def _declared(self, asked: Choice, text: str) -> bool:
+    def declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""
-        table = self._table_of(asked, self._table(self._state))
-        return table.state.action_to_str(self._shown_action(asked)) == text.strip()
+        table = self.table_of(asked, self.e._table(self.e._state))
+        return table.state.action_to_str(self.shown_action(asked)) == text.strip()
 
-    def _shown_action(self, choice: Choice) -> Action:
+    def shown_action(self, choice: Choice) -> Action:
         if isinstance(choice, Correction):
             return choice.action
         if isinstance(choice, ThenMove):
             return choice.second
         return choice
 
-    def _table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
-        if isinstance(choice, Correction) and self._correction is not None:
-            return self._table(self._correction.before)
+    def table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
+        if isinstance(choice, Correction) and self.correction is not None:
+            return self.e._table(self.correction.before)
         if isinstance(choice, ThenMove):
-            return self._table(cands.successor(choice.first))
+            return self.e._table(cands.successor(choice.first))
         return cands
 
-    def _successor_of(self, choice: Choice, cands: CandidateTable) -> State:
+    def successor_of(self, choice: Choice, cands: CandidateTable) -> State:
         if choice == TAKEBACK:
-            return self._history[-1]
-        return self._table_of(choice, cands).successor(self._shown_action(choice))
+            return self.e._history[-1]
+        return self.table_of(choice, cands).successor(self.shown_action(choice))
 
-    def _capture_may_follow(self, cands: CandidateTable) -> bool:
+    def capture_may_follow(self, cands: CandidateTable) -> bool:
         """Whether the position before the last move is also the start of a move of the player on
         turn (a captured piece sent home first, its field empty until the capturing piece lands):
         then a take-back needs a confirm, or the next change."""
-        takeback = self._takeback_mismatch()
-        return takeback is not None and bool(takeback) and self._may_begin_a_move(takeback, cands)
+        takeback = self.e._takeback_mismatch()
+        return takeback is not None and bool(takeback) and self.may_begin_a_move(takeback, cands)
 
-    def _may_begin_a_move(self, evidence: Mismatch, cands: CandidateTable, sent_home: bool = False) -> bool:
+    def may_begin_a_move(self, evidence: Mismatch, cands: CandidateTable, sent_home: bool = False) -> bool:
         """Whether `evidence` (against `cands`' state) may be the first part of one of its moves:
         every change is part of the move, or empties a field the move fills again (a captured or
         displaced piece sent home first). With `sent_home`, only when the evidence is exactly that:
         pieces taken from fields the move lands on, put down where the move sends them home."""
-        channel_of = self.board.channel_of  # type: ignore[attr-defined]
+        channel_of = self.e.board.channel_of
         expected = cands.expected
         emptied = {channel for channel, value in evidence if value == 0}
         # Every changed channel is part of the move or a field it fills: only actions reaching them all.
         for action in cands.reaching([channel for channel, _ in evidence]):
-            move = self._unmasked(cands.mismatch(action))
+            move = self.e._unmasked(cands.mismatch(action))
             if move == evidence or not all(pair in move or pair[0] in emptied for pair in evidence):
                 continue
             # A field empty now must be one the move fills (a sensor that cannot tell the arriving
@@ -222,9 +235,9 @@ class FollowingHands:
             return True
         return False
 
-    def _liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
+    def liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away."""
-        was = self._expected[channel]
+        was = self.e._expected[channel]
         if not was or not (abs(value) < abs(was) or value * was < 0):
             return False
         return any((channel, value) in cands.mismatch(action) for action in cands.reaching([channel]))

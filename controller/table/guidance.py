@@ -3,8 +3,7 @@ piece came from and may go, the moves of a card shown, which fields to clear and
 nearest legal position, and which move a confirmation request is showing.
 
 Pure functions of the evidence (the channels that differ from the game and their readings) and the
-candidate table; the tracker decides when each applies (`TrackerHints`, at the end, feeds them the
-tracker's evidence).
+candidate table; the tracker decides when each applies and feeds them its evidence.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from controller.table.debounce import Debouncer
 from controller.table.decisions import (
     Acknowledge,
     Ask,
+    Choice,
     Commit,
     Decision,
     Guide,
@@ -37,7 +38,7 @@ from controller.table.decisions import (
     report,
 )
 from controller.table.evidence import arrives, in_order, older_apart
-from controller.table.following import Choice, FollowingHands
+from controller.table.following import Seams
 from controller.table.health import SensorHealth, Timing
 from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import KnockWatch
@@ -65,7 +66,7 @@ WEIGHED_PER_QUIET_SCAN = 4
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
 
-class Tracker(FollowingHands):
+class Tracker:
     """Follows the game on the board, one scan at a time (see the module docstring)."""
 
     def __init__(
@@ -85,11 +86,9 @@ class Tracker(FollowingHands):
         self._masked = self._health.masked  # stuck channels left out of the matching -> their reading
         self._mismatch_since = 0
         self._touched = 0  # last raw change on a field where the board differs from the game
-        self._provisional: Action | str | None = None
         self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
         self._inputs = Inputs(self._choice)
-        self._correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
-        self._acknowledged: Action | None = None  # the last move the LEDs acknowledged in this state
+        self._seams = Seams(self)  # fast replies, corrections, the move shown: the seams between moves
         self._replaced = 0  # corrections in this step (commits taken back before the new ones)
         self._output: TrackerOutput | None = None
         self._deadline: int | None = None
@@ -101,7 +100,6 @@ class Tracker(FollowingHands):
 
         self._now = 0  # the time of the step being made
         self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
-        self._waiting = False  # the last judgement waits for a young change to grow old
         self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
         self._weighing: CandidateTable | None = None  # its table, while quiet scans weigh it ahead
 
@@ -174,13 +172,13 @@ class Tracker(FollowingHands):
             self._last_commit,
             dict(self._mismatch),
             self._mismatch_since,
-            self._provisional,
+            self._seams.provisional,
             dict(self._masked),
             tuple(self._debouncer.stable),
             self._table,
             self._unmasked,
-            self._evidence_against,
-            self._declared,
+            self._seams.evidence_against,
+            self._seams.declared,
         )
 
     def _carry_out(self, now: int, outcome: Outcome, committed: list[Action], messages: list[str]) -> int:
@@ -191,7 +189,7 @@ class Tracker(FollowingHands):
             self._masked[channel] = reading  # its sensor missed the declared move: left out until it changes
             self._mismatch.pop(channel, None)
         if outcome.window is not None:
-            self._correction = outcome.window
+            self._seams.correction = outcome.window
         took_back = 0
         if isinstance(outcome.decision, Commit):
             self._accept(now, outcome.decision.choice, committed, outcome.decision.via)
@@ -309,7 +307,7 @@ class Tracker(FollowingHands):
         them (a piece held or left lying, a failed sensor): the move is judged on its own fields and
         the old change stays, to be judged on its own."""
         old = older_apart(self._mismatch, self._debouncer.stable_since)
-        acked = self._acknowledged
+        acked = self._seams.acknowledged
         if acked is not None and cands.is_legal(acked):
             # The move shown a moment ago is no old change to set aside: it stands first, and the
             # recent changes may be the next player's move after it.
@@ -332,13 +330,13 @@ class Tracker(FollowingHands):
         """The move acknowledged a moment ago, then a whole move of the next player after it, when
         nothing else explains the board (with an old change elsewhere set aside, as in `_apart`):
         the first was never taken because the board changed during its settle time."""
-        acked = self._acknowledged
+        acked = self._seams.acknowledged
         if acked is None or not cands.is_legal(acked):
             return []
         own = {channel for channel, _ in cands.mismatch(acked)}
         old = frozenset(ch for ch in older_apart(self._mismatch, self._debouncer.stable_since) if ch not in own)
         following = self._table(cands.successor(acked))
-        evidence = frozenset(pair for pair in self._evidence_against(following.expected) if pair[0] not in old)
+        evidence = frozenset(pair for pair in self._seams.evidence_against(following.expected) if pair[0] not in old)
         if not evidence:
             return []
         found = following.matching(evidence, {*self._masked, *old})
@@ -392,7 +390,7 @@ class Tracker(FollowingHands):
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
             revealed = chance_count(after) != chance_count(before)  # e.g. a hidden card played
-            self._correction = CorrectionWindow(before, action, channels, revealed)
+            self._seams.correction = CorrectionWindow(before, action, channels, revealed)
 
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
@@ -402,7 +400,7 @@ class Tracker(FollowingHands):
 
     def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
         """Replace the last commit by `action` of the same player (see corrections.py)."""
-        window = self._correction
+        window = self._seams.correction
         assert window is not None and self._history and self._history[-1] is window.before
         if self._transitions and self._transitions[-1][0] is window.before:
             self._transitions.pop()  # committed in this very step: it never reaches anyone
@@ -418,10 +416,10 @@ class Tracker(FollowingHands):
         self._state = state
         self._expected = self._table(state).expected
         self._reset_mismatch(now)
-        self._provisional = None
+        self._seams.provisional = None
         self._choice.reset()
-        self._correction = None
-        self._acknowledged = None
+        self._seams.correction = None
+        self._seams.acknowledged = None
         self._setup = False
 
     def restart(self, now: int, state: State) -> None:
@@ -504,7 +502,7 @@ class Tracker(FollowingHands):
             return Ask(offered, previewed, cands.successor(previewed), guidance.offer_hints(state, previewed, cands))
         choice.offer = ()
         if not mismatch:
-            self._provisional = None
+            self._seams.provisional = None
             choice.asking = ()
             self._setup = False
             self._restore = False
@@ -523,42 +521,42 @@ class Tracker(FollowingHands):
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
         if not actions:
-            self._waiting = False
-            replied = self._fast_reply(mismatch, cands)
+            self._seams.waiting = False
+            replied = self._seams.fast_reply(mismatch, cands)
             if replied is not None:  # the last move, and the next player has started: commit it
                 return Commit(replied)
-            if self._waiting and self._provisional is not None:
+            if self._seams.waiting and self._seams.provisional is not None:
                 # The next player may have started, or a piece was knocked: a moment tells.
-                return self._acknowledge(self._provisional, cands)
-            actions = list(self._asked_and_followed(mismatch, cands))  # the request stays
+                return self._acknowledge(self._seams.provisional, cands)
+            actions = list(self._seams.asked_and_followed(mismatch, cands))  # the request stays
         if not actions:
             actions = list(choice.with_card(self._apart(mismatch, cands)))
         if not actions:
             actions = list(self._then_next(cands))
-        corrections = [Correction(action) for action in self._corrections(mismatch)]
+        corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
         elif corrections:
             actions = list(corrections)
         elif len(actions) == 1 and actions[0] != TAKEBACK:
-            actions.extend(self._moved_on(actions[0], cands))  # the last move moved on, or a new one?
+            actions.extend(self._seams.moved_on(actions[0], cands))  # the last move moved on, or a new one?
         if (
             len(actions) == 1
             and not self._placement_unseen(actions[0], mismatch, cands)
-            and not self._unseen_correction(actions[0])
+            and not self._seams.unseen_correction(actions[0])
         ):
             return self._single(now, actions[0], cands)
-        self._provisional = None
+        self._seams.provisional = None
         if actions:
             choice.ask(actions)
             previewed = choice.previewed(now, self._mismatch_since)
             self._set_deadline(choice.next_change(now, self._mismatch_since))
-            table = self._table_of(previewed, cands)
-            hints = guidance.preview_hints(self._changed_cells(), self._shown_action(previewed), table)
+            table = self._seams.table_of(previewed, cands)
+            hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
             return Ask(
-                tuple(self._shown_action(a) for a in actions if a != TAKEBACK),
-                None if previewed == TAKEBACK else self._shown_action(previewed),
-                self._successor_of(previewed, cands),
+                tuple(self._seams.shown_action(a) for a in actions if a != TAKEBACK),
+                None if previewed == TAKEBACK else self._seams.shown_action(previewed),
+                self._seams.successor_of(previewed, cands),
                 hints,
             )
         choice.asking = ()
@@ -567,8 +565,8 @@ class Tracker(FollowingHands):
     def _single(self, now: int, choice: Choice, cands: CandidateTable) -> Decision:
         """The one explanation: taken once the board has settled, shown until then."""
         self._choice.asking = ()
-        if self._provisional != choice:
-            self._provisional = choice
+        if self._seams.provisional != choice:
+            self._seams.provisional = choice
         quiet_since = max(self._mismatch_since, self._touched)
         due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
@@ -577,7 +575,7 @@ class Tracker(FollowingHands):
             # piece was only lifted off again, it may be in the hand of a player looking at it.
             expected = self._expected
             put_back = any(arrives(channel, reading, expected) for channel, reading in self._mismatch.items())
-            auto = self.config.takeback == "auto" and put_back and not self._capture_may_follow(cands)
+            auto = self.config.takeback == "auto" and put_back and not self._seams.capture_may_follow(cands)
             if auto and now >= due and not self._moving():
                 return TakeBack()
             if auto:
@@ -592,12 +590,12 @@ class Tracker(FollowingHands):
 
     def _acknowledge(self, choice: Choice, cands: CandidateTable) -> Acknowledge:
         """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
-        shown = self._shown_action(choice)
-        table = self._table_of(choice, cands)
+        shown = self._seams.shown_action(choice)
+        table = self._seams.table_of(choice, cands)
         if isinstance(choice, ThenMove):
-            self._acknowledged = choice.first  # the move of this position; the next comes after it
+            self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
         elif not isinstance(choice, Correction):
-            self._acknowledged = shown
+            self._seams.acknowledged = shown
         print_ = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
         hints.update({cell: "capture" for cell in print_.captures})
@@ -618,8 +616,8 @@ class Tracker(FollowingHands):
         """
         if choice == TAKEBACK:
             return False
-        cands = self._table_of(choice, cands)
-        choice = self._shown_action(choice)
+        cands = self._seams.table_of(choice, cands)
+        choice = self._seams.shown_action(choice)
         if self._masked:
             channel_of = self.board.channel_of
             print_ = cands.footprint(choice)
@@ -628,7 +626,7 @@ class Tracker(FollowingHands):
         return cands.unseen_placement(choice)
 
     def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable) -> Guide:
-        self._provisional = None
+        self._seams.provisional = None
         elapsed = now - self._mismatch_since
         faults = self._stuck(now, mismatch, cands)
         if elapsed >= self.config.guide_after_ms:
@@ -639,7 +637,7 @@ class Tracker(FollowingHands):
     def _stuck(self, now: int, mismatch: Mismatch, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows (health.py); a masked channel leaves the matching
         at once, so the game goes on without it."""
-        held = None if cands is None else (lambda channel, value: self._liftable(channel, value, cands))
+        held = None if cands is None else (lambda channel, value: self._seams.liftable(channel, value, cands))
         timing = Timing(now, self._mismatch_since, self._debouncer.stable_since)
         faults = self._health.judge(
             mismatch, timing, self._expected, self.board.cell_of_channel, held, self._set_deadline
