@@ -156,3 +156,27 @@ def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iter
         origins, targets = fields(action)
         return tuple(origins), tuple(targets)
     return print_.origins, print_.targets
+
+
+def guide(
+    mismatch: Mapping[int, int],
+    target: Mismatch | None,
+    expected: tuple[int, ...],
+    board: BoardMap,
+    cands: CandidateTable | None = None,
+    unmasked: Callable[[Mismatch], Mismatch] | None = None,
+    takeback: Mismatch | None = None,
+) -> dict[Cell, HintKind]:
+    """Which fields to clear (remove) and fill (place) to reach `target`; with `target` None, the
+    nearest of the current position, every legal action's of `cands` and the take-back's (ties
+    prefer the current position). Only actions that share a changed field with the board are
+    weighed: any other position is further away than the current one, which comes first."""
+    if target is None:
+        options: list[Mismatch] = [frozenset()]
+        if cands is not None and unmasked is not None:
+            reached = (unmasked(cands.mismatch(a)) for a in cands.reaching_any(mismatch))
+            options.extend(option for option in dict.fromkeys(reached) if option)
+        if takeback is not None:
+            options.append(takeback)
+        target = nearest(mismatch, options, expected)
+    return guidance_to(mismatch, target, expected, board)

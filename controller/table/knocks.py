@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from controller.games import Cell
+from controller.table.board import BoardMap
 from controller.table.tracker_types import HintKind
 
 SLIDE_MS = 60  # a knocked piece leaves its field and lands beside it within this (scans and bounce included)
@@ -267,3 +268,18 @@ def _apart(departure: Change, arrival: Change) -> float:
     departure is the likelier partner at equal distance (a lift is dated late by its bounce)."""
     gap = arrival.at - departure.at
     return abs(gap) + (0.5 if gap < 0 else 0.0)
+
+
+def neighbours_on(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:
+    """The fields beside a field (a hand knocks a piece onto one of them): six on a hex board, the
+    eight around it on a square one."""
+    if board.profile.geometry == "hex":
+        from controller.games.hexgrid import HexGrid
+
+        return HexGrid(*board.profile.size).neighbours
+
+    def around(cell: Cell) -> tuple[Cell, ...]:
+        x, y = cell[0], cell[1]
+        return tuple((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+    return around

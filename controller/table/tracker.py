@@ -12,7 +12,7 @@ candidates is confirmation.py's; the hints that guide the players are guidance.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from controller.games import Action, Cell, State
@@ -37,11 +37,12 @@ from controller.table.decisions import (
     TakeBack,
     report,
 )
-from controller.table.evidence import arrives, in_order, older_apart
+from controller.table.evidence import arrives
+from controller.table.explanations import Scene, apart, fresh, ordered, then_next
 from controller.table.following import Seams
 from controller.table.health import SensorHealth, Timing
 from controller.table.inputs import Board, Inputs, Outcome
-from controller.table.knocks import KnockWatch
+from controller.table.knocks import KnockWatch, neighbours_on
 from controller.table.tables import TableCache
 from controller.table.tracker_types import (
     TAKEBACK,
@@ -55,9 +56,6 @@ from controller.table.tracker_types import (
 )
 from hal.protocols import InputEvent, Readings
 
-# How long before the last commit the next player may have started (a fast reply: a piece lifted
-# 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
-REPLY_HEAD_START_MS = 1_500
 MOVES_PER_SCAN = 8  # commits and take-backs one scan may carry out (two moves at most in practice)
 # Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
 # long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
@@ -96,7 +94,7 @@ class Tracker:
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
-        self._knocks = KnockWatch(board.cell_of_channel, _neighbours_of(board))
+        self._knocks = KnockWatch(board.cell_of_channel, neighbours_on(board))
 
         self._now = 0  # the time of the step being made
         self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
@@ -276,73 +274,17 @@ class Tracker:
         masked = self._masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
 
-    def _fresh(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
-        """The actions made of changes from this player's turn: a change older than the last move
-        (by more than a fast reply's head start) happened before this player could act."""
+    def _scene(self) -> Scene:
+        """The evidence now, as the explanations need it (explanations.py)."""
         moved = self._health.moved
-        if not actions or moved is None:
-            return actions
-        oldest = moved[0] - REPLY_HEAD_START_MS
-        since = self._debouncer.stable_since
-        return [
-            action
-            for action in actions
-            if all(since[ch] >= oldest for ch, _ in self._unmasked(cands.mismatch(action)))  # a masked field: no time
-        ]
-
-    def _in_order(self, actions: list[Action], cands: CandidateTable) -> list[Action]:
-        """The actions whose pieces could have moved in the order the sensors saw (evidence.py)."""
-        if not actions:
-            return actions
-        expected, since = self._expected, self._debouncer.stable_since
-        return [
-            action
-            for action in actions
-            if len(cands.footprint(action).moves) != 1  # one piece: its landing cannot come before its leaving
-            or in_order(self._unmasked(cands.mismatch(action)), expected, since)
-        ]
-
-    def _apart(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
-        """The moves the recent changes show, when an old change on other fields is not part of
-        them (a piece held or left lying, a failed sensor): the move is judged on its own fields and
-        the old change stays, to be judged on its own."""
-        old = older_apart(self._mismatch, self._debouncer.stable_since)
-        acked = self._seams.acknowledged
-        if acked is not None and cands.is_legal(acked):
-            # The move shown a moment ago is no old change to set aside: it stands first, and the
-            # recent changes may be the next player's move after it.
-            own = {channel for channel, _ in cands.mismatch(acked)}
-            old = frozenset(channel for channel in old if channel not in own)
-        if not old:
-            return []
-        channels = [channel for channel, _ in mismatch]
-        if any(self._unmasked(cands.mismatch(other)) >= mismatch for other in cands.reaching(channels)):
-            return []  # one bigger move may still explain every change: wait for it
-        recent = frozenset(pair for pair in mismatch if pair[0] not in old)
-        found = cands.matching(recent, {*self._masked, *old})
-        return [
-            action
-            for action in self._in_order(found, cands)
-            if not any(channel in old for channel, _ in cands.mismatch(action))
-        ]
-
-    def _then_next(self, cands: CandidateTable) -> list[ThenMove]:
-        """The move acknowledged a moment ago, then a whole move of the next player after it, when
-        nothing else explains the board (with an old change elsewhere set aside, as in `_apart`):
-        the first was never taken because the board changed during its settle time."""
-        acked = self._seams.acknowledged
-        if acked is None or not cands.is_legal(acked):
-            return []
-        own = {channel for channel, _ in cands.mismatch(acked)}
-        old = frozenset(ch for ch in older_apart(self._mismatch, self._debouncer.stable_since) if ch not in own)
-        following = self._table(cands.successor(acked))
-        evidence = frozenset(pair for pair in self._seams.evidence_against(following.expected) if pair[0] not in old)
-        if not evidence:
-            return []
-        found = following.matching(evidence, {*self._masked, *old})
-        return [
-            ThenMove(acked, second) for second in found if not any(ch in old for ch, _ in following.mismatch(second))
-        ]
+        return Scene(
+            self._mismatch,
+            self._expected,
+            self._debouncer.stable_since,
+            self._masked,
+            self._seams.acknowledged,
+            moved[0] if moved is not None else None,
+        )
 
     def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
         """The actions of `cands`' state that the evidence shows, masked (stuck) channels left out."""
@@ -514,8 +456,9 @@ class Tracker:
             faults = self._stuck(now, mismatch)
             return Guide("setup" if self._setup else "restore", self._guidance_to(frozenset()), faults)
         cands = self._table(state)
+        scene = self._scene()
         actions: list[Choice] = list(
-            choice.with_card(self._in_order(self._fresh(self._matching(cands, mismatch), cands), cands))
+            choice.with_card(ordered(fresh(self._matching(cands, mismatch), cands, scene), cands, scene))
         )
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
@@ -530,9 +473,9 @@ class Tracker:
                 return self._acknowledge(self._seams.provisional, cands)
             actions = list(self._seams.asked_and_followed(mismatch, cands))  # the request stays
         if not actions:
-            actions = list(choice.with_card(self._apart(mismatch, cands)))
+            actions = list(choice.with_card(apart(mismatch, cands, scene)))
         if not actions:
-            actions = list(self._then_next(cands))
+            actions = list(then_next(cands, scene, self._table, self._seams.evidence_against))
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -660,39 +603,12 @@ class Tracker:
         return guidance.card_hints(cands, self._choice.with_card(cands.actions))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
-        """Which fields to clear and fill to reach `target`, or (None) the nearest of the current
-        position, every legal action's and a take-back's; ties prefer the current position."""
-        if target is None:
-            options: list[Mismatch] = [frozenset()]
-            # A position that shares no changed field with the board is further away than the
-            # current one (which comes first), so only actions reaching those fields are weighed.
-            cands = self._table(self._state)
-            reached = (self._unmasked(cands.mismatch(a)) for a in cands.reaching_any(self._mismatch))
-            options.extend(option for option in dict.fromkeys(reached) if option)
-            takeback = self._takeback_mismatch()
-            if takeback is not None:
-                options.append(takeback)
-            target = guidance.nearest(self._mismatch, options, self._expected)
-        return guidance.guidance_to(self._mismatch, target, self._expected, self.board)
+        """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""
+        if target is not None:
+            return guidance.guide(self._mismatch, target, self._expected, self.board)
+        cands, takeback = self._table(self._state), self._takeback_mismatch()
+        return guidance.guide(self._mismatch, None, self._expected, self.board, cands, self._unmasked, takeback)
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
         return [cells[ch] for ch in self._mismatch if ch in cells]
-
-
-def _neighbours_of(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:
-    """The fields beside a field (a hand knocks a piece onto one of them): six on a hex board, the
-    eight around it on a square one."""
-    if board.profile.geometry == "hex":
-        from controller.games.hexgrid import HexGrid
-
-        return HexGrid(*board.profile.size).neighbours
-
-    def around(cell: Cell) -> tuple[Cell, ...]:
-        x, y = cell[0], cell[1]
-        return tuple((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-
-    return around
-
-
-

@@ -1,0 +1,105 @@
+"""Which legal explanations of the board are physically possible, and which hold when an old change
+elsewhere is set aside (docs/tracker.md, "The evidence model"). Pure functions of a `Scene`: the
+evidence as the tracker holds it at one scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from controller.games import Action, State
+from controller.table.candidates import CandidateTable
+from controller.table.corrections import ThenMove
+from controller.table.evidence import in_order, older_apart
+from controller.table.tracker_types import Mismatch, unmasked
+
+# How long before the last commit the next player may have started (a fast reply: a piece lifted
+# 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
+REPLY_HEAD_START_MS = 1_500
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The evidence at one scan, as the explanations need it."""
+
+    mismatch: Mapping[int, int]  # channel -> reading, where the board differs from the position
+    expected: Sequence[int]
+    stable_since: Sequence[int]  # per channel, when its stable reading began
+    masked: Mapping[int, int]  # channels left out of the matching (failed sensors)
+    acknowledged: Action | None  # the move shown a moment ago in this position
+    moved_at: int | None  # when the last move that stands was committed
+
+    def unmasked(self, evidence: Mismatch) -> Mismatch:
+        return unmasked(evidence, self.masked)
+
+
+def fresh(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[Action]:
+    """The actions made of changes from this player's turn: a change older than the last move (by
+    more than a fast reply's head start) happened before this player could act. A masked field has
+    no time."""
+    if not actions or scene.moved_at is None:
+        return actions
+    oldest = scene.moved_at - REPLY_HEAD_START_MS
+    since = scene.stable_since
+    return [
+        action for action in actions if all(since[ch] >= oldest for ch, _ in scene.unmasked(cands.mismatch(action)))
+    ]
+
+
+def ordered(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[Action]:
+    """The actions whose pieces could have moved in the order the sensors saw: one piece cannot land
+    before it left (evidence.py)."""
+    return [
+        action
+        for action in actions
+        if len(cands.footprint(action).moves) != 1
+        or in_order(scene.unmasked(cands.mismatch(action)), scene.expected, scene.stable_since)
+    ]
+
+
+def _old(scene: Scene, cands: CandidateTable) -> frozenset[int]:
+    """The old changes to set aside: those well older than every other change, but never the move
+    shown a moment ago (it stands first; the recent changes may be the next player's after it)."""
+    old = older_apart(scene.mismatch, scene.stable_since)
+    acked = scene.acknowledged
+    if acked is not None and cands.is_legal(acked):
+        own = {channel for channel, _ in cands.mismatch(acked)}
+        old = frozenset(channel for channel in old if channel not in own)
+    return old
+
+
+def apart(evidence: Mismatch, cands: CandidateTable, scene: Scene) -> list[Action]:
+    """The moves the recent changes show, when an old change on other fields is not part of them (a
+    piece held or left lying, a failed sensor): the move is judged on its own fields and the old
+    change stays, to be judged on its own. Not while one bigger move may still explain it all."""
+    old = _old(scene, cands)
+    if not old:
+        return []
+    channels = [channel for channel, _ in evidence]
+    if any(scene.unmasked(cands.mismatch(other)) >= evidence for other in cands.reaching(channels)):
+        return []
+    recent = frozenset(pair for pair in evidence if pair[0] not in old)
+    found = ordered(cands.matching(recent, {*scene.masked, *old}), cands, scene)
+    return [action for action in found if not any(channel in old for channel, _ in cands.mismatch(action))]
+
+
+def then_next(
+    cands: CandidateTable,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[ThenMove]:
+    """The move acknowledged a moment ago, then a whole move of the next player after it, when
+    nothing else explains the board (an old change elsewhere set aside, as in `apart`): the first
+    was never taken because the board changed during its settle time."""
+    acked = scene.acknowledged
+    if acked is None or not cands.is_legal(acked):
+        return []
+    old = _old(scene, cands)
+    following = table(cands.successor(acked))
+    evidence = frozenset(pair for pair in against(following.expected) if pair[0] not in old)
+    if not evidence:
+        return []
+    found = following.matching(evidence, {*scene.masked, *old})
+    return [ThenMove(acked, second) for second in found if not any(ch in old for ch, _ in following.mismatch(second))]
