@@ -4,7 +4,9 @@ model (docs/tracker.md, "The evidence model"):
 1. a piece knocked one field over by the hand, just after or just before it puts a piece down, is
    no move, and putting it back is no move either;
 2. a sensor that dies or sticks never stops the game, and a healthy field is never blamed;
-3. the player who has just moved lifts their piece to look and puts it back: nothing happens.
+3. the player who has just moved lifts their piece to look and puts it back: nothing happens;
+4. two hands at once: pieces swapped by hand are no move, and a move made while another piece stands
+   lifted is that move.
 """
 
 from __future__ import annotations
@@ -184,3 +186,41 @@ def test_3_a_catcher_moved_off_a_stack_and_lifted_again_to_look_is_no_takeback(m
     table.place("f12", looked)
     out = table.run(800)
     assert table.took_back(begin) == 0 and table.commits() == ["C-E:c12-f12/1"] and out.mode == "idle"
+
+
+# --- 4. two hands at once ------------------------------------------------------------------------
+def test_4_two_pieces_swapped_by_hand_are_no_move_and_swapping_back_restores() -> None:
+    """Signed sensors see a square (-1) and a cylinder (+1) change places: no legal move does that,
+    so nothing is taken; the board guides them back."""
+    table = Table(model="signed")
+    start = table.now
+    square = table.lift("g7")
+    table.run(150)
+    cylinder = table.lift("f7")
+    table.run(150)
+    table.place("f7", square)
+    table.run(100)
+    table.place("g7", cylinder)
+    out = table.run(3000)
+    assert table.texts(start) == [] and out.mode == "guidance"
+    for field, piece in (("g7", table.lift("f7")), ("f7", table.lift("g7"))):
+        table.run(100)
+        table.place(field, piece)
+    out = table.run(1000)
+    assert table.texts(start) == [] and out.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_4_a_move_made_while_another_piece_stands_lifted_is_that_move(model: str) -> None:
+    """Red lifts d4 to look, keeps it in the hand, and moves g12 with the other: the move is g12's;
+    d4 put back changes nothing."""
+    table = Table(model=model)
+    start = table.now
+    held = table.lift("d4")
+    table.run(1500)
+    table.carry("g12", "e11", dwell=300)
+    table.run(800)
+    assert table.texts(start) == ["g12-e11"]
+    table.place("d4", held)
+    out = table.run(1000)
+    assert table.texts(start) == ["g12-e11"] and out.mode == "idle" and table.took_back(start) == 0
