@@ -6,7 +6,8 @@ model (docs/tracker.md, "The evidence model"):
 2. a sensor that dies or sticks never stops the game, and a healthy field is never blamed;
 3. the player who has just moved lifts their piece to look and puts it back: nothing happens;
 4. two hands at once: pieces swapped by hand are no move, and a move made while another piece stands
-   lifted is that move.
+   lifted is that move;
+5. a move moved on at once by the next player (Zillo's shared Zillo) is asked about, never merged.
 """
 
 from __future__ import annotations
@@ -224,3 +225,29 @@ def test_4_a_move_made_while_another_piece_stands_lifted_is_that_move(model: str
     table.place("d4", held)
     out = table.run(1000)
     assert table.texts(start) == ["g12-e11"] and out.mode == "idle" and table.took_back(start) == 0
+
+
+# --- 5. two moves that look like one -------------------------------------------------------------
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+def test_5_the_zillo_moved_on_by_the_next_player_is_asked_never_merged(model: str) -> None:
+    """Red plays W-1:f9-d10 and 210 ms later Yellow moves the same Zillo on with Z-S:d10-e8. The
+    board shows f9 empty and e8 taken, which W-1:f9-e8 alone would also show: the board asks, and
+    the answer takes both moves in order."""
+    from tests.games.zillo_helpers import position
+    from tests.physical.test_tracker_zillo import Table as ZilloTable
+
+    state = position(hand=["W-1"], others=["Z-S"])
+    table = ZilloTable(state, model)
+    begin = table.now
+    piece = table.lift("f9")
+    table.run(250)
+    table.place("d10", piece)
+    table.run(210)
+    piece = table.lift("d10")
+    table.run(250)
+    table.place("e8", piece)
+    out = table.run(1500)
+    assert table.commits(begin) == [] and out.mode == "confirm"  # never W-1:f9-e8 by itself
+    table.declare("Z-S:d10-e8")
+    table.run(300)
+    assert table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-e8"]
