@@ -112,7 +112,8 @@ done
 
 # --- checks before anything changes ---------------------------------------------------------------
 ((EUID == 0 || dry_run)) || die "run me as root (sudo $0 ...)"
-if ((!any_os)); then
+# A dry run that names a release (TAFEL_OS) shows that system's install: no need to be on it.
+if ((!any_os)) && { ((!dry_run)) || [[ -z "${TAFEL_OS:-}" ]]; }; then
     if [[ ! -f /etc/rpi-issue ]] && ! grep -qs '^ID=raspbian' /etc/os-release; then
         die "this is not Raspberry Pi OS (no /etc/rpi-issue); use --any-os to install anyway"
     fi

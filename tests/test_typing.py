@@ -11,8 +11,10 @@ STRICT = [str(ROOT / "controller" / "table")]
 
 
 def test_the_tracker_package_passes_mypy_strict() -> None:
+    # The settings are pyproject.toml's [tool.mypy], so `mypy` alone checks the same thing.
+    config = str(ROOT / "pyproject.toml")
     out, err, status = api.run(
-        ["--strict", "--follow-imports=silent", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), *STRICT]
+        ["--config-file", config, "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), *STRICT]
     )
     assert status == 0, out + err
 

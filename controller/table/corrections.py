@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.games import Action, State
+from controller.table.evidence import left
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,7 @@ class CorrectionWindow:
         for channel, reading in evidence:
             if channel in self.channels:
                 continue
-            was = expected[channel]
-            if was and (abs(reading) < abs(was) or reading * was < 0):
+            if left(expected[channel], reading):
                 return True
         return False
 

@@ -26,6 +26,9 @@ class Scan:
     first: bool = False  # the first scan: every reading is stable at once
 
 
+NOTHING = Scan()  # what an unchanged scan brings (shared, never changed: the hot path allocates nothing)
+
+
 class Debouncer:
     """Per-channel debounce with the time each stable reading began (see the module docstring)."""
 
@@ -43,9 +46,9 @@ class Debouncer:
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
         """One scan (None: dropped); what it brought."""
+        if readings is None or (readings == self._last and not self.pending):
+            return NOTHING
         scan = Scan()
-        if readings is None:
-            return scan
         if readings != self._last:
             if len(readings) != len(self.raw):
                 raise ValueError(f"scan has {len(readings)} channels; the board has {len(self.raw)}")

@@ -21,16 +21,25 @@ ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
 APART_MS = 500  # an old change this much older than every other change is not part of their move
 
 
+def left(was: int, now: int) -> bool:
+    """Whether a field that read `was` and now reads `now` lost a piece (or one of a stack): fewer
+    magnets, or the other pole on top."""
+    return was != 0 and (abs(now) < abs(was) or now * was < 0)
+
+
+def came(was: int, now: int) -> bool:
+    """Whether a field that read `was` and now reads `now` gained a piece."""
+    return now != 0 and (abs(now) > abs(was) or now * was < 0)
+
+
 def leaves(channel: int, reading: int, expected: Sequence[int]) -> bool:
     """Whether `reading` on `channel` means a piece (or one of a stack) left the field."""
-    was = expected[channel]
-    return was != 0 and (abs(reading) < abs(was) or reading * was < 0)
+    return left(expected[channel], reading)
 
 
 def arrives(channel: int, reading: int, expected: Sequence[int]) -> bool:
     """Whether `reading` on `channel` means a piece arrived on the field."""
-    was = expected[channel]
-    return reading != 0 and (abs(reading) > abs(was) or reading * was < 0)
+    return came(expected[channel], reading)
 
 
 def in_order(evidence: Mismatch, expected: Sequence[int], since: Sequence[int]) -> bool:

@@ -90,9 +90,10 @@ def then_next(
     table: Callable[[State], CandidateTable],
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
-    """The move acknowledged a moment ago, then a whole move of the next player after it, when
-    nothing else explains the board (an old change elsewhere set aside, as in `apart`): the first
-    was never taken because the board changed during its settle time."""
+    """The move acknowledged a moment ago, then a whole move of the next player after it (an old
+    change elsewhere set aside, as in `apart`). Asked beside a move that alone shows the same (the
+    piece moved on at once), and the explanation when nothing else fits (the board changed during
+    the first move's settle time)."""
     acked = scene.acknowledged
     if acked is None or not cands.is_legal(acked):
         return []

@@ -17,7 +17,7 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.debounce import Debouncer
 from controller.table.decisions import Choice
-from controller.table.evidence import older_apart
+from controller.table.evidence import left, older_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
 
@@ -103,7 +103,7 @@ class Seams:
         # built inside this scan).
         expected = cands.expected
         return all(
-            expected[channel] and (abs(value) < abs(expected[channel]) or value * expected[channel] < 0)
+            left(expected[channel], value)
             for channel, value in extra
         )
 
@@ -162,16 +162,6 @@ class Seams:
         if not isinstance(choice, Correction) or window is None:
             return False
         return self.ask_corrections or not self.e._table(window.before).mismatch(choice.action)
-
-    def moved_on(self, action: Action, cands: CandidateTable) -> list[ThenMove]:
-        """A move the board shows that could also be the last acknowledged move followed at once by
-        the next player's (the piece moved on): both are candidates, never silently one of them."""
-        acked = self.acknowledged
-        if acked is None or acked == action or not cands.is_legal(acked):
-            return []
-        following = self.e._table(cands.successor(acked))
-        evidence = self.evidence_against(following.expected)
-        return [ThenMove(acked, second) for second in self.e._matching(following, evidence)]
 
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         masked = self.e._masked
@@ -238,6 +228,6 @@ class Seams:
     def liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away."""
         was = self.e._expected[channel]
-        if not was or not (abs(value) < abs(was) or value * was < 0):
+        if not left(was, value):
             return False
         return any((channel, value) in cands.mismatch(action) for action in cands.reaching([channel]))

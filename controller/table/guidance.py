@@ -14,6 +14,7 @@ from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
+from controller.table.evidence import left
 from controller.table.tracker_types import TAKEBACK, HintKind, Mismatch
 
 
@@ -28,7 +29,7 @@ def lifted_hints(
     """While a piece of the player on turn is lifted: its origin and legal destinations (only the
     moves of `card`, when a card was shown)."""
     hints: dict[Cell, HintKind] = {}
-    lifted = [ch for ch, v in mismatch.items() if abs(v) < abs(expected[ch]) or v * expected[ch] < 0]
+    lifted = [ch for ch, v in mismatch.items() if left(expected[ch], v)]
     cells = board.cell_of_channel
     found = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
     named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]] | None = found if callable(found) else None

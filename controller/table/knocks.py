@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from controller.games import Cell
 from controller.table.board import BoardMap
+from controller.table.evidence import came, left
 from controller.table.tracker_types import HintKind
 
 SLIDE_MS = 60  # a knocked piece leaves its field and lands beside it within this (scans and bounce included)
@@ -43,12 +44,12 @@ class Change:
     @property
     def arrival(self) -> bool:
         """A piece (or one more piece) arrived on the field."""
-        return abs(self.after) > abs(self.before) or (self.after != 0 and self.after * self.before < 0)
+        return came(self.before, self.after)
 
     @property
     def departure(self) -> bool:
         """A piece (or one of a stack) left the field."""
-        return abs(self.after) < abs(self.before) or (self.before != 0 and self.after * self.before < 0)
+        return left(self.before, self.after)
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,6 @@ class Tracker:
         self._replaced = 0  # corrections in this step (commits taken back before the new ones)
         self._output: TrackerOutput | None = None
         self._deadline: int | None = None
-        self._faults: tuple[SensorFault, ...] = ()
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
@@ -448,7 +447,6 @@ class Tracker:
             choice.asking = ()
             self._setup = False
             self._restore = False
-            self._faults = ()
             return Idle(self._card_hints())
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
@@ -481,8 +479,10 @@ class Tracker:
             actions.extend(corrections)  # a correction, or the next player's move: ask
         elif corrections:
             actions = list(corrections)
-        elif len(actions) == 1 and actions[0] != TAKEBACK:
-            actions.extend(self._seams.moved_on(actions[0], cands))  # the last move moved on, or a new one?
+        elif len(actions) == 1 and actions[0] not in (TAKEBACK, self._seams.acknowledged):
+            # The move the board shows could also be the move acknowledged a moment ago followed at
+            # once by the next player's (the piece moved on): both are candidates, never one silently.
+            actions.extend(then_next(cands, scene, self._table, self._seams.evidence_against))
         if (
             len(actions) == 1
             and not self._placement_unseen(actions[0], mismatch, cands)

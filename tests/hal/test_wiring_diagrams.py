@@ -68,7 +68,9 @@ def test_the_shared_spi_bus_is_drawn_as_wired() -> None:
     assert "GPIO8 (CE0)" in words  # the level shifter's enable is the strip's chip select
     mux = wiring_table(load_config(EXAMPLES / "gpio-mux.toml"))
     assert "GPIO8   SPI0 CE0, no wire (the kernel's)" in mux and "GPIO14  menu button" in mux
-    assert "GND" in texts(wiring_svg(load_config(EXAMPLES / "gpio-mux.toml")))  # the strip alone: 1OE to GND
+    alone = texts(wiring_svg(load_config(EXAMPLES / "gpio-mux.toml")))
+    assert "always on" in alone and "GPIO8 (CE0)" not in alone  # the strip alone: 1OE to GND, no gate
+    assert "on only for LED frames; 10 kΩ from 1Y to GND" in words
 
 
 def test_tafel_wiring_writes_the_svg_and_names_a_bad_configuration(

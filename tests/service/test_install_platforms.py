@@ -115,9 +115,20 @@ def test_the_install_dry_run_names_no_step_that_compiles(release: str, machine: 
     assert MODELS[model] in out.split("pinning the core clock", 1)[1]
 
 
-def test_an_unsupported_release_or_processor_is_named_without_any_os() -> None:
-    env = {**os.environ, "TAFEL_OS": "bullseye", "TAFEL_MACHINE": "aarch64"}
+@pytest.mark.parametrize(
+    ("release", "machine", "said"),
+    [
+        ("bullseye", "aarch64", "Raspberry Pi OS bullseye is not supported (Bookworm and Trixie are)"),
+        ("bookworm", "x86_64", "a x86_64 processor is not a Raspberry Pi's"),
+    ],
+)
+def test_an_unsupported_release_or_processor_is_named_without_any_os(release: str, machine: str, said: str) -> None:
+    env = {**os.environ, "TAFEL_OS": release, "TAFEL_MACHINE": machine}
     result = subprocess.run(
         ["bash", str(INSTALL), "--dry-run", "--variant", "sim"], capture_output=True, text=True, env=env
     )
-    assert result.returncode == 1
+    assert result.returncode == 1 and said in result.stderr, result.stderr
+    env["TAFEL_OS"], env["TAFEL_MACHINE"] = "trixie", "armv7l"  # the same on a supported system: no refusal
+    command = ["bash", str(INSTALL), "--dry-run", "--variant", "sim"]
+    ok = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert ok.returncode == 0, ok.stderr
