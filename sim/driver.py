@@ -110,15 +110,15 @@ class Judge:
         self._intended.append(move)
 
     def see(self, output: TrackerOutput) -> None:
-        for _ in range(output.took_back):
+        for _ in range(output.happened.took_back):
             if self._live:
                 self._live.pop()
-        for _ in range(output.replaced):
+        for _ in range(output.happened.replaced):
             self.stats.committed -= 1  # a replaced commit does not stand
             if self._live and not self._live.pop():
                 self.stats.wrong_commits -= 1  # the player corrected it before the next one acted
                 self.stats.corrected += 1
-        for _, action, _ in output.transitions:
+        for _, action, _ in output.happened.transitions:
             index = len(self._live)
             move = self._intended[index] if index < len(self._intended) else None
             right = move is not None and action == move.action and move.hands_done
@@ -227,8 +227,8 @@ class Performance:
 
     def _not_taken(self, output: TrackerOutput) -> bool:
         """Whether the board shows nothing of this move: no match, or a question about other moves."""
-        asked_other = output.mode == "confirm" and self.action not in output.candidates
-        return output.mode in ("moving", "guidance") or asked_other
+        asked_other = output.display.mode == "confirm" and self.action not in output.display.candidates
+        return output.display.mode in ("moving", "guidance") or asked_other
 
     def touch_again(self, now: int) -> None:
         """After the commit: the player lifts the piece just moved to look, and puts it back."""
@@ -259,29 +259,33 @@ class Performance:
         stats = self._stats
         action = self.action
         done = self.hands_done
-        if done and self._declare and output.mode == "idle":
+        if done and self._declare and output.display.mode == "idle":
             self._backends.inputs.push("declare", self.text)
             self._declare = False
-        if done and output.acknowledged == action and self.acknowledged_at is None:
+        if done and output.display.acknowledged == action and self.acknowledged_at is None:
             self.acknowledged_at = now  # the green light: the next player may go
-        answered = output.acknowledged == action or action in output.committed or action in output.candidates
+        answered = (
+            output.display.acknowledged == action
+            or action in output.happened.committed
+            or action in output.display.candidates
+        )
         if done and not self._acked and answered:
             recorder = self._recorder
             if recorder is not None and recorder.count > self._frames_before and recorder.frames[-1][0] == now:
                 stats.ack_ms.append(now - self.finished_at)
                 self.ack_frame = recorder.frames[-1][1]
                 self._acked = True
-        if done and action in output.committed:
+        if done and action in output.happened.committed:
             stats.commit_ms.append(now - self.finished_at)
             if not self._acked:
                 stats.ack_ms.append(now - self.finished_at)
                 self.ack_frame = self._recorder.last if self._recorder is not None else None
             return True
-        if not self.answers and (output.transitions or output.took_back):
+        if not self.answers and (output.happened.transitions or output.happened.took_back):
             return True  # the person chose (this move or another): the hands are done
-        if output.took_back:
+        if output.happened.took_back:
             return True  # somebody took a move back meanwhile: the game is elsewhere, the move is void
-        if done and output.mode == "confirm" and action in output.candidates and self.answers:
+        if done and output.display.mode == "confirm" and action in output.display.candidates and self.answers:
             if not self._asked:
                 # The player sees the amber request in this scan's frame: they answer on the screen
                 # REACTION_MS later, or step with menu to their move and press confirm.
@@ -292,7 +296,7 @@ class Performance:
                     self._confirm_at = now + REACTION_MS
             if self._buttons and self._press is None:
                 hands = self._backends.hands
-                wanted = output.previewed == action
+                wanted = output.display.previewed == action
                 self._press = (now + hands.between(hands.style.press_ms), "confirm" if wanted else "menu")
         hands = self._backends.hands
         if (
@@ -450,11 +454,11 @@ class HandsDriver:
         self._restoring = (start, steps, index) if index < len(steps) else None
 
     def after_scan(self, now: int, output: TrackerOutput) -> None:
-        if output.mode == "idle" and self._restoring is None:
+        if output.display.mode == "idle" and self._restoring is None:
             # Ready once the pieces really stand where the game says: sensors that cannot count a
             # stack may read idle while a restore is still putting pieces back.
             self._ready = True
-        elif output.mode in ("guidance", "restore") and self.current is None and self._restoring is None:
+        elif output.display.mode in ("guidance", "restore") and self.current is None and self._restoring is None:
             self._ready = False  # the game went another way than the board (a take-back): set it right
         if self._judged_from is not None:
             self.judge.see(output)

@@ -44,7 +44,7 @@ def candidate_of(state: State, history: Sequence[State], action: Action) -> Cand
 
 
 def candidates_of(state: State, history: Sequence[State], output: TrackerOutput) -> list[Candidate]:
-    found = (candidate_of(state, history, action) for action in output.candidates)
+    found = (candidate_of(state, history, action) for action in output.display.candidates)
     return [candidate for candidate in found if candidate is not None]
 
 
@@ -53,7 +53,7 @@ def deciding_seat(state: State, history: Sequence[State], output: TrackerOutput 
     about (a correction of the last move is the last mover's). None when the game is over."""
     if state.is_terminal():
         return None
-    if output is not None and output.mode == "confirm":
+    if output is not None and output.display.mode == "confirm":
         movers = {candidate.seat for candidate in candidates_of(state, history, output)}
         if len(movers) == 1:
             return movers.pop()

@@ -435,19 +435,19 @@ class Service(TableControl):
         session = self.session
         assert session is not None
         changed = False
-        if output.transitions:
+        if output.happened.transitions:
             changed = True  # each move was logged once, by _log_commit, when the journal had it
-        if output.took_back:
-            self.log.info("take-back: %d move(s) undone", output.took_back)
+        if output.happened.took_back:
+            self.log.info("take-back: %d move(s) undone", output.happened.took_back)
             changed = True
-        if output.mode != self._last_mode:
+        if output.display.mode != self._last_mode:
             self._log_mode(output)
-            self._last_mode = output.mode
+            self._last_mode = output.display.mode
             changed = True
-        for message in output.messages:
+        for message in output.happened.messages:
             self.log.info("%s", message)
-        if output.faults != self._last_faults:
-            for fault in output.faults:
+        if output.display.faults != self._last_faults:
+            for fault in output.display.faults:
                 where = self.game.format_cell(fault.cell) if fault.cell is not None and self.game else "no field"
                 self.log.warning(
                     "sensor channel %d (%s) reads %d, expected %d: a failed sensor or a stray piece",
@@ -456,14 +456,16 @@ class Service(TableControl):
                     fault.reading,
                     fault.expected,
                 )
-            if not output.faults:
+            if not output.display.faults:
                 self.log.info("sensor faults cleared")
-            self._last_faults = output.faults
-        if output.state.is_terminal() and not self._announced_over:
+            self._last_faults = output.display.faults
+        if output.display.state.is_terminal() and not self._announced_over:
             self._announced_over = True
-            self.log.info("game over after %d moves: %s", len(session.tracker.history), self._result(output.state))
+            self.log.info(
+                "game over after %d moves: %s", len(session.tracker.history), self._result(output.display.state)
+            )
         if changed and self._ready:  # before READY, the READY message carries the status
-            wait = STATE_CHANGE_WAIT if output.state.is_terminal() else 0.0  # the end is worth a wait
+            wait = STATE_CHANGE_WAIT if output.display.state.is_terminal() else 0.0  # the end is worth a wait
             self._notify(self.notifier.status(self.describe(), wait=wait))
 
     def _report_faults(self) -> None:
@@ -502,7 +504,7 @@ class Service(TableControl):
         self.log.log(level, "scanner link %s: %s", state, detail)
 
     def _log_mode(self, output: TrackerOutput) -> None:
-        mode = output.mode
+        mode = output.display.mode
         if mode == "setup":
             self.log.info("set-up: the board does not match the game yet; the LEDs show where pieces go")
         elif mode == "restore":
@@ -510,8 +512,8 @@ class Service(TableControl):
         elif mode == "guidance":
             self.log.info("the board matches no legal move; the LEDs guide towards one")
         elif mode == "confirm":
-            state = output.state
-            shown = ", ".join(state.action_to_str(action) for action in output.candidates)
+            state = output.display.state
+            shown = ", ".join(state.action_to_str(action) for action in output.display.candidates)
             self.log.info("which move? the sensors cannot tell apart: %s (press confirm while it is shown)", shown)
         elif mode == "takeback":
             self.log.info("the board shows the position before the last move: take it back?")

@@ -325,11 +325,11 @@ class TableControl:
             raise CommandError(f"there is no button {command.button!r} (buttons: {', '.join(BUTTONS)})")
         assert self.session is not None
         output = self.session.last_output
-        if output is not None and output.mode == "confirm" and command.button != "undo":
+        if output is not None and output.display.mode == "confirm" and command.button != "undo":
             state = self.session.state
             self._check_decider(None, state, output)
-            if command.button == "confirm" and output.previewed is not None:
-                previewed = candidate_of(state, self.session.tracker.history, output.previewed)
+            if command.button == "confirm" and output.display.previewed is not None:
+                previewed = candidate_of(state, self.session.tracker.history, output.display.previewed)
                 if previewed is not None:
                     self._check_made(previewed, "confirm")
         self.session.inject(InputEvent("button", command.button))
@@ -361,7 +361,7 @@ class TableControl:
     def _named_candidate(self, text: str, state: State, output: TrackerOutput | None) -> Candidate | None:
         """The candidate of the board's question that `text` names (a correction's is played in the
         state before the last move); None when the board asks nothing, or not this."""
-        if output is None or output.mode != "confirm" or self.session is None:
+        if output is None or output.display.mode != "confirm" or self.session is None:
             return None
         found = candidates_of(state, self.session.tracker.history, output)
         return next((candidate for candidate in found if candidate.text == text.strip()), None)
@@ -399,7 +399,7 @@ class TableControl:
         self._check_decider(command.seat, state, output)  # the seat on turn, played by a person
         if driver.busy:
             raise CommandError("the hands are still busy with the board; try again in a moment")
-        if output is not None and output.mode != "idle":
+        if output is not None and output.display.mode != "idle":
             raise CommandError("the board is waiting for something else first (see what it says)")
         action = self._resolve_play(command, state)
         driver.request(action)
@@ -515,8 +515,8 @@ class TableControl:
         sensors_only = output is self._published and not self._changed
         if sensors_only and not sensors_moved:
             return
-        if output.messages:
-            self._notices = [*self._notices, *map(self._notice_of, output.messages)][-NOTICES_KEPT:]
+        if output.happened.messages:
+            self._notices = [*self._notices, *map(self._notice_of, output.happened.messages)][-NOTICES_KEPT:]
         self._published, self._changed, self._readings_at = output, False, now
         self._revision += 1
         backends = self.backends
@@ -537,7 +537,7 @@ class TableControl:
                 moves=tuple(self.moves),
                 output=output,
                 board=session.tracker.board,
-                frame=session.composer.steady_frame(output, bool(faults)),
+                frame=session.composer.steady_frame(output.display, bool(faults)),
                 readings=session.tracker.stable_readings,
                 raw=session.scan_readings(),
                 seats=self.seats,

@@ -14,7 +14,7 @@ from typing import Literal
 
 from controller.games import Action, Cell, State
 from controller.table.corrections import Correction, ThenMove
-from controller.table.tracker_types import HintKind, Mode, SensorFault, TrackerOutput
+from controller.table.tracker_types import Display, HintKind, Mode, SensorFault
 
 Choice = Action | str | Correction | ThenMove
 """What the board may take or ask about: a legal action, the take-back ("takeback"), a correction of
@@ -86,23 +86,8 @@ Decision = Idle | Acknowledge | Ask | OfferTakeBack | Guide | Commit | TakeBack
 Shown = Idle | Acknowledge | Ask | OfferTakeBack | Guide  # the decisions the board shows
 
 
-@dataclass(frozen=True)
-class Happened:
-    """What a scan did besides showing something: commits, take-backs, messages."""
-
-    committed: tuple[Action, ...]
-    transitions: tuple[tuple[State, Action, State], ...]
-    commit_via: tuple[str, ...]
-    took_back: int
-    replaced: int
-    messages: tuple[str, ...]
-
-
-def report(
-    decision: Shown, state: State, hints: Hints, faults: tuple[SensorFault, ...], happened: Happened
-) -> TrackerOutput:
-    """The tracker's report of a scan: what the board shows (`decision`, with `hints` and `faults`)
-    in the game's `state`, and what `happened`."""
+def display(decision: Shown, state: State, hints: Hints, faults: tuple[SensorFault, ...]) -> Display:
+    """What the board shows for `decision` (with `hints` and `faults`) in the game's `state`."""
     mode: Mode
     shown: State = state
     acknowledged: Action | None = None
@@ -118,7 +103,4 @@ def report(
         mode, shown = "takeback", decision.shown
     else:
         mode = decision.mode
-    return TrackerOutput(
-        mode, state, shown, hints, happened.committed, happened.transitions, happened.commit_via,
-        happened.took_back, happened.replaced, acknowledged, candidates, previewed, happened.messages, faults,
-    )  # fmt: skip
+    return Display(mode, state, shown, hints, acknowledged, candidates, previewed, faults)

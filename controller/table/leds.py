@@ -13,7 +13,7 @@ from controller.games import State
 from controller.games.seats import COLOURS, seat_colours
 from controller.table.board import BoardMap
 from controller.table.palette import HINT_COLOURS, OFF, PLAYER_COLOURS, RGB, mark_colour, scale
-from controller.table.tracker import TrackerOutput
+from controller.table.tracker_types import Display
 from hal.protocols import PixelSink
 
 HINT_PALETTE: dict[str, RGB] = {
@@ -68,34 +68,34 @@ class FrameComposer:
     min_interval_ms: int = 20
 
     def __post_init__(self) -> None:
-        self._last_output: TrackerOutput | None = None  # held, so its identity cannot be reused
+        self._last_display: Display | None = None  # held, so its identity cannot be reused
         self._last_key: tuple[int, bool] | None = None
         self._last_frame: tuple[RGB, ...] = ()
         self._gate = FrameGate(self.min_interval_ms)
         self._marked: tuple[State | None, tuple[RGB, ...]] = (None, ())  # a state and its marks' layer
 
-    def compose(self, output: TrackerOutput, now: int, faults: bool = False) -> tuple[RGB, ...]:
-        """The frame for this tracker output; recomputed only when its inputs change."""
-        blinking = output.mode in BLINKING_MODES or output.mode == "confirm" or faults
+    def compose(self, display: Display, now: int, faults: bool = False) -> tuple[RGB, ...]:
+        """The frame for what the tracker shows; recomputed only when its inputs change."""
+        blinking = display.mode in BLINKING_MODES or display.mode == "confirm" or faults
         phase = (now // self.blink_ms) % 2 if blinking else 0
         key = (phase, faults)
-        if output is self._last_output and key == self._last_key:
+        if display is self._last_display and key == self._last_key:
             return self._last_frame
-        frame = self._build(output, phase, faults)
-        self._last_output, self._last_key, self._last_frame = output, key, frame
+        frame = self._build(display, phase, faults)
+        self._last_display, self._last_key, self._last_frame = display, key, frame
         return frame
 
-    def _build(self, output: TrackerOutput, phase: int, faults: bool) -> tuple[RGB, ...]:
+    def _build(self, display: Display, phase: int, faults: bool) -> tuple[RGB, ...]:
         profile = self.board.profile
         led_of = self.board.led_of
-        frame = list(self._marks_layer(output.shown))
-        hints_on = not (output.mode in BLINKING_MODES and phase == 1)
+        frame = list(self._marks_layer(display.shown))
+        hints_on = not (display.mode in BLINKING_MODES and phase == 1)
         if hints_on:
-            for cell, kind in output.hints.items():
+            for cell, kind in display.hints.items():
                 led = led_of.get(cell)
                 if led is not None:
                     frame[led] = HINT_PALETTE[kind]
-        self._status(frame, output, phase, faults, profile.extra_leds)
+        self._status(frame, display, phase, faults, profile.extra_leds)
         return tuple(frame)
 
     def _marks_layer(self, state: State) -> tuple[RGB, ...]:
@@ -113,10 +113,8 @@ class FrameComposer:
             self._marked = (state, layer)
         return layer
 
-    def _status(
-        self, frame: list[RGB], output: TrackerOutput, phase: int, faults: bool, extras: Mapping[str, int]
-    ) -> None:
-        state = output.state
+    def _status(self, frame: list[RGB], display: Display, phase: int, faults: bool, extras: Mapping[str, int]) -> None:
+        state = display.state
         colours = seat_colours(state)
         seat = None if state.is_terminal() else state.current_player
         on_turn = colours[seat] if seat is not None and seat < len(colours) else None  # seats past four have none
@@ -133,14 +131,14 @@ class FrameComposer:
             if faults:
                 frame[status] = HINT_COLOURS["red"] if phase == 0 else OFF
             else:
-                frame[status] = STATUS_COLOURS.get(output.mode, scale(HINT_COLOURS["green"], 0.1))
+                frame[status] = STATUS_COLOURS.get(display.mode, scale(HINT_COLOURS["green"], 0.1))
 
-    def steady_frame(self, output: TrackerOutput, faults: bool = False) -> tuple[RGB, ...]:
-        """The frame for `output` with every blinking LED in its lit phase: what a screen draws (it
+    def steady_frame(self, display: Display, faults: bool = False) -> tuple[RGB, ...]:
+        """The frame for `display` with every blinking LED in its lit phase: what a screen draws (it
         blinks them itself)."""
-        if output is self._last_output and self._last_key == (0, faults):
+        if display is self._last_display and self._last_key == (0, faults):
             return self._last_frame  # what the LEDs show now is already the lit phase
-        return self._build(output, 0, faults)
+        return self._build(display, 0, faults)
 
     def push(self, sink: PixelSink, frame: tuple[RGB, ...], now: int) -> bool:
         """Show `frame` if it differs from what is shown and the rate limit allows; True if shown."""

@@ -133,16 +133,16 @@ class Session:
         output = self.tracker.step(now, readings, events)
         tracked = time.perf_counter()
         self.last_step_ms = (tracked - started) * 1000.0
-        if output.committed or output.took_back:
+        if output.happened.committed or output.happened.took_back:
             self._report(before, output)
         recorded = time.perf_counter()
         self.last_record_ms = (recorded - tracked) * 1000.0
         faulty = (
-            bool(output.faults)
+            bool(output.display.faults)
             or self.sensor_fault.error is not None
             or (self.device_trouble is not None and self.device_trouble())
         )
-        frame = self.composer.compose(output, now, faults=faulty)
+        frame = self.composer.compose(output.display, now, faults=faulty)
         if self._overlay is not None:
             frame = self._overlaid(frame, now)
         self._show(frame, now)
@@ -206,12 +206,12 @@ class Session:
         self.led_fault.recovered()
 
     def _report(self, before: State, output: TrackerOutput) -> None:
-        vias = output.commit_via or ("sensors",) * len(output.transitions)
-        for (previous, action, after), via in zip(output.transitions, vias, strict=True):
+        vias = output.happened.commit_via or ("sensors",) * len(output.happened.transitions)
+        for (previous, action, after), via in zip(output.happened.transitions, vias, strict=True):
             for record in self.on_record:
                 record(previous, action, after, via)
             for hook in self.on_commit:
                 hook(previous, action, after)
-        if output.took_back:
+        if output.happened.took_back:
             for undo in self.on_takeback:
-                undo(output.state)
+                undo(output.display.state)

@@ -13,7 +13,6 @@ candidates is confirmation.py's; the hints that guide the players are guidance.p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
@@ -30,12 +29,11 @@ from controller.table.decisions import (
     Commit,
     Decision,
     Guide,
-    Happened,
     Idle,
     OfferTakeBack,
     Shown,
     TakeBack,
-    report,
+    display,
 )
 from controller.table.evidence import arrives
 from controller.table.explanations import Scene, apart, fresh, ordered, then_next
@@ -45,8 +43,10 @@ from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import KnockWatch, neighbours_on
 from controller.table.tables import TableCache
 from controller.table.tracker_types import (
+    NOTHING_HAPPENED,
     TAKEBACK,
     TAKEBACK_MODES,
+    Happened,
     HintKind,
     Mismatch,
     SensorFault,
@@ -394,11 +394,7 @@ class Tracker:
         output = self._output_of(shown, committed, took_back, messages)
         self._set_deadline(self._knocks.next_expiry)
         self._set_deadline(self._debouncer.next_settle())
-        self._output = (
-            output
-            if not (output.committed or output.took_back or output.messages)
-            else replace(output, committed=(), transitions=(), commit_via=(), took_back=0, replaced=0, messages=())
-        )
+        self._output = output if not output.happened else TrackerOutput(output.display)
         return output
 
     def _output_of(
@@ -421,7 +417,11 @@ class Tracker:
             tuple(committed), tuple(self._transitions), tuple(self._vias), took_back, self._replaced, tuple(messages)
         )
         self._transitions, self._vias, self._replaced = [], [], 0
-        return report(decision, state, hints, faults, happened)
+        shown = display(decision, state, hints, faults)
+        previous = self._output.display if self._output is not None else None
+        if shown == previous:
+            shown = previous  # the same picture: the same object, so consumers can skip it
+        return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:

@@ -69,21 +69,45 @@ class SensorFault:
 
 
 @dataclass(frozen=True)
-class TrackerOutput:
+class Display:
+    """What the board shows after a scan. The tracker hands out the same object until the evidence
+    changes, so the LEDs and the web app can tell "nothing new" by identity."""
+
     mode: Mode
     state: State  # the committed game state
     shown: State  # the state whose marks the LEDs show (a provisional successor while acknowledged)
     hints: dict[Cell, HintKind] = field(default_factory=dict)
+    acknowledged: Action | None = None
+    candidates: tuple[Action, ...] = ()
+    previewed: Action | None = None
+    faults: tuple[SensorFault, ...] = ()
+
+
+@dataclass(frozen=True)
+class Happened:
+    """What one scan did to the game besides showing something: commits, take-backs, messages.
+    Empty on almost every scan; consumers journal and announce it once."""
+
     committed: tuple[Action, ...] = ()
     transitions: tuple[tuple[State, Action, State], ...] = ()  # (before, action, after) per commit
     commit_via: tuple[str, ...] = ()  # per commit: "sensors", "confirm" (button) or "declare" (input)
     took_back: int = 0
-    replaced: int = 0  # commits taken back *before* this output's transitions (a correction)
-    acknowledged: Action | None = None
-    candidates: tuple[Action, ...] = ()
-    previewed: Action | None = None
+    replaced: int = 0  # commits taken back *before* this scan's transitions (a correction)
     messages: tuple[str, ...] = ()
-    faults: tuple[SensorFault, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.committed or self.took_back or self.messages)
+
+
+NOTHING_HAPPENED = Happened()
+
+
+@dataclass(frozen=True)
+class TrackerOutput:
+    """The tracker's report of one scan: what the board shows, and what happened."""
+
+    display: Display
+    happened: Happened = NOTHING_HAPPENED
 
 
 TAKEBACK = "takeback"  # pseudo-candidate: the board shows the position before the last action

@@ -64,17 +64,17 @@ class Narrator:
         self._say(now, f"hand {verb} {pieces} {'from' if step.op == 'lift' else 'on'} {field}")
 
     def board(self, now: int, output: TrackerOutput) -> None:
-        state = output.state
-        for before, action, _ in output.transitions:
+        state = output.display.state
+        for before, action, _ in output.happened.transitions:
             self._say(now, f"board commits {before.action_to_str(action)}")
-        if output.mode == self._mode:
+        if output.display.mode == self._mode:
             return
-        self._mode = output.mode
-        template = MODE_WORDS.get(output.mode)
+        self._mode = output.display.mode
+        template = MODE_WORDS.get(output.display.mode)
         if template is None:
             return
-        move = state.action_to_str(output.acknowledged) if output.acknowledged is not None else ""
-        candidates = ", ".join(state.action_to_str(a) for a in output.candidates)
+        move = state.action_to_str(output.display.acknowledged) if output.display.acknowledged is not None else ""
+        candidates = ", ".join(state.action_to_str(a) for a in output.display.candidates)
         self._say(now, "LEDs: " + template.format(move=move, candidates=candidates))
 
     def start(self, now: int) -> None:

@@ -78,11 +78,11 @@ class PhysicalTable:
         self.backends.mishaps.before_scan(self.now, apply_step)
         output = self.session.step(self.now)
         self._time_step(output)
-        if output.mode == "guidance" and self._last_mode != "guidance":
+        if output.display.mode == "guidance" and self._last_mode != "guidance":
             self.stats.guidance_episodes += 1
-        self._last_mode = output.mode
-        self.stats.takebacks += output.took_back
-        self.messages.extend(output.messages)
+        self._last_mode = output.display.mode
+        self.stats.takebacks += output.happened.took_back
+        self.messages.extend(output.happened.messages)
         self.judge.see(output)
         self.now += SCAN_MS
         return output
@@ -100,7 +100,7 @@ class PhysicalTable:
             if not self._lift_seen and tracker.stable_readings != tracker.expected_readings:
                 stats.first_lift_ms.append(ms)
                 self._lift_seen = True
-        if output.committed or output.took_back:
+        if output.happened.committed or output.happened.took_back:
             self._after_commit = True
             self._lift_seen = False
         if self.collector is not None:
@@ -118,7 +118,7 @@ class PhysicalTable:
         """Scan until the board is idle (used after set-up)."""
         output = self.tick()
         for _ in range(GIVE_UP_MS // SCAN_MS):
-            if output.mode == "idle":
+            if output.display.mode == "idle":
                 break
             output = self.tick()
         return output

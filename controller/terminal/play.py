@@ -88,17 +88,17 @@ class TerminalPlay:
             self.out(f"{self.game.title} is over: {result_line(state)}")
         else:
             who = seat_name(state, state.current_player)
-            self.out(f"{who} to move   board: {output.mode if output else '-'}")
+            self.out(f"{who} to move   board: {output.display.mode if output else '-'}")
             self.show_hand(state)
         for message in table.messages:
             self.out(f"  ! {message}")
         table.messages.clear()
         if output is not None:
-            for fault in output.faults:
+            for fault in output.display.faults:
                 where = table.sim.field_name(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
                 self.out(f"  ! the sensor under {where} reads {fault.reading}, expected {fault.expected}")
-            if output.candidates:
-                shown = ", ".join(state.action_to_str(a) for a in output.candidates)
+            if output.display.candidates:
+                shown = ", ".join(state.action_to_str(a) for a in output.display.candidates)
                 self.out(f"  which move? {shown} (confirm takes the one the LEDs show, menu the next)")
 
     def show_hand(self, state: State) -> None:

@@ -58,7 +58,7 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
     if snapshot is None:
         raise ProtocolError("the board has not started a game yet")
     state = snapshot.state
-    asking = snapshot.output.mode == "confirm"
+    asking = snapshot.output.display.mode == "confirm"
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
         return None  # the board's buttons are the table's

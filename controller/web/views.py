@@ -154,7 +154,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         names.get(cell) or game.format_cell(cell): [
             {"kind": piece.kind, "owner": piece.owner, "magnet": piece.magnet} for piece in stack
         ]
-        for cell, stack in output.shown.occupancy().items()
+        for cell, stack in output.display.shown.occupancy().items()
     }
     public, hidden = public_observation(state)
     terminal = state.is_terminal()
@@ -165,15 +165,15 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "game": {"name": game.name, "title": game.title},
         "board": geometry,
         "led": led,
-        "blinking": output.mode in BLINKING_MODES or output.mode == "confirm",
+        "blinking": output.display.mode in BLINKING_MODES or output.display.mode == "confirm",
         "pieces": pieces,
-        "hints": {names.get(cell) or game.format_cell(cell): kind for cell, kind in output.hints.items()},
+        "hints": {names.get(cell) or game.format_cell(cell): kind for cell, kind in output.display.hints.items()},
         "seats": _seat_list(state, snapshot.seats),
         "turn": None if terminal else state.current_player,
         "turn_name": None if terminal else seat_name(state, state.current_player),
         "terminal": terminal,
         "result": result_line(state) if terminal else None,
-        "mode": output.mode,
+        "mode": output.display.mode,
         "moves": [
             {"number": number, "seat": move.seat, "text": move.public, "via": move.via}
             for number, move in enumerate(snapshot.moves, 1)
@@ -198,8 +198,10 @@ def viewer_parts(snapshot: Snapshot, viewer: int | None, hidden: bool) -> dict[s
     moves are in full for that seat (`viewer`) only; None is the public view."""
     state, output = snapshot.state, snapshot.output
     who = None if state.is_terminal() else seat_name(state, state.current_player)
-    previewed = candidate_of(snapshot, output.previewed) if output.previewed is not None else None
-    acknowledged = candidate_of(snapshot, output.acknowledged) if output.acknowledged is not None else None
+    previewed = candidate_of(snapshot, output.display.previewed) if output.display.previewed is not None else None
+    acknowledged = (
+        candidate_of(snapshot, output.display.acknowledged) if output.display.acknowledged is not None else None
+    )
 
     def said(candidate: Candidate | None) -> str | None:
         """A candidate's words for the viewer: in full where nothing is hidden or it is the viewer's."""
@@ -235,14 +237,14 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
     state, output = snapshot.state, snapshot.output
     if state.is_terminal():
         return [f"Game over: {result_line(state)}."]
-    mode: str = output.mode
+    mode: str = output.display.mode
     decider = deciding_seat(snapshot) if mode == "confirm" and hidden else None
     if decider is not None and decider != viewer:
         mode, who = "confirm_elsewhere", seat_name(state, decider)
     lines = [WAITING.get(mode, "").format(who=who, move=move)]
-    if output.mode in ("setup", "restore"):
+    if output.display.mode in ("setup", "restore"):
         lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
-    if output.mode == "guidance":
+    if output.display.mode == "guidance":
         board, readings = snapshot.board, snapshot.readings
         reason = why_not_legal(state, board, readings, board.expected(state.occupancy()), with_reason=not hidden)
         if reason:
@@ -256,7 +258,7 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
         lines.extend(guidance_lines(state, target, board, readings))
     if snapshot.bot_move is not None:
         lines.append(f"{who} is a bot and plays {snapshot.bot_move}: make that move for it on the board.")
-    for fault in output.faults:
+    for fault in output.display.faults:
         where = snapshot.game.format_cell(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
         lines.append(f"The sensor of {where} reads {fault.reading}, the game expects {fault.expected}: check it.")
     return [line for line in lines if line]
@@ -316,7 +318,7 @@ def health_view(snapshot: Snapshot) -> dict[str, Any]:
                 "reading": fault.reading,
                 "expected": fault.expected,
             }
-            for fault in snapshot.output.faults
+            for fault in snapshot.output.display.faults
         ],
         "settings": dict(snapshot.settings),
         "scan_hz": snapshot.scan_hz,

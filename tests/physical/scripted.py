@@ -69,24 +69,26 @@ class ScriptedTable:
     def timed_commits(self, start: int = 0) -> list[tuple[int, str]]:
         """Each committed action since `start` with the scan time it was committed at."""
         return [
-            (at, before.action_to_str(action)) for at, out in self.since(start) for before, action, _ in out.transitions
+            (at, before.action_to_str(action))
+            for at, out in self.since(start)
+            for before, action, _ in out.happened.transitions
         ]
 
     def texts(self, start: int = 0) -> list[str]:
         return [text for _, text in self.timed_commits(start)]
 
     def vias(self, start: int = 0) -> list[str]:
-        return [via for _, out in self.since(start) for via in out.commit_via]
+        return [via for _, out in self.since(start) for via in out.happened.commit_via]
 
     def took_back(self, start: int = 0) -> int:
-        return sum(out.took_back for _, out in self.since(start))
+        return sum(out.happened.took_back for _, out in self.since(start))
 
     def modes(self, start: int = 0) -> list[str]:
         """The modes seen since `start`, without repeats."""
         seen: list[str] = []
         for _, out in self.since(start):
-            if not seen or seen[-1] != out.mode:
-                seen.append(out.mode)
+            if not seen or seen[-1] != out.display.mode:
+                seen.append(out.display.mode)
         return seen
 
     def frame(self) -> tuple[RGB, ...]:

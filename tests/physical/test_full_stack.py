@@ -37,7 +37,7 @@ def play(
         committed.append(action)
 
     table.session.on_record.append(keep)
-    assert table.settle().mode == "idle"
+    assert table.settle().display.mode == "idle"
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
     intended: list[Action] = []
     expected = state

@@ -9,7 +9,7 @@ from controller.games.klotz import Move
 from controller.table.board import board_map
 from controller.table.leds import HINT_PALETTE, FrameComposer
 from controller.table.palette import HINT_COLOURS, MARK_LEVEL, OFF, PLAYER_COLOURS, mark_colour, scale
-from controller.table.tracker import TrackerOutput
+from controller.table.tracker_types import Display
 from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from sim.board import SimPixels
@@ -27,8 +27,8 @@ def led(field: str) -> int:
     return SQUARE14.led_of(field)
 
 
-def output(mode: str = "idle", hints: dict | None = None, state=FOUR, shown=None, **more) -> TrackerOutput:
-    return TrackerOutput(mode=mode, state=state, shown=shown or state, hints=hints or {}, **more)  # type: ignore[arg-type]
+def output(mode: str = "idle", hints: dict | None = None, state=FOUR, shown=None, **more) -> Display:
+    return Display(mode=mode, state=state, shown=shown or state, hints=hints or {}, **more)  # type: ignore[arg-type]
 
 
 def test_a_frame_has_one_colour_per_led() -> None:

@@ -42,13 +42,13 @@ def test_1_a_piece_knocked_just_after_a_placement_is_no_move(model: str, after_m
     table.place("f5", knocked)
     out = table.run(600)
     assert table.texts(start) == ["c7-e6"]  # the move stands; the knock is nobody's move
-    assert fields(out.hints).items() >= {"f5": "remove", "f6": "place"}.items()  # put it back
+    assert fields(out.display.hints).items() >= {"f5": "remove", "f6": "place"}.items()  # put it back
     back = table.lift("f5")
     table.run(200)
     table.place("f6", back)
     out = table.run(1500)
     assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
-    assert out.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -69,7 +69,7 @@ def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, befo
     table.run(300)
     table.place("f6", back)
     out = table.run(1000)
-    assert table.texts(start) == ["c7-e6"] and out.mode == "idle"
+    assert table.texts(start) == ["c7-e6"] and out.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -97,8 +97,8 @@ def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: st
     table.run(600)
     assert table.texts(start) == ["g12-e11"]  # the move is judged on its own fields
     out = table.run(11_000)
-    assert [fault.cell for fault in out.faults] == [CELL("d4")]  # then the dead field is reported
-    assert out.mode == "idle"
+    assert [fault.cell for fault in out.display.faults] == [CELL("d4")]  # then the dead field is reported
+    assert out.display.mode == "idle"
     after = table.state
     blue = next(a for a in after.legal_actions() if isinstance(a, Move) and a.origin == CELL("k11"))
     table.carry("k11", KLOTZ.format_cell(blue.target))  # the game goes on
@@ -113,12 +113,12 @@ def test_2_a_dead_sensor_on_the_target_is_taken_when_the_move_is_declared(model:
     table.sim.stick(CELL("e11"), 0)  # the sensor under e11 is dead: a piece put there is not seen
     table.carry("g12", "e11", dwell=300)
     out = table.run(3000)
-    assert table.texts(start) == [] and out.mode in ("moving", "guidance")  # it looks held in the air
+    assert table.texts(start) == [] and out.display.mode in ("moving", "guidance")  # it looks held in the air
     out = table.declare("g12-e11")  # the player says what they did
     assert table.texts(start) == ["g12-e11"] and table.vias(start) == ["declare"]
-    assert [fault.cell for fault in out.faults] == [CELL("e11")]  # the field that missed it, named
+    assert [fault.cell for fault in out.display.faults] == [CELL("e11")]  # the field that missed it, named
     out = table.run(500)
-    assert out.mode == "idle"
+    assert out.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -127,7 +127,7 @@ def test_2_a_declared_move_the_board_contradicts_elsewhere_is_refused(model: str
     table.carry("g12", "e11", dwell=300)
     table.run(100)
     out = table.declare("g12-e13")  # two fields disagree: no single failed sensor explains it
-    assert out.messages == ("g12-e13: the board does not show this move; make it on the board first",)
+    assert out.happened.messages == ("g12-e13: the board does not show this move; make it on the board first",)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -139,13 +139,13 @@ def test_2_a_stuck_sensor_on_another_destination_is_not_the_move(model: str) -> 
     table.run(630)
     pieces = table.lift("g12")
     out = table.run(500)
-    assert table.texts(start) == [] and out.mode != "acknowledged"  # never g12-e13
+    assert table.texts(start) == [] and out.display.mode != "acknowledged"  # never g12-e13
     table.place("e11", pieces)
     out = table.run(600)
     assert table.texts(start) == ["g12-e11"]
     out = table.run(6000)
-    assert [fault.cell for fault in out.faults] == [CELL("e13")]  # the stuck one, not e11
-    assert out.mode == "idle"
+    assert [fault.cell for fault in out.display.faults] == [CELL("e13")]  # the stuck one, not e11
+    assert out.display.mode == "idle"
 
 
 # --- 3. the player who has just moved touches their piece ------------------------------------------
@@ -158,10 +158,10 @@ def test_3_the_last_mover_lifts_their_piece_to_look_and_nothing_happens(model: s
     table.run(600)
     pieces = table.lift("e11")  # Red looks at the piece it has just moved
     out = table.run(held_ms)
-    assert out.took_back == 0 and table.took_back(start) == 0
+    assert out.happened.took_back == 0 and table.took_back(start) == 0
     table.place("e11", pieces)
     out = table.run(1000)
-    assert table.texts(start) == ["g12-e11"] and table.took_back(start) == 0 and out.mode == "idle"
+    assert table.texts(start) == ["g12-e11"] and table.took_back(start) == 0 and out.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", ["binary", "signed"])
@@ -176,17 +176,17 @@ def test_3_a_catcher_moved_off_a_stack_and_lifted_again_to_look_is_no_takeback(m
     table = ZilloTable(start("C-E"), model)
     table.move("c12", "f12", 1)
     table.run(300)
-    if table.output.mode == "confirm":  # the sensors cannot tell how many moved: Red says it
+    if table.output.display.mode == "confirm":  # the sensors cannot tell how many moved: Red says it
         table.declare("C-E:c12-f12/1")
     table.run(600)
     begin = table.now
     assert table.commits() == ["C-E:c12-f12/1"]
     looked = table.lift("f12")
     out = table.run(held_ms)
-    assert table.took_back(begin) == 0 and out.mode == "takeback"  # asked, never done by itself
+    assert table.took_back(begin) == 0 and out.display.mode == "takeback"  # asked, never done by itself
     table.place("f12", looked)
     out = table.run(800)
-    assert table.took_back(begin) == 0 and table.commits() == ["C-E:c12-f12/1"] and out.mode == "idle"
+    assert table.took_back(begin) == 0 and table.commits() == ["C-E:c12-f12/1"] and out.display.mode == "idle"
 
 
 # --- 4. two hands at once ------------------------------------------------------------------------
@@ -203,12 +203,12 @@ def test_4_two_pieces_swapped_by_hand_are_no_move_and_swapping_back_restores() -
     table.run(100)
     table.place("g7", cylinder)
     out = table.run(3000)
-    assert table.texts(start) == [] and out.mode == "guidance"
+    assert table.texts(start) == [] and out.display.mode == "guidance"
     for field, piece in (("g7", table.lift("f7")), ("f7", table.lift("g7"))):
         table.run(100)
         table.place(field, piece)
     out = table.run(1000)
-    assert table.texts(start) == [] and out.mode == "idle"
+    assert table.texts(start) == [] and out.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -224,7 +224,7 @@ def test_4_a_move_made_while_another_piece_stands_lifted_is_that_move(model: str
     assert table.texts(start) == ["g12-e11"]
     table.place("d4", held)
     out = table.run(1000)
-    assert table.texts(start) == ["g12-e11"] and out.mode == "idle" and table.took_back(start) == 0
+    assert table.texts(start) == ["g12-e11"] and out.display.mode == "idle" and table.took_back(start) == 0
 
 
 # --- 5. two moves that look like one -------------------------------------------------------------
@@ -247,7 +247,7 @@ def test_5_the_zillo_moved_on_by_the_next_player_is_asked_never_merged(model: st
     table.run(250)
     table.place("e8", piece)
     out = table.run(1500)
-    assert table.commits(begin) == [] and out.mode == "confirm"  # never W-1:f9-e8 by itself
+    assert table.commits(begin) == [] and out.display.mode == "confirm"  # never W-1:f9-e8 by itself
     table.declare("Z-S:d10-e8")
     table.run(300)
     assert table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-e8"]

@@ -59,7 +59,7 @@ def test_1_a_graze_of_the_only_legal_field_commits_nothing(model: str, touch_ms:
     table.run(150)
     table.place("f7", pieces)
     out = table.run(3000)
-    assert table.commits(start) == [] and out.mode == "idle" and table.state is FOUR
+    assert table.commits(start) == [] and out.display.mode == "idle" and table.state is FOUR
 
 
 # --- 2. letting go on a wrong field, then moving on ------------------------------------------------
@@ -80,8 +80,8 @@ def test_2_letting_go_on_a_wrong_legal_field_then_moving_on_is_one_move(model: s
     out = table.run(1500)
     assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}"]
     assert table.vias(start) == ["sensors", "correction"]
-    assert sum(o.replaced for _, o in table.since(start)) == 1
-    assert table.state == FOUR.apply(move(f"g12-{meant}")) and out.mode == "idle"
+    assert sum(o.happened.replaced for _, o in table.since(start)) == 1
+    assert table.state == FOUR.apply(move(f"g12-{meant}")) and out.display.mode == "idle"
     assert len(table.tracker.history) == 1  # one move stands
 
 
@@ -107,7 +107,7 @@ def test_3_a_capture_with_a_pause_after_the_victim_went_home_is_no_takeback(mode
     start = table.now
     table.carry("g12", "g8")  # the captured square goes home first: the position before Red's move
     out = table.run(pause)
-    assert out.mode == "takeback" and table.took_back() == 0  # shown, never done by itself
+    assert out.display.mode == "takeback" and table.took_back() == 0  # shown, never done by itself
     table.carry("f12", "g12")
     table.run(1000)
     assert [text for _, text in table.commits(start)] == ["f12-g12"]
@@ -131,7 +131,7 @@ def test_4_a_fast_reply_commits_the_last_move_then_the_reply(model: str, reply_m
     table.place(KLOTZ.format_cell(blue.target), pieces)
     out = table.run(1000)
     assert [text for _, text in table.commits(start)] == [f"g12-{to}", after.action_to_str(blue)]
-    assert out.mode == "idle" and table.state == after.apply(blue)
+    assert out.display.mode == "idle" and table.state == after.apply(blue)
 
 
 # --- 5. confirmation by buttons --------------------------------------------------------------------
@@ -140,11 +140,11 @@ def test_4_a_fast_reply_commits_the_last_move_then_the_reply(model: str, reply_m
 def test_5_confirm_takes_the_candidate_shown_however_late(model: str, reaction_ms: int) -> None:
     tracker, readings, outs = ambiguous(model, preview_ms=0)  # the default: no rotation
     board = readings(f9=0, f10=1)
-    shown = outs[-1][1].previewed
+    shown = outs[-1][1].display.previewed
     assert shown == CANDIDATES[0]
     feed(tracker, 300, 300 + reaction_ms, board)
     out = tracker.step(300 + reaction_ms, board, [InputEvent("button", "confirm")])
-    assert out.committed == (shown,)
+    assert out.happened.committed == (shown,)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -153,10 +153,10 @@ def test_5_with_rotation_a_press_just_after_a_change_takes_what_was_seen(model: 
     tracker, readings, outs = ambiguous(model, preview_ms=800)
     board = readings(f9=0, f10=1)
     outs += feed(tracker, 300, 1000, board)  # the request began at 200: the preview changes at 1000
-    assert dict(outs)[990].previewed == CANDIDATES[0]
+    assert dict(outs)[990].display.previewed == CANDIDATES[0]
     feed(tracker, 1000, 1000 + reaction_ms, board)
     out = tracker.step(1000 + reaction_ms, board, [InputEvent("button", "confirm")])
-    assert out.committed == (CANDIDATES[0],)  # seen before the change; nobody reacts that fast
+    assert out.happened.committed == (CANDIDATES[0],)  # seen before the change; nobody reacts that fast
 
 
 # --- 6. a piece held in the air --------------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_6_a_piece_held_in_the_air_for_seconds_is_no_sensor_fault(model: str, ho
     start = table.now
     pieces = table.lift("g12")
     table.run(hold_ms)
-    assert all(not out.faults for _, out in table.since(start))
+    assert all(not out.display.faults for _, out in table.since(start))
     assert table.tracker._masked == {}
     to = targets_of(FOUR, "g12")[0]
     table.place(to, pieces)
@@ -180,7 +180,7 @@ def test_6_a_stray_reading_nobody_could_have_lifted_is_still_a_fault() -> None:
     start = table.now
     table.place("e5", [Piece("cylinder1", None, 1)])  # a stray piece on an empty field
     table.run(DEFAULT.stuck_after_ms + 500)
-    assert any(out.faults for _, out in table.since(start))
+    assert any(out.display.faults for _, out in table.since(start))
 
 
 # --- whole games with every behaviour on -----------------------------------------------------------

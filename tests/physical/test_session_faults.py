@@ -74,7 +74,7 @@ def test_a_move_made_while_the_scanner_is_down_is_seen_once_it_is_back() -> None
     assert table.state.legal_actions() and table.session.tracker.history == ()
     scanner.broken = False
     out = table.run(6000)
-    assert len(table.session.tracker.history) == 1 and out.mode == "idle"
+    assert len(table.session.tracker.history) == 1 and out.display.mode == "idle"
     assert table.state == KLOTZ.new_game(players=2).apply(move("c7-c4"))
 
 

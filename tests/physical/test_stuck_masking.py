@@ -16,13 +16,13 @@ def stuck_table(model: str, field: str = "e5", value: int = 1) -> Table:
 @pytest.mark.parametrize("model", MODELS)
 def test_moves_elsewhere_commit_while_a_sensor_is_stuck(model: str) -> None:
     table = stuck_table(model)
-    assert table.output.mode == "idle"
-    assert table.output.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
+    assert table.output.display.mode == "idle"
+    assert table.output.display.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
     start = table.now
     table.carry("c7", "c4")
     table.run(600)
     assert [text for _, text in table.commits(start)] == ["c7-c4"]
-    assert table.output.faults  # still reported: the sensor has not come back
+    assert table.output.display.faults  # still reported: the sensor has not come back
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -33,12 +33,12 @@ def test_a_move_onto_the_stuck_field_asks_for_confirmation(model: str) -> None:
     pieces = table.lift("d4")
     table.run(600)
     assert table.commits(start) == []
-    assert table.output.mode == "confirm" and move("d4-e5") in table.output.candidates
+    assert table.output.display.mode == "confirm" and move("d4-e5") in table.output.display.candidates
     table.place("e5", pieces)
     table.run(300)
     assert table.commits(start) == []
     out = table.press("confirm")
-    assert out.committed == (move("d4-e5"),)
+    assert out.happened.committed == (move("d4-e5"),)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -47,7 +47,7 @@ def test_a_stuck_channel_comes_back_when_it_changes(model: str) -> None:
     channel = SQUARE14.channel_of("c5")
     del table.sim.noise.stuck[channel]  # repaired: it reads the truth (empty) again
     table.run(200)
-    assert table.output.faults == () and table.output.mode == "idle"
+    assert table.output.display.faults == () and table.output.display.mode == "idle"
     start = table.now
     table.carry("c7", "c4")
     table.run(600)
@@ -60,4 +60,4 @@ def test_masking_can_be_switched_off() -> None:
     table = Table(config=TrackerConfig(mask_stuck=False))
     table.sim.stick(CELL("e5"), 1)
     table.run(5200)
-    assert table.output.mode == "guidance" and table.output.faults
+    assert table.output.display.mode == "guidance" and table.output.display.faults

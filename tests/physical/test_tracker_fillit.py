@@ -137,12 +137,12 @@ def test_F6_a_slide_commits_and_its_chips_light_the_moment_it_is_acknowledged(mo
     table.run(600)
     before = table.frame_at(placed + DEFAULT.debounce_ms - SCAN_MS)
     assert before[led("b2")] == mark_colour("yellow") and before[led("c3")] == OFF  # still the old chips
-    acks = [(at, out) for at, out in table.since(placed) if out.mode == "acknowledged"]
+    acks = [(at, out) for at, out in table.since(placed) if out.display.mode == "acknowledged"]
     acked_at, ack = acks[0]
     assert acked_at == placed + DEFAULT.debounce_ms
-    assert ack.acknowledged == slide("a1-d4") and ack.state is CHIPPED  # not yet committed
+    assert ack.display.acknowledged == slide("a1-d4") and ack.display.state is CHIPPED  # not yet committed
     after = CHIPPED.apply(slide("a1-d4"))
-    assert ack.shown == after and fields(ack.hints) == {"d4": "destination"}
+    assert ack.display.shown == after and fields(ack.display.hints) == {"d4": "destination"}
     frame = table.frame_at(acked_at)
     for field in ("a1", "b2", "c3"):  # the passed hexes (and the start hex) show the successor's chips
         assert frame[led(field)] == chip_colour(after, field) == mark_colour("red")
@@ -176,7 +176,7 @@ def test_F5_either_order_of_a_turn_commits_both_actions_in_order(model: str, tur
     assert isinstance(final, FillitState)
     assert final == play(START, first, second)
     assert final.current_player == 1 and final.turn == 1 and final.phase == "start"
-    assert table.output.mode == "idle"
+    assert table.output.display.mode == "idle"
 
 
 # --- a stone-pawn swap ----------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_F7_a_stone_pawn_swap_is_seen_by_a_signed_sensor() -> None:
     table = Table(NEXT_TO_PAWN, "signed")
     assert not table.tracker.is_invisible(PAWN_SWAP)
     out = table.declare("s:b2-a1")
-    assert out.messages == ("s:b2-a1: the board does not show this move; make it on the board first",)
+    assert out.happened.messages == ("s:b2-a1: the board does not show this move; make it on the board first",)
     start = table.now
     table.swap("b2", "a1")
     table.run(500)
@@ -211,9 +211,9 @@ def test_F7_a_stone_pawn_swap_is_invisible_to_blind_sensors_and_is_declared(mode
     assert table.tracker.is_invisible(PAWN_SWAP)
     table.swap("b2", "a1")
     out = table.run(5000)
-    assert out.mode == "idle" and table.commits() == [] and table.state is NEXT_TO_PAWN
+    assert out.display.mode == "idle" and table.commits() == [] and table.state is NEXT_TO_PAWN
     out = table.declare("s:b2-a1")
-    assert out.committed == (PAWN_SWAP,) and table.vias() == ["declare"]
+    assert out.happened.committed == (PAWN_SWAP,) and table.vias() == ["declare"]
     assert table.state == NEXT_TO_PAWN.apply(PAWN_SWAP)
     frame = table.frame_at(table.now)
     assert frame[led("b2")] == mark_colour("red") and frame[led("a1")] == OFF
@@ -237,11 +237,11 @@ def test_F7_a_stone_stone_swap_is_invisible_and_is_declared(model: str) -> None:
     assert [a for a in STONES_TOGETHER.legal_actions() if table.tracker.is_invisible(a)] == list(STONE_SWAPS)
     table.swap("a3", "a4")
     out = table.run(5000)
-    assert out.mode == "idle" and table.commits() == []
+    assert out.display.mode == "idle" and table.commits() == []
     out = table.declare("s:a4-a3")
-    assert out.messages == ("s:a4-a3: the stone on a4 is Yellow's; Red may only move their own side's stones",)
+    assert out.happened.messages == ("s:a4-a3: the stone on a4 is Yellow's; Red may only move their own side's stones",)
     out = table.declare("s:a3-a4")
-    assert out.committed == (step("a3-a4"),) and table.vias() == ["declare"]
+    assert out.happened.committed == (step("a3-a4"),) and table.vias() == ["declare"]
     swapped = table.state
     assert isinstance(swapped, FillitState)
     assert swapped.stones[CELL("a4")] == 0 and swapped.stones[CELL("a3")] == 1  # the owners changed places
@@ -259,30 +259,34 @@ def test_F7_a_stone_stone_swap_is_chosen_with_the_buttons(model: str) -> None:
     table.run(300)
     pressed = table.now
     out = table.press("menu")
-    assert out.mode == "confirm" and out.candidates == STONE_SWAPS and out.previewed == STONE_SWAPS[0]
-    assert out.committed == () and table.state is STONES_TOGETHER
+    assert (
+        out.display.mode == "confirm"
+        and out.display.candidates == STONE_SWAPS
+        and out.display.previewed == STONE_SWAPS[0]
+    )
+    assert out.happened.committed == () and table.state is STONES_TOGETHER
     table.run(1600)
     outputs = dict(table.since(pressed))
-    assert outputs[pressed + 490].previewed == STONE_SWAPS[0]
-    assert outputs[pressed + 500].previewed == STONE_SWAPS[1]
-    assert outputs[pressed + 1000].previewed == STONE_SWAPS[2]
-    assert outputs[pressed + 1500].previewed == STONE_SWAPS[0]  # round again
-    assert all(out.mode == "confirm" and not out.committed for out in outputs.values())
+    assert outputs[pressed + 490].display.previewed == STONE_SWAPS[0]
+    assert outputs[pressed + 500].display.previewed == STONE_SWAPS[1]
+    assert outputs[pressed + 1000].display.previewed == STONE_SWAPS[2]
+    assert outputs[pressed + 1500].display.previewed == STONE_SWAPS[0]  # round again
+    assert all(out.display.mode == "confirm" and not out.happened.committed for out in outputs.values())
     # With buttons only, the lights tell which swap is shown: amber where the stone leaves, green where
     # it goes (the two swaps of Red's own stones differ only in that).
     amber, green = HINT_PALETTE["confirm"], HINT_PALETTE["destination"]
     for at, lit in ((pressed, ("a3", "a4")), (pressed + 500, ("a3", "b3")), (pressed + 1000, ("b3", "a3"))):
-        assert fields(outputs[at].hints) == {lit[0]: "confirm", lit[1]: "destination"}
+        assert fields(outputs[at].display.hints) == {lit[0]: "confirm", lit[1]: "destination"}
         frame = table.frame_at(at)
         assert [frame[led(f)] for f in lit] == [amber, green]
         assert [frame[led(f)] for f in ("a3", "a4", "b3") if f not in lit] == [OFF]
-    assert table.output.previewed == STONE_SWAPS[0]
+    assert table.output.display.previewed == STONE_SWAPS[0]
     out = table.press("menu")  # steps on to the next one
-    assert out.previewed == STONE_SWAPS[1]
+    assert out.display.previewed == STONE_SWAPS[1]
     out = table.press("confirm")
-    assert out.committed == (STONE_SWAPS[1],) and table.vias() == ["confirm"]
+    assert out.happened.committed == (STONE_SWAPS[1],) and table.vias() == ["confirm"]
     assert table.state == STONES_TOGETHER.apply(STONE_SWAPS[1])
-    assert table.run(100).mode == "idle"
+    assert table.run(100).display.mode == "idle"
     assert [table.frame_at(table.now)[led(f)] for f in ("a3", "a4", "b3")] == [OFF] * 3
 
 
@@ -298,20 +302,20 @@ def test_F5_a_stone_step_that_blocks_the_pawn_is_refused_with_guidance(model: st
     table = Table(BOXED, model)
     stone = table.lift("c1")
     out = table.run(100)
-    assert out.mode == "moving"
-    assert fields(out.hints) == {"c1": "origin", "c2": "destination", "d1": "destination", "d2": "destination"}
+    assert out.display.mode == "moving"
+    assert fields(out.display.hints) == {"c1": "origin", "c2": "destination", "d1": "destination", "d2": "destination"}
     table.place("b1", stone)
     placed = table.now
     table.run(3000)
     moving = [out for at, out in table.since(placed) if at < placed + DEFAULT.guide_after_ms]
-    assert moving and all(out.mode == "moving" for out in moving)
-    guidance = [(at, out) for at, out in table.since(placed) if out.mode == "guidance"]
+    assert moving and all(out.display.mode == "moving" for out in moving)
+    guidance = [(at, out) for at, out in table.since(placed) if out.display.mode == "guidance"]
     assert guidance[0][0] == placed + DEFAULT.guide_after_ms
-    assert fields(guidance[0][1].hints) == {"b1": "remove", "c1": "place"}
+    assert fields(guidance[0][1].display.hints) == {"b1": "remove", "c1": "place"}
     assert table.commits() == [] and table.state is BOXED
     table.carry("b1", "c1")
     out = table.run(200)
-    assert out.mode == "idle" and out.hints == {} and table.commits() == [] and table.state is BOXED
+    assert out.display.mode == "idle" and out.display.hints == {} and table.commits() == [] and table.state is BOXED
 
 
 # --- the game ends mid-slide ----------------------------------------------------------------------
@@ -339,8 +343,8 @@ def test_F2_the_game_ends_mid_slide_when_the_supply_runs_out(model: str) -> None
     table.carry("a1", "a5")
     placed = table.now
     table.run(600)
-    ack_at, ack = next((at, out) for at, out in table.since(placed) if out.mode == "acknowledged")
-    assert ack_at == placed + DEFAULT.debounce_ms and ack.state is state and ack.shown.is_terminal()
+    ack_at, ack = next((at, out) for at, out in table.since(placed) if out.display.mode == "acknowledged")
+    assert ack_at == placed + DEFAULT.debounce_ms and ack.display.state is state and ack.display.shown.is_terminal()
     frame = table.frame_at(ack_at)
     assert [frame[led(f)] for f in ("a2", "a3", "a4")] == [mark_colour("red")] * 3
     assert frame[led("a5")] == HINT_PALETTE["destination"]
@@ -353,9 +357,9 @@ def test_F2_the_game_ends_mid_slide_when_the_supply_runs_out(model: str) -> None
     assert final.legal_actions() == ()
     frame = table.frame_at(table.now)
     assert [frame[led(f)] for f in ("a3", "a4", "a5")] == [mark_colour(c) for c in ("red", "red", "yellow")]
-    assert table.run(1000).mode == "idle"
-    assert table.declare("s:d1-e1").messages == ("s:d1-e1: the game is over",)
-    assert table.press("menu").messages == ("menu: nothing to choose",)
+    assert table.run(1000).display.mode == "idle"
+    assert table.declare("s:d1-e1").happened.messages == ("s:d1-e1: the game is over",)
+    assert table.press("menu").happened.messages == ("menu: nothing to choose",)
 
 
 # --- lifted pieces --------------------------------------------------------------------------------
@@ -364,13 +368,13 @@ def test_F6_a_lifted_pawn_lights_its_origin_and_its_slide_ends(model: str) -> No
     table = Table(START, model)
     pawn = table.lift("a1")
     out = table.run(100)
-    assert out.mode == "moving"
-    assert fields(out.hints) == {"a1": "origin", "a3": "destination", "c1": "destination", "d4": "destination"}
+    assert out.display.mode == "moving"
+    assert fields(out.display.hints) == {"a1": "origin", "a3": "destination", "c1": "destination", "d4": "destination"}
     frame = table.frame_at(table.now)
     assert frame[led("a1")] == HINT_PALETTE["origin"] and frame[led("d4")] == HINT_PALETTE["destination"]
     assert frame[led("b2")] == OFF  # a hex passed on the way is not a place to stop
     table.place("a1", pawn)
-    assert table.run(3000).mode == "idle" and table.commits() == []
+    assert table.run(3000).display.mode == "idle" and table.commits() == []
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -391,7 +395,10 @@ def test_F7_a_lifted_piece_lights_every_legal_destination_swaps_included(
     table = Table(state, model)
     table.lift(field)
     out = table.run(100)
-    assert out.mode == "moving" and fields(out.hints) == {field: "origin", **dict.fromkeys(lit, "destination")}
+    assert out.display.mode == "moving" and fields(out.display.hints) == {
+        field: "origin",
+        **dict.fromkeys(lit, "destination"),
+    }
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -399,7 +406,7 @@ def test_lifting_the_pawn_of_the_player_not_on_turn_lights_nothing(model: str) -
     table = Table(START, model)
     table.lift("i5")
     out = table.run(100)
-    assert out.mode == "moving" and out.hints == {}
+    assert out.display.mode == "moving" and out.display.hints == {}
 
 
 # --- noise ----------------------------------------------------------------------------------------
@@ -416,7 +423,7 @@ def swap_kind(state: FillitState, action: Action) -> str | None:
 def test_a_short_game_with_high_noise_commits_exactly_the_intended_actions(model: str) -> None:
     # Seed 6: within ten turns the random bots swap a stone with a pawn and a stone with a stone.
     table = PhysicalTable(FILLIT, FILLIT.new_game(players=2, seed=6), HEX61, model, "high", seed=6)
-    assert table.settle().mode == "idle"
+    assert table.settle().display.mode == "idle"
     bots = [make_bot("random", 60 + seat) for seat in range(2)]
     committed: list[Action] = []
 

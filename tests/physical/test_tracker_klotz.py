@@ -88,7 +88,7 @@ def test_plain_move_commits_exactly_once_after_settle(model: str) -> None:
     assert table.commits() == [(placed + DEFAULT.settle_ms, "g12-f10")]
     assert table.state.block_at(CELL("f10")).player == 0  # K-4: Red's tile on the moved block
     assert table.state.current_player == 1 and table.state.ply == 1
-    assert table.output.mode == "idle"
+    assert table.output.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -98,14 +98,14 @@ def test_acknowledgement_appears_as_soon_as_the_position_is_debounced(model: str
     placed = table.now
     table.run(300)
     before = [out for at, out in table.since(placed) if at < placed + DEFAULT.debounce_ms]
-    assert before and all(out.mode == "moving" and out.acknowledged is None for out in before)
-    acks = [(at, out) for at, out in table.since(placed) if out.mode == "acknowledged"]
+    assert before and all(out.display.mode == "moving" and out.display.acknowledged is None for out in before)
+    acks = [(at, out) for at, out in table.since(placed) if out.display.mode == "acknowledged"]
     first_at, first = acks[0]
     assert first_at == placed + DEFAULT.debounce_ms
-    assert first.acknowledged == move("g12-f10")
-    assert fields(first.hints) == {"f10": "destination"}
-    assert first.shown.block_at(CELL("f10")) is not None and first.state is FOUR  # provisional only
-    assert all(out.committed == () for _, out in acks)
+    assert first.display.acknowledged == move("g12-f10")
+    assert fields(first.display.hints) == {"f10": "destination"}
+    assert first.display.shown.block_at(CELL("f10")) is not None and first.display.state is FOUR  # provisional only
+    assert all(out.happened.committed == () for _, out in acks)
     assert acks[-1][0] == placed + DEFAULT.settle_ms - SCAN_MS
 
 
@@ -126,10 +126,10 @@ def test_lift_and_put_back_commits_nothing(model: str) -> None:
     start = table.now
     pieces = table.lift("g12")
     out = table.run(500)
-    assert out.mode == "moving" and fields(out.hints)["g12"] == "origin"
+    assert out.display.mode == "moving" and fields(out.display.hints)["g12"] == "origin"
     table.place("g12", pieces)
     out = table.run(3000)
-    assert out.mode == "idle" and out.hints == {}
+    assert out.display.mode == "idle" and out.display.hints == {}
     assert table.commits() == [] and table.state is FOUR
     assert table.modes(start) == ["idle", "moving", "idle"]
 
@@ -142,7 +142,7 @@ def test_sliding_across_fields_commits_only_the_final_move(model: str) -> None:
     table.carry("f9", "f10", "e10", "e9", dwell=100)
     table.run(1000)
     assert [text for _, text in table.commits()] == ["f9-e9"]
-    acknowledged = [out.acknowledged for _, out in table.since(start) if out.acknowledged is not None]
+    acknowledged = [out.display.acknowledged for _, out in table.since(start) if out.display.acknowledged is not None]
     assert acknowledged[0] == move("f9-f10") and acknowledged[-1] == move("f9-e9")  # the ack follows the piece
 
 
@@ -160,7 +160,7 @@ def test_a_legal_wrong_field_left_before_settle_is_not_committed(model: str) -> 
     table.carry("g12", "e11", "f10", dwell=150)  # e11 is a legal destination, left after 150 ms
     table.run(1000)
     assert [text for _, text in table.commits()] == ["g12-f10"]
-    assert move("g12-e11") in {out.acknowledged for _, out in table.log}
+    assert move("g12-e11") in {out.display.acknowledged for _, out in table.log}
 
 
 # --- captures --------------------------------------------------------------------------------------
@@ -196,8 +196,8 @@ def test_lifted_hints_show_origin_destinations_and_capture(model: str) -> None:
     table = capture_table(model)
     table.lift("f12")
     out = table.run(100)
-    assert out.mode == "moving"
-    assert fields(out.hints) == {
+    assert out.display.mode == "moving"
+    assert fields(out.display.hints) == {
         "f12": "origin",
         "e12": "destination",
         "f11": "destination",
@@ -210,7 +210,7 @@ def test_lifted_hints_show_origin_destinations_and_capture(model: str) -> None:
 def test_lifted_hints_match_the_legal_destinations(model: str) -> None:
     table = Table(model=model)
     table.lift("c7")
-    hints = fields(table.run(100).hints)
+    hints = fields(table.run(100).display.hints)
     destinations = {KLOTZ.format_cell(cell) for cell in FOUR.block_destinations(CELL("c7"))}
     assert hints == {"c7": "origin", **{field: "destination" for field in destinations}}
 
@@ -220,7 +220,7 @@ def test_lifting_a_piece_the_player_may_not_move_lights_nothing(model: str) -> N
     table = Table(model=model)
     table.lift("h8")  # Blue's square; Red is on turn
     out = table.run(100)
-    assert out.mode == "moving" and out.hints == {}
+    assert out.display.mode == "moving" and out.display.hints == {}
 
 
 # --- guidance --------------------------------------------------------------------------------------
@@ -231,13 +231,13 @@ def test_an_illegal_move_gets_guidance_and_no_commit(model: str) -> None:
     placed = table.now
     table.run(3000)
     moving = [out for at, out in table.since(placed) if at < placed + DEFAULT.guide_after_ms]
-    guidance = [(at, out) for at, out in table.since(placed) if out.mode == "guidance"]
-    assert all(out.mode == "moving" for out in moving)
+    guidance = [(at, out) for at, out in table.since(placed) if out.display.mode == "guidance"]
+    assert all(out.display.mode == "moving" for out in moving)
     assert guidance[0][0] == placed + DEFAULT.guide_after_ms
-    assert fields(guidance[0][1].hints) == {"g10": "remove", "g12": "place"}
+    assert fields(guidance[0][1].display.hints) == {"g10": "remove", "g12": "place"}
     assert table.commits() == []
     table.carry("g10", "g12")
-    assert table.run(200).mode == "idle" and table.state is FOUR
+    assert table.run(200).display.mode == "idle" and table.state is FOUR
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -247,7 +247,7 @@ def test_guidance_leads_to_the_nearest_legal_position(model: str) -> None:
     table.carry("g12", "f10")
     table.lift("d4")
     out = table.run(3000)
-    assert out.mode == "guidance" and fields(out.hints) == {"d4": "place"}
+    assert out.display.mode == "guidance" and fields(out.display.hints) == {"d4": "place"}
     assert table.commits() == []
 
 
@@ -257,8 +257,8 @@ def test_two_pieces_lifted_light_both_and_commit_nothing(model: str) -> None:
     table.lift("g12")
     table.lift("d4")
     out = table.run(200)
-    hints = fields(out.hints)
-    assert out.mode == "moving"
+    hints = fields(out.display.hints)
+    assert out.display.mode == "moving"
     assert hints["g12"] == "origin" and hints["d4"] == "origin"
     assert hints["f10"] == "destination" and hints["b4"] == "destination"
     table.run(3000)
@@ -279,12 +279,12 @@ def moved_and_put_back(model: str, takeback: str) -> tuple[Table, int]:
 def test_takeback_auto_after_takeback_ms(model: str) -> None:
     table, back = moved_and_put_back(model, "auto")
     table.run(3000)
-    offered = [out for at, out in table.since(back) if out.mode == "takeback"]
-    assert offered and fields(offered[0].hints) == {"f10": "confirm", "g12": "confirm"}
-    assert offered[0].shown is FOUR
-    taken = [at for at, out in table.since(back) if out.took_back]
+    offered = [out for at, out in table.since(back) if out.display.mode == "takeback"]
+    assert offered and fields(offered[0].display.hints) == {"f10": "confirm", "g12": "confirm"}
+    assert offered[0].display.shown is FOUR
+    taken = [at for at, out in table.since(back) if out.happened.took_back]
     assert taken == [back + DEFAULT.takeback_ms]
-    assert table.state is FOUR and table.output.mode == "idle"
+    assert table.state is FOUR and table.output.display.mode == "idle"
     assert table.physical.session.tracker.history == ()
 
 
@@ -292,10 +292,10 @@ def test_takeback_auto_after_takeback_ms(model: str) -> None:
 def test_takeback_offer_waits_for_the_confirm_button(model: str) -> None:
     table, _ = moved_and_put_back(model, "offer")
     out = table.run(6000)
-    assert out.mode == "takeback" and table.took_back() == 0 and table.state.ply == 1
+    assert out.display.mode == "takeback" and table.took_back() == 0 and table.state.ply == 1
     out = table.press("confirm")
-    assert out.took_back == 1 and table.state is FOUR
-    assert table.run(100).mode == "idle"
+    assert out.happened.took_back == 1 and table.state is FOUR
+    assert table.run(100).display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -304,7 +304,7 @@ def test_takeback_off_never_takes_back(model: str) -> None:
     out = table.run(6000)
     assert table.took_back() == 0 and table.state.ply == 1
     assert "takeback" not in table.modes(back)
-    assert out.mode == "guidance" and fields(out.hints) == {"f10": "place", "g12": "remove"}
+    assert out.display.mode == "guidance" and fields(out.display.hints) == {"f10": "place", "g12": "remove"}
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -313,13 +313,13 @@ def test_undo_button_then_restore_guidance(model: str) -> None:
     table.carry("g12", "f10")
     table.run(400)
     out = table.press("undo")
-    assert out.took_back == 1 and table.state is FOUR
-    assert out.mode == "restore" and fields(out.hints) == {"f10": "remove", "g12": "place"}
+    assert out.happened.took_back == 1 and table.state is FOUR
+    assert out.display.mode == "restore" and fields(out.display.hints) == {"f10": "remove", "g12": "place"}
     out = table.run(5000)
-    assert out.mode == "restore" and table.commits(table.now - 5000) == []  # no move is inferred meanwhile
+    assert out.display.mode == "restore" and table.commits(table.now - 5000) == []  # no move is inferred meanwhile
     table.carry("f10", "g12")
-    assert table.run(100).mode == "idle"
-    assert table.press("undo").messages == ("undo: no move to take back",)
+    assert table.run(100).display.mode == "idle"
+    assert table.press("undo").happened.messages == ("undo: no move to take back",)
 
 
 class _DrawnKlotz(KlotzState):
@@ -340,10 +340,10 @@ def test_no_takeback_across_a_hidden_random_event(takeback: str) -> None:
     back = table.now
     table.carry("f10", "g12")
     out = table.run(3000)
-    assert "takeback" not in table.modes(back) and table.took_back() == 0 and out.mode == "guidance"
+    assert "takeback" not in table.modes(back) and table.took_back() == 0 and out.display.mode == "guidance"
     out = table.press("undo")
-    assert out.messages == ("undo: the last move revealed hidden information and cannot be taken back",)
-    assert out.took_back == 0 and table.state.ply == 1
+    assert out.happened.messages == ("undo: the last move revealed hidden information and cannot be taken back",)
+    assert out.happened.took_back == 0 and table.state.ply == 1
 
 
 # --- set-up ----------------------------------------------------------------------------------------
@@ -359,18 +359,18 @@ START_FIELDS = {
 def test_setup_guidance_from_an_empty_board(model: str) -> None:
     table = Table(model=model, set_up=False)
     out = table.output
-    assert out.mode == "setup"
-    assert fields(out.hints) == dict.fromkeys(START_FIELDS, "place")
+    assert out.display.mode == "setup"
+    assert fields(out.display.hints) == dict.fromkeys(START_FIELDS, "place")
     table.place("g12", [Piece("cylinder3", None, 1)])
     out = table.run(100)
-    assert out.mode == "setup" and "g12" not in fields(out.hints)
+    assert out.display.mode == "setup" and "g12" not in fields(out.display.hints)
     table.place("e5", [Piece("cylinder1", None, 1)])
     out = table.run(100)
-    assert fields(out.hints)["e5"] == "remove"
+    assert fields(out.display.hints)["e5"] == "remove"
     table.lift("e5")
     table.sim.load(FOUR.occupancy())
     out = table.run(100)
-    assert out.mode == "idle" and out.hints == {} and table.commits() == []
+    assert out.display.mode == "idle" and out.display.hints == {} and table.commits() == []
 
 
 def test_setup_does_not_infer_moves_before_the_board_first_matches() -> None:
@@ -378,7 +378,7 @@ def test_setup_does_not_infer_moves_before_the_board_first_matches() -> None:
     table = Table(FOUR, set_up=False)
     table.sim.load(FOUR.apply(move("g12-f10")).occupancy())
     out = table.run(1000)
-    assert out.mode == "setup" and fields(out.hints) == {"f10": "remove", "g12": "place"}
+    assert out.display.mode == "setup" and fields(out.display.hints) == {"f10": "remove", "g12": "place"}
     assert table.commits() == []
 
 
@@ -412,9 +412,9 @@ def test_a_single_scan_matching_a_legal_move_never_commits(model: str) -> None:
     tracker, _, readings = scanner(model=model)
     feed(tracker, 0, 100, readings())
     flicker = tracker.step(100, readings(f7=0, e7=1))  # exactly f7-e7, whose commit needs no settling
-    assert flicker.mode == "idle"
+    assert flicker.display.mode == "idle"
     outs = feed(tracker, 110, 3000, readings())
-    assert all(out.mode == "idle" and not out.committed for _, out in outs)
+    assert all(out.display.mode == "idle" and not out.happened.committed for _, out in outs)
     assert tracker.state is FOUR
 
 
@@ -426,7 +426,7 @@ def test_a_noisy_scan_followed_by_dropped_scans_never_commits(model: str) -> Non
     tracker.step(200, readings(f7=0, e7=1))  # one noisy scan ...
     outs = feed(tracker, 210, 300, None)  # ... and then the link drops scans for a while
     outs += feed(tracker, 300, 1000, readings(f7=0))
-    assert not any(out.committed for _, out in outs)
+    assert not any(out.happened.committed for _, out in outs)
     assert tracker.state is FOUR
 
 
@@ -439,7 +439,7 @@ def test_bounce_is_debounced_and_settles_from_the_last_change(model: str) -> Non
     for index, now in enumerate(range(200, 230, SCAN_MS)):  # the reed contact chatters for 30 ms
         outs.append((now, tracker.step(now, readings(g12=0, f10=1 if index % 2 == 0 else 0))))
     outs += feed(tracker, 230, 1000, readings(g12=0, f10=1))
-    committed = [(now, out.committed) for now, out in outs if out.committed]
+    committed = [(now, out.happened.committed) for now, out in outs if out.happened.committed]
     assert committed == [(220 + DEFAULT.settle_ms, (move("g12-f10"),))]  # the last change came at 220
 
 
@@ -452,15 +452,15 @@ def test_dropped_scans_are_harmless(model: str) -> None:
     for now in range(0, 1500, SCAN_MS):
         current = scans.get(now, current)
         outs.append((now, tracker.step(now, None if (now // SCAN_MS) % 3 == 1 else current)))
-    committed = [(now, out.committed) for now, out in outs if out.committed]
+    committed = [(now, out.happened.committed) for now, out in outs if out.happened.committed]
     assert len(committed) == 1 and committed[0][1] == (move("g12-f10"),)
     assert 200 + DEFAULT.settle_ms <= committed[0][0] <= 200 + DEFAULT.settle_ms + 2 * SCAN_MS
 
 
 def test_a_dropped_first_scan_is_idle_until_the_board_is_seen() -> None:
     tracker, _, readings = scanner()
-    assert tracker.step(0, None).mode == "idle"
-    assert tracker.step(10, readings()).mode == "idle"
+    assert tracker.step(0, None).display.mode == "idle"
+    assert tracker.step(10, readings()).display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -480,9 +480,9 @@ def test_a_stuck_sensor_is_reported_after_stuck_after_ms(model: str) -> None:
     table.sim.stick(CELL("e5"), 1)
     table.run(6000)
     fault = SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0)
-    reported = [at for at, out in table.since(stuck_at) if out.faults == (fault,)]
+    reported = [at for at, out in table.since(stuck_at) if out.display.faults == (fault,)]
     assert reported and reported[0] == stuck_at + DEFAULT.stuck_after_ms
-    assert all(out.faults == () for at, out in table.since(stuck_at) if at < reported[0])
+    assert all(out.display.faults == () for at, out in table.since(stuck_at) if at < reported[0])
     assert table.commits() == []
 
 
@@ -492,8 +492,8 @@ def test_a_sensor_stuck_at_start_up_is_reported_during_setup(model: str) -> None
     table.sim.stick(CELL("e5"), 1)
     table.sim.load(FOUR.occupancy())
     out = table.run(6000)
-    assert out.mode == "setup" and fields(out.hints) == {"e5": "remove"}
-    assert out.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
+    assert out.display.mode == "setup" and fields(out.display.hints) == {"e5": "remove"}
+    assert out.display.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -502,8 +502,8 @@ def test_a_sensor_stuck_at_start_up_is_left_out_so_setup_completes(model: str) -
     table.sim.stick(CELL("e5"), 1)
     table.sim.load(FOUR.occupancy())
     out = table.run(6000)
-    assert out.mode == "idle"
-    assert out.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
+    assert out.display.mode == "idle"
+    assert out.display.faults == (SensorFault(SQUARE14.channel_of("e5"), CELL("e5"), 1, 0),)
 
 
 # --- declared actions ------------------------------------------------------------------------------
@@ -511,13 +511,13 @@ def test_a_sensor_stuck_at_start_up_is_left_out_so_setup_completes(model: str) -
 def test_a_declared_move_is_accepted_only_when_the_board_shows_it(model: str) -> None:
     table = Table(model=model)
     out = table.declare("g12-f10")
-    assert out.messages == ("g12-f10: the board does not show this move; make it on the board first",)
-    assert out.committed == () and table.state is FOUR
+    assert out.happened.messages == ("g12-f10: the board does not show this move; make it on the board first",)
+    assert out.happened.committed == () and table.state is FOUR
     table.carry("g12", "f10")
     table.run(100)  # acknowledged, not yet settled
-    assert table.output.mode == "acknowledged"
+    assert table.output.display.mode == "acknowledged"
     out = table.declare("g12-f10")
-    assert out.committed == (move("g12-f10"),) and out.messages == ()
+    assert out.happened.committed == (move("g12-f10"),) and out.happened.messages == ()
     table.run(1000)
     assert [text for _, text in table.commits()] == ["g12-f10"]
 
@@ -535,7 +535,7 @@ def test_a_declared_move_is_accepted_only_when_the_board_shows_it(model: str) ->
 def test_an_illegal_declaration_is_rejected_with_the_rules_reason(text: str, reason: str) -> None:
     table = Table()
     out = table.declare(text)
-    assert out.messages == (reason,) and out.committed == () and table.state is FOUR
+    assert out.happened.messages == (reason,) and out.happened.committed == () and table.state is FOUR
 
 
 def test_an_invisible_action_is_declared_on_an_unchanged_board() -> None:
@@ -544,12 +544,12 @@ def test_an_invisible_action_is_declared_on_an_unchanged_board() -> None:
     table = Table(state)
     assert table.physical.session.tracker.is_invisible(PASS)
     out = table.run(3000)
-    assert out.mode == "idle" and table.commits() == []
+    assert out.display.mode == "idle" and table.commits() == []
     out = table.declare("pass")
-    assert out.committed == (PASS,) and table.state.current_player == 1
+    assert out.happened.committed == (PASS,) and table.state.current_player == 1
     table.declare("pass")
     assert table.state.is_terminal()  # K-5: everybody passed
-    assert table.declare("pass").messages == ("pass: the game is over",)
+    assert table.declare("pass").happened.messages == ("pass: the game is over",)
 
 
 # --- confirmation when sensors cannot tell actions apart -------------------------------------------
@@ -577,27 +577,27 @@ CANDIDATES = (move("f9-e9"), move("f9-f10"))
 @pytest.mark.parametrize("model", MODELS)
 def test_indistinguishable_actions_ask_for_confirmation(model: str) -> None:
     tracker, readings, outs = ambiguous(model)
-    asking = [(now, out) for now, out in outs if out.mode == "confirm"]
+    asking = [(now, out) for now, out in outs if out.display.mode == "confirm"]
     assert asking[0][0] == 200 + DEFAULT.debounce_ms
     out = asking[0][1]
-    assert out.candidates == CANDIDATES and out.previewed == CANDIDATES[0]
-    assert out.shown == FOUR.apply(CANDIDATES[0]) and out.acknowledged is None
-    assert fields(out.hints)["e9"] == "destination" and fields(out.hints)["f9"] == "confirm"
+    assert out.display.candidates == CANDIDATES and out.display.previewed == CANDIDATES[0]
+    assert out.display.shown == FOUR.apply(CANDIDATES[0]) and out.display.acknowledged is None
+    assert fields(out.display.hints)["e9"] == "destination" and fields(out.display.hints)["f9"] == "confirm"
     later = feed(tracker, 300, 10_000, readings(f9=0, f10=1))
-    assert all(out.mode == "confirm" and not out.committed for _, out in later)  # never guesses
+    assert all(out.display.mode == "confirm" and not out.happened.committed for _, out in later)  # never guesses
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_confirmation_previews_each_candidate_in_turn(model: str) -> None:
     tracker, readings, outs = ambiguous(model, preview_ms=500)
     outs += feed(tracker, 300, 2200, readings(f9=0, f10=1))
-    previews = {now: out.previewed for now, out in outs if out.mode == "confirm"}
+    previews = {now: out.display.previewed for now, out in outs if out.display.mode == "confirm"}
     settled = 200  # the position dates from its last raw change
     assert previews[settled + 490] == CANDIDATES[0]
     assert previews[settled + 500] == CANDIDATES[1]
     assert previews[settled + 990] == CANDIDATES[1]
     assert previews[settled + 1000] == CANDIDATES[0]
-    assert fields(dict(outs)[settled + 500].hints)["f10"] == "destination"
+    assert fields(dict(outs)[settled + 500].display.hints)["f10"] == "destination"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -605,13 +605,13 @@ def test_menu_advances_the_preview_and_confirm_chooses_it(model: str) -> None:
     tracker, readings, _ = ambiguous(model)
     board = readings(f9=0, f10=1)
     out = tracker.step(300, board, [InputEvent("button", "menu")])
-    assert out.previewed == CANDIDATES[1] and out.committed == ()
+    assert out.display.previewed == CANDIDATES[1] and out.happened.committed == ()
     out = tracker.step(310, board, [InputEvent("button", "menu")])
-    assert out.previewed == CANDIDATES[0]
+    assert out.display.previewed == CANDIDATES[0]
     tracker.step(320, board, [InputEvent("button", "menu")])
     out = tracker.step(330, board, [InputEvent("button", "confirm")])
-    assert out.committed == (CANDIDATES[1],) and tracker.state == FOUR.apply(CANDIDATES[1])
-    assert tracker.step(340, board).mode == "idle"
+    assert out.happened.committed == (CANDIDATES[1],) and tracker.state == FOUR.apply(CANDIDATES[1])
+    assert tracker.step(340, board).display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -619,19 +619,21 @@ def test_a_declaration_chooses_among_the_candidates(model: str) -> None:
     tracker, readings, _ = ambiguous(model)
     board = readings(f9=0, f10=1)
     out = tracker.step(300, board, [InputEvent("declare", "g12-f10")])
-    assert out.mode == "confirm" and out.committed == ()
-    assert out.messages == ("g12-f10: the board does not show this move; make it on the board first",)
+    assert out.display.mode == "confirm" and out.happened.committed == ()
+    assert out.happened.messages == ("g12-f10: the board does not show this move; make it on the board first",)
     out = tracker.step(310, board, [InputEvent("declare", "f9-f10")])
-    assert out.committed == (move("f9-f10"),)
+    assert out.happened.committed == (move("f9-f10"),)
 
 
 def test_buttons_with_nothing_to_choose_say_so() -> None:
     tracker, _, readings = scanner()
     tracker.step(0, readings())
     out = tracker.step(10, readings(), [InputEvent("button", "confirm"), InputEvent("button", "menu")])
-    assert out.messages == ("nothing to confirm", "menu: nothing to choose")
-    assert tracker.step(20, readings(), [InputEvent("button", "power")]).messages == ("unknown button 'power'",)
-    assert tracker.step(30, readings()).messages == ()
+    assert out.happened.messages == ("nothing to confirm", "menu: nothing to choose")
+    assert tracker.step(20, readings(), [InputEvent("button", "power")]).happened.messages == (
+        "unknown button 'power'",
+    )
+    assert tracker.step(30, readings()).happened.messages == ()
 
 
 def test_confirm_commits_an_acknowledged_move_before_it_settles() -> None:
@@ -639,9 +641,9 @@ def test_confirm_commits_an_acknowledged_move_before_it_settles() -> None:
     feed(tracker, 0, 100, readings())
     feed(tracker, 100, 200, readings(g12=0))
     outs = feed(tracker, 200, 250, readings(g12=0, f10=1))
-    assert outs[-1][1].mode == "acknowledged"
+    assert outs[-1][1].display.mode == "acknowledged"
     out = tracker.step(250, readings(g12=0, f10=1), [InputEvent("button", "confirm")])
-    assert out.committed == (move("g12-f10"),)
+    assert out.happened.committed == (move("g12-f10"),)
 
 
 # --- the tracker's contract ------------------------------------------------------------------------

@@ -75,12 +75,12 @@ def test_a_whole_stack_of_three_moves_as_one_piece(model: str) -> None:
     table = Table(start("C-E"), model)
     pieces = table.lift("c12")
     out = table.run(200)
-    assert out.mode == "moving" and fields(out.hints) == {"c12": "origin", "f12": "destination"}
+    assert out.display.mode == "moving" and fields(out.display.hints) == {"c12": "origin", "f12": "destination"}
     table.place("f12", pieces)
     table.run(1000)
     assert table.commits() == ["C-E:c12-f12/3"] and table.vias() == ["sensors"]
     assert catchers_of(table.state) == {"f12": (0, 3), "l3": (1, 3)}
-    assert table.output.mode == "idle"
+    assert table.output.display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", COUNTING)
@@ -104,24 +104,26 @@ def split_with_presence_sensors(model: str) -> tuple[Table, TrackerOutput]:
 def test_a_split_stack_with_presence_sensors_asks_how_many_moved(model: str) -> None:
     table, out = split_with_presence_sensors(model)
     before = table.state
-    assert out.mode == "confirm" and table.commits() == []  # never guesses
-    assert texts(before, out.candidates) == ["C-E:c12-f12/1", "C-E:c12-f12/2"]
-    assert out.previewed == out.candidates[0] and out.shown == before.apply(out.candidates[0])
-    assert fields(out.hints) == {"f12": "destination"}
+    assert out.display.mode == "confirm" and table.commits() == []  # never guesses
+    assert texts(before, out.display.candidates) == ["C-E:c12-f12/1", "C-E:c12-f12/2"]
+    assert out.display.previewed == out.display.candidates[0] and out.display.shown == before.apply(
+        out.display.candidates[0]
+    )
+    assert fields(out.display.hints) == {"f12": "destination"}
     out = table.press("menu")
-    assert out.previewed == out.candidates[1] and catchers_of(out.shown)["f12"] == (0, 2)
+    assert out.display.previewed == out.display.candidates[1] and catchers_of(out.display.shown)["f12"] == (0, 2)
     out = table.press("confirm")
-    assert texts(before, out.committed) == ["C-E:c12-f12/2"] and table.vias() == ["confirm"]
+    assert texts(before, out.happened.committed) == ["C-E:c12-f12/2"] and table.vias() == ["confirm"]
     assert catchers_of(table.state) == {"c12": (0, 1), "f12": (0, 2), "l3": (1, 3)}
-    assert table.run(100).mode == "idle"
+    assert table.run(100).display.mode == "idle"
 
 
 @pytest.mark.parametrize("model", PRESENCE)
 def test_a_split_stack_with_presence_sensors_is_chosen_by_declaring_it(model: str) -> None:
     table, _ = split_with_presence_sensors(model)
     out = table.declare("C-E:c12-f12/3")
-    assert out.messages == ("C-E:c12-f12/3: the board does not show this move; make it on the board first",)
-    assert out.mode == "confirm" and table.commits() == []
+    assert out.happened.messages == ("C-E:c12-f12/3: the board does not show this move; make it on the board first",)
+    assert out.display.mode == "confirm" and table.commits() == []
     table.declare("C-E:c12-f12/1")
     assert table.commits() == ["C-E:c12-f12/1"] and table.vias() == ["declare"]
     assert catchers_of(table.state) == {"c12": (0, 2), "f12": (0, 1), "l3": (1, 3)}
@@ -136,8 +138,8 @@ def test_a_move_two_cards_allow_asks_which_card_was_played(model: str, how: str)
     before = table.state
     table.move("c12", "f12")
     out = table.run(3000)
-    assert out.mode == "confirm" and table.commits() == []
-    assert texts(before, out.candidates) == ["C-E:c12-f12/3", "C-ES:c12-f12/3"]
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert texts(before, out.display.candidates) == ["C-E:c12-f12/3", "C-ES:c12-f12/3"]
     if how == "buttons":
         table.press("menu")
         table.press("confirm")
@@ -167,7 +169,7 @@ def capture_table(model: str, left_home: int) -> Table:
     table = Table(state, model)
     table.move("l3", "l6", 3 - left_home)
     out = table.run(1000)
-    if out.mode == "confirm":  # presence sensors cannot tell 1 from 2 moved
+    if out.display.mode == "confirm":  # presence sensors cannot tell 1 from 2 moved
         table.declare(f"C-N:l3-l6/{3 - left_home}")
     assert table.commits() == [f"C-N:l3-l6/{3 - left_home}"]
     assert table.state.legal_action_strings() == ("C-E:i6-l6/1", "C-E:i6-l6/2", CAPTURE)
@@ -231,7 +233,7 @@ def test_a_capture_onto_the_victims_own_stack_is_confirmed_with_presence_sensors
     begin = table.now
     capture(table, victim_first)
     out = table.run(3000)
-    assert out.mode == "confirm" and texts(table.state, out.candidates) == [CAPTURE]
+    assert out.display.mode == "confirm" and texts(table.state, out.display.candidates) == [CAPTURE]
     assert table.commits(begin) == []
     table.press("confirm")
     table.run(3000)
@@ -275,7 +277,7 @@ def test_a_catch_puts_the_catchers_onto_the_zillo(model: str) -> None:
     if model in PRESENCE:
         # The Zillo's field reads the same with a Catcher on top (binary: something; signed: the
         # Zillo's pole at the bottom): the board cannot tell whether the Catcher is down yet.
-        assert out.mode == "confirm" and texts(table.state, out.candidates) == ["C-S:f12-f9/1"]
+        assert out.display.mode == "confirm" and texts(table.state, out.display.candidates) == ["C-S:f12-f9/1"]
         table.press("confirm")
     assert table.commits() == ["C-S:f12-f9/1"]
     final = table.state
@@ -296,7 +298,7 @@ def test_a_stack_moved_onto_its_own_catchers_merges(model: str) -> None:
     out = table.run(1000)
     if model in PRESENCE:
         # f12 read a piece before and after: the board cannot tell whether the stack is down yet.
-        assert out.mode == "confirm" and texts(table.state, out.candidates) == ["C-E:c12-f12/2"]
+        assert out.display.mode == "confirm" and texts(table.state, out.display.candidates) == ["C-E:c12-f12/2"]
         table.press("confirm")
     assert table.commits() == ["C-E:c12-f12/2"]
     assert catchers_of(table.state) == {"f12": (0, 3), "l3": (1, 3)}
@@ -307,7 +309,7 @@ def test_one_catcher_moved_between_own_stacks_is_invisible_to_presence_sensors(m
     table = two_stacks(model)
     table.move("c12", "f12", 1)  # both fields read a piece before and after
     out = table.run(3000)
-    assert out.mode == "idle" and table.commits() == []
+    assert out.display.mode == "idle" and table.commits() == []
     assert table.tracker.is_invisible(table.state.parse_action("C-E:c12-f12/1"))
     table.declare("C-E:c12-f12/1")
     assert table.commits() == ["C-E:c12-f12/1"] and table.vias() == ["declare"]
@@ -346,17 +348,17 @@ def test_a_part_twisted_in_place_carries_its_pieces_and_commits_from_the_board(m
 def assert_frame_shows(table: Table, out: TrackerOutput) -> None:
     """The LEDs draw the previewed successor: every field of its parts lit with its mark (a hint over
     it where there is one), every field off the parts dark."""
-    assert out.previewed is not None
-    successor = table.state.apply(out.previewed)
-    assert out.shown == successor
+    assert out.display.previewed is not None
+    successor = table.state.apply(out.display.previewed)
+    assert out.display.shown == successor
     marks = successor.marks()
     covered = successor.field_layout()
     assert set(marks) == set(covered)
     frame = table.frame()
     for cell in GAME.cells(successor):
         led = SQUARE14.led_of(GAME.format_cell(cell))
-        if cell in out.hints:
-            assert frame[led] == HINT_PALETTE[out.hints[cell]]
+        if cell in out.display.hints:
+            assert frame[led] == HINT_PALETTE[out.display.hints[cell]]
         elif cell in marks:
             mark = marks[cell]
             assert mark.kind == ("part" if covered[cell].kind == "plain" else covered[cell].kind)
@@ -378,15 +380,15 @@ def test_a_shift_presence_sensors_cannot_tell_apart_is_confirmed_with_its_outlin
     check_carried(before, "S-1:1r270@c9", "c9", "f12")
     shift_part_one(table, "f12", "c9")
     out = table.run(3000)
-    assert out.mode == "confirm" and table.commits() == []
-    assert texts(before, out.candidates) == ["S-1:1r90@f12", "S-1:1r270@c9"]
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert texts(before, out.display.candidates) == ["S-1:1r90@f12", "S-1:1r270@c9"]
     table.run(50)
     assert_frame_shows(table, out)
     frame = table.frame()
     assert frame[led("b8")] == mark_colour("white") and frame[led("g12")] == OFF  # part 1 on b8..f12
     out = table.press("menu")
     table.run(50)
-    assert texts(before, [out.previewed]) == ["S-1:1r270@c9"]
+    assert texts(before, [out.display.previewed]) == ["S-1:1r270@c9"]
     assert_frame_shows(table, out)
     frame = table.frame()
     assert frame[led("g13")] == mark_colour("white") and frame[led("b8")] == OFF  # part 1 on c9..g13
@@ -412,14 +414,14 @@ def test_a_shift_of_a_part_with_one_piece_is_confirmed_with_every_outline_previe
     before = table.state
     table.move("i10", "k10")
     out = table.run(3000)
-    assert out.mode == "confirm" and table.commits() == []
-    assert texts(before, out.candidates) == ["S-1:2r180@h8", "S-1:2r0@n12"]
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert texts(before, out.display.candidates) == ["S-1:2r180@h8", "S-1:2r0@n12"]
     for previewed, start_field, dark in (("S-1:2r180@h8", "h8", "n12"), ("S-1:2r0@n12", "n12", "h8")):
         table.run(50)
-        assert texts(before, [out.previewed]) == [previewed]
+        assert texts(before, [out.display.previewed]) == [previewed]
         assert_frame_shows(table, out)
         frame = table.frame()
-        assert out.shown.marks()[CELL(start_field)].kind == "start"
+        assert out.display.shown.marks()[CELL(start_field)].kind == "start"
         assert frame[led(start_field)] == mark_colour("blue") and frame[led(dark)] == OFF
         out = table.press("menu")
     table.declare("S-1:2r0@n12")
@@ -434,7 +436,7 @@ def test_a_twist_of_an_empty_part_is_invisible_and_declared(model: str) -> None:
     twist = table.state.parse_action("S-1:2r90@l8")  # Blue's part, nobody on it: a quarter turn in place
     assert table.tracker.is_invisible(twist)
     out = table.run(3000)
-    assert out.mode == "idle" and table.commits() == []
+    assert out.display.mode == "idle" and table.commits() == []
     table.declare("S-1:2r90@l8")
     assert table.commits() == ["S-1:2r90@l8"] and table.vias() == ["declare"]
     assert table.state.layout.placement(2).rotation == 180
@@ -456,27 +458,31 @@ def test_the_menu_on_an_idle_board_offers_the_invisible_twists_and_confirm_takes
     before = table.state
     offered = invisible_twists(table)
     out = table.press("menu")
-    assert out.mode == "confirm" and out.candidates == tuple(offered) and out.previewed == offered[0]
+    assert (
+        out.display.mode == "confirm"
+        and out.display.candidates == tuple(offered)
+        and out.display.previewed == offered[0]
+    )
     table.run(50)
     assert_frame_shows(table, out)
     out = table.press("menu")
-    assert out.previewed == offered[1]
+    assert out.display.previewed == offered[1]
     table.run(50)
     assert_frame_shows(table, out)
     out = table.press("confirm")
-    assert out.committed == (offered[1],) and table.vias() == ["confirm"]
+    assert out.happened.committed == (offered[1],) and table.vias() == ["confirm"]
     assert table.state.layout == before.layout_after(offered[1])
-    assert table.run(100).mode == "idle"
+    assert table.run(100).display.mode == "idle"
 
 
 def test_the_offer_of_invisible_twists_ends_when_a_piece_is_lifted() -> None:
     table = Table(start("S-1"), "binary", SLOW_PREVIEW)
-    assert table.press("menu").mode == "confirm"
+    assert table.press("menu").display.mode == "confirm"
     pieces = table.lift("c12")
     out = table.run(100)
-    assert out.mode == "moving" and out.candidates == ()
+    assert out.display.mode == "moving" and out.display.candidates == ()
     table.place("c12", pieces)
-    assert table.run(100).mode == "idle" and table.commits() == []
+    assert table.run(100).display.mode == "idle" and table.commits() == []
 
 
 # --- physical cards (Z-6) --------------------------------------------------------------------------
@@ -486,15 +492,15 @@ def test_with_physical_cards_every_unseen_card_that_allows_the_move_is_a_candida
     assert table.state.hand(0) is None and len(table.state.unseen_cards()) == 24
     table.move("c12", "c9")  # 3 south: C-S, and C-SE / C-SW without the bend
     out = table.run(3000)
-    assert out.mode == "confirm" and table.commits() == []
-    assert sorted(texts(table.state, out.candidates)) == ["C-S:c12-c9/3", "C-SE:c12-c9/3", "C-SW:c12-c9/3"]
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert sorted(texts(table.state, out.display.candidates)) == ["C-S:c12-c9/3", "C-SE:c12-c9/3", "C-SW:c12-c9/3"]
     table.declare("C-SW:c12-c9/3")
     assert table.commits() == ["C-SW:c12-c9/3"] and "C-SW" not in table.state.unseen_cards()
     table.move("l3", "l6")  # Yellow: 3 north
     out = table.run(3000)
     # ... or part 3 turned three quarters and slid one field south, carrying the stack on its start
     # field from l3 to l6, with any of the four Shift cards: the sensors see only the stack.
-    assert sorted(texts(table.state, out.candidates)) == [
+    assert sorted(texts(table.state, out.display.candidates)) == [
         "C-N:l3-l6/3",
         "C-NE:l3-l6/3",
         "C-NW:l3-l6/3",
@@ -503,10 +509,12 @@ def test_with_physical_cards_every_unseen_card_that_allows_the_move_is_a_candida
     table.declare("C-N:l3-l6/3")
     table.move("c9", "c12")  # Red: 3 north again, but C-N has been played since the deal
     out = table.run(3000)
-    assert sorted(texts(table.state, out.candidates)) == ["C-NE:c9-c12/3", "C-NW:c9-c12/3"]
+    assert sorted(texts(table.state, out.display.candidates)) == ["C-NE:c9-c12/3", "C-NW:c9-c12/3"]
     out = table.declare("C-N:c9-c12/3")
-    assert out.messages == ("C-N:c9-c12/3: C-N has already been played since the cards were last shuffled (Z-6)",)
-    assert out.mode == "confirm" and out.committed == ()
+    assert out.happened.messages == (
+        "C-N:c9-c12/3: C-N has already been played since the cards were last shuffled (Z-6)",
+    )
+    assert out.display.mode == "confirm" and out.happened.committed == ()
     table.declare("C-NW:c9-c12/3")
     assert table.commits() == ["C-SW:c12-c9/3", "C-N:l3-l6/3", "C-NW:c9-c12/3"]
     assert table.vias() == ["declare"] * 3
@@ -520,7 +528,7 @@ def test_with_physical_cards_every_unseen_card_that_allows_the_move_is_a_candida
 def test_a_short_bot_game_through_noisy_sensors_commits_exactly_the_intended_actions(model: str, hands: str) -> None:
     seed = 2
     table = PhysicalTable(GAME, GAME.new_game(players=3, seed=seed, hands=hands), SQUARE14, model, "high", seed)
-    assert table.settle().mode == "idle"
+    assert table.settle().display.mode == "idle"
     recorded: list[str] = []
     carried: list[str] = []  # shifts of a part with pieces on it
 
@@ -553,7 +561,7 @@ def moved_east(state: ZilloState) -> Table:
     """Red moves its stack c12-f12 with C-E (committed; declared where other cards allow it too)."""
     table = Table(state, "binary")
     table.move("c12", "f12")
-    if table.run(1000).mode == "confirm":
+    if table.run(1000).display.mode == "confirm":
         table.declare("C-E:c12-f12/3")
     assert table.commits() == ["C-E:c12-f12/3"]
     return table
@@ -564,7 +572,7 @@ def test_a_move_from_the_hand_is_taken_back_by_putting_the_stack_back() -> None:
     table = moved_east(before)
     table.move("f12", "c12")
     table.run(3000)
-    assert table.took_back() == 1 and table.state is before and table.output.mode == "idle"
+    assert table.took_back() == 1 and table.state is before and table.output.display.mode == "idle"
 
 
 def last_hand_card(hands_mode: str) -> ZilloState:
@@ -581,12 +589,12 @@ def test_no_takeback_across_the_shuffle_into_top_card_play(hands_mode: str) -> N
     # top card: putting the stack back no longer undoes Red's move.
     table = moved_east(last_hand_card(hands_mode))
     assert table.state.phase == "top" and table.state.current_player == 1
-    assert table.press("undo").messages == (UNDO_REFUSED,)
+    assert table.press("undo").happened.messages == (UNDO_REFUSED,)
     begin = table.now
     table.move("f12", "c12")
     out = table.run(3000)
     assert table.took_back() == 0 and "takeback" not in table.modes(begin) and table.state.phase == "top"
-    assert out.mode == "guidance" and fields(out.hints) == {"c12": "remove", "f12": "place"}
+    assert out.display.mode == "guidance" and fields(out.display.hints) == {"c12": "remove", "f12": "place"}
 
 
 def test_no_takeback_after_the_next_top_card_is_turned_up() -> None:
@@ -595,7 +603,7 @@ def test_no_takeback_after_the_next_top_card_is_turned_up() -> None:
     assert state.face_up() == "C-E"
     table = moved_east(state)
     assert table.state.face_up() == "S-4"  # turned up for Yellow
-    assert table.press("undo").messages == (UNDO_REFUSED,)
+    assert table.press("undo").happened.messages == (UNDO_REFUSED,)
 
 
 def test_a_catch_in_top_card_play_can_still_be_taken_back() -> None:
@@ -607,7 +615,7 @@ def test_a_catch_in_top_card_play_can_still_be_taken_back() -> None:
     table.run(1000)
     assert table.commits() == ["C-S:c12-c9/1"] and table.state.is_terminal()
     out = table.press("undo")
-    assert out.took_back == 1 and table.state is state
+    assert out.happened.took_back == 1 and table.state is state
 
 
 # --- a card shown before its move (Z-6) ------------------------------------------------------------
@@ -616,7 +624,7 @@ def test_a_card_shown_first_lights_its_moves_and_settles_which_card_was_played(m
     table = Table(start("C-E", "C-ES"), model)
     table.physical.backends.inputs.push("card", "C-E")
     out = table.run(20)
-    assert out.mode == "idle" and fields(out.hints) == {"c12": "origin", "f12": "destination"}
+    assert out.display.mode == "idle" and fields(out.display.hints) == {"c12": "origin", "f12": "destination"}
     table.move("c12", "f12")  # both cards allow it, but C-E was shown
     table.run(1000)
     assert table.commits() == ["C-E:c12-f12/3"] and table.vias() == ["sensors"]
@@ -629,6 +637,6 @@ def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     start_at = table.now
     table.physical.backends.inputs.push("card", "S-1")
     out = table.run(20)
-    messages = [message for at, output in table.log if at >= start_at for message in output.messages]
+    messages = [message for at, output in table.log if at >= start_at for message in output.happened.messages]
     assert messages == ["S-1: no legal move with this card now (not in the hand, already played, or no room)"]
-    assert out.hints == {} and table.commits() == []
+    assert out.display.hints == {} and table.commits() == []

@@ -122,7 +122,7 @@ def test_abandoning_starts_a_new_game_in_the_journal_and_on_the_board(tmp_path: 
     table.backends.inputs.push("menu", "abandon")
     out = table.run(100)
     assert table.state is fresh and table.session.tracker.history == ()
-    assert out.mode == "setup"  # the moved piece must go back for the new game
+    assert out.display.mode == "setup"  # the moved piece must go back for the new game
     persistence.close()
     recovery = Journal(tmp_path).recover()
     assert recovery.game.start["seed"] == 2 and recovery.game.actions == []

@@ -156,7 +156,7 @@ def test_hostile_pages_learn_no_secret_and_cannot_stop_the_board(
             output = service.session.last_output
             assert service.session.state.is_terminal(), (
                 "the bots did not finish the game",
-                output.mode if output else None,
+                output.display.mode if output else None,
                 service.moves[-5:],
                 service.driver.stopped if service.driver else None,
                 pages["table"].view()["waiting"],

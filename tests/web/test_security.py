@@ -18,7 +18,7 @@ from controller.games import load_game
 from controller.games.files import read_bounded
 from controller.service.loop import Service
 from controller.table.pin_display import pin_frame
-from controller.table.tracker_types import TrackerOutput
+from controller.table.tracker_types import Display, TrackerOutput
 from controller.web import app as web_app_module
 from controller.web.access import OWN_PAGE
 from controller.web.server import web_app
@@ -276,7 +276,7 @@ def test_a_correction_candidate_of_the_last_move_is_drawn_not_an_error(tmp_path:
     assert snapshot is not None
     before = snapshot.history[-1]
     other = before.parse_action("C-E:c12-f12/1")  # Red's card: not a move of Yellow's now
-    asking = TrackerOutput(mode="confirm", state=snapshot.state, shown=snapshot.state, candidates=(other,))
+    asking = TrackerOutput(Display(mode="confirm", state=snapshot.state, shown=snapshot.state, candidates=(other,)))
     view = table_view(replace(snapshot, output=asking))  # Yellow is on turn: this is Red's move
     was, now = before.occupancy(), before.apply(other).occupancy()
     fields = [before.game.format_cell(cell) for cell in sorted(set(was) | set(now)) if was.get(cell) != now.get(cell)]
