@@ -185,6 +185,7 @@ class Performance:
         self.finished_at = start if not self._steps else start + self._steps[-1].at
         self._landing = self._plan_knock(is_field)
         self._declared_unseen = False
+        self._board_took_something = False  # the board committed some move while this one was made
         self._index = 0
         self._asked = False
         self._confirm_at: int | None = None
@@ -226,9 +227,12 @@ class Performance:
         return landing.cell
 
     def _not_taken(self, output: TrackerOutput) -> bool:
-        """Whether the board shows nothing of this move: no match, or a question about other moves."""
-        asked_other = output.display.mode == "confirm" and self.action not in output.display.candidates
-        return output.display.mode in ("moving", "guidance") or asked_other
+        """Whether the board shows nothing of this move: no match, a question about other moves, or
+        no change at all (every field of the move under a failed sensor or a stack)."""
+        mode = output.display.mode
+        asked_other = mode == "confirm" and self.action not in output.display.candidates
+        unseen = mode == "idle" and not self._board_took_something
+        return mode in ("moving", "guidance") or asked_other or unseen
 
     def touch_again(self, now: int) -> None:
         """After the commit: the player lifts the piece just moved to look, and puts it back."""
@@ -259,6 +263,8 @@ class Performance:
         stats = self._stats
         action = self.action
         done = self.hands_done
+        if output.happened.transitions:
+            self._board_took_something = True
         if done and self._declare and output.display.mode == "idle":
             self._backends.inputs.push("declare", self.text)
             self._declare = False

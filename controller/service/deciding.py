@@ -8,7 +8,7 @@ the state before it: its seat is the one that would have made it there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, IllegalAction, State
@@ -28,10 +28,15 @@ class Candidate:
     fields: tuple[str, ...]
 
 
-def candidate_of(state: State, history: Sequence[State], action: Action) -> Candidate | None:
-    """`action` as a candidate: played in `state`, or (a correction of the last move) in the state
-    before it; None if it is neither (a stale candidate: left out, never an error)."""
-    for before in (state, *history[-1:]):
+def candidate_of(
+    state: State, history: Sequence[State], action: Action, played_in: Mapping[Action, State] | None = None
+) -> Candidate | None:
+    """`action` as a candidate: played where the board says (`played_in`: the position after the
+    move acknowledged a moment ago, for the next player's reply), else in `state` or (a correction
+    of the last move) in the state before it; None if it is none of these (a stale candidate: left
+    out, never an error)."""
+    named = played_in.get(action) if played_in is not None else None
+    for before in (named,) if named is not None else (state, *history[-1:]):
         try:
             after = before.apply(action)
             text = before.action_to_str(action)
@@ -44,7 +49,8 @@ def candidate_of(state: State, history: Sequence[State], action: Action) -> Cand
 
 
 def candidates_of(state: State, history: Sequence[State], output: TrackerOutput) -> list[Candidate]:
-    found = (candidate_of(state, history, action) for action in output.display.candidates)
+    display = output.display
+    found = (candidate_of(state, history, action, display.played_in) for action in display.candidates)
     return [candidate for candidate in found if candidate is not None]
 
 

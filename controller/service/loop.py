@@ -512,8 +512,7 @@ class Service(TableControl):
         elif mode == "guidance":
             self.log.info("the board matches no legal move; the LEDs guide towards one")
         elif mode == "confirm":
-            state = output.display.state
-            shown = ", ".join(state.action_to_str(action) for action in output.display.candidates)
+            shown = ", ".join(map(output.display.text_of, output.display.candidates))
             self.log.info("which move? the sensors cannot tell apart: %s (press confirm while it is shown)", shown)
         elif mode == "takeback":
             self.log.info("the board shows the position before the last move: take it back?")

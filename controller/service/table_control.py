@@ -329,7 +329,9 @@ class TableControl:
             state = self.session.state
             self._check_decider(None, state, output)
             if command.button == "confirm" and output.display.previewed is not None:
-                previewed = candidate_of(state, self.session.tracker.history, output.display.previewed)
+                previewed = candidate_of(
+                    state, self.session.tracker.history, output.display.previewed, output.display.played_in
+                )
                 if previewed is not None:
                     self._check_made(previewed, "confirm")
         self.session.inject(InputEvent("button", command.button))

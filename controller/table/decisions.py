@@ -37,6 +37,7 @@ class Acknowledge:
     action: Action
     shown: State  # the position after it
     hints: Hints = field(default_factory=dict)
+    played_in: dict[Action, State] = field(default_factory=dict)  # where not the game's position
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Ask:
     previewed: Action | None
     shown: State
     hints: Hints = field(default_factory=dict)
+    played_in: dict[Action, State] = field(default_factory=dict)  # where not the game's position
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,17 @@ def display(decision: Shown, state: State, hints: Hints, faults: tuple[SensorFau
     acknowledged: Action | None = None
     candidates: tuple[Action, ...] = ()
     previewed: Action | None = None
+    played_in: dict[Action, State] = {}
     if isinstance(decision, Idle):
         mode = "idle"
     elif isinstance(decision, Acknowledge):
         mode, shown, acknowledged = "acknowledged", decision.shown, decision.action
+        played_in = decision.played_in
     elif isinstance(decision, Ask):
         mode, shown, candidates, previewed = "confirm", decision.shown, decision.candidates, decision.previewed
+        played_in = decision.played_in
     elif isinstance(decision, OfferTakeBack):
         mode, shown = "takeback", decision.shown
     else:
         mode = decision.mode
-    return Display(mode, state, shown, hints, acknowledged, candidates, previewed, faults)
+    return Display(mode, state, shown, hints, acknowledged, candidates, previewed, faults, played_in)

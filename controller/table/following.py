@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     pass
 
 
-
 class SeamsEvidence(Protocol):
     """What the seams read of the tracker: its evidence, position and candidate tables."""
 
@@ -102,10 +101,7 @@ class Seams:
         # field that holds one (checked against the readings, so no table of the next position is
         # built inside this scan).
         expected = cands.expected
-        return all(
-            left(expected[channel], value)
-            for channel, value in extra
-        )
+        return all(left(expected[channel], value) for channel, value in extra)
 
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead."""
@@ -186,6 +182,16 @@ class Seams:
             return self.e._table(cands.successor(choice.first))
         return cands
 
+    def played_in(self, choices: list[Choice], cands: CandidateTable) -> dict[Action, State]:
+        """The state each of `choices` is played in, where that is not `cands`' (the position now):
+        what a screen needs to name a correction or the next player's reply."""
+        found: dict[Action, State] = {}
+        for choice in choices:
+            table = self.table_of(choice, cands)
+            if table is not cands:
+                found[self.shown_action(choice)] = table.state
+        return found
+
     def successor_of(self, choice: Choice, cands: CandidateTable) -> State:
         if choice == TAKEBACK:
             return self.e._history[-1]
@@ -226,8 +232,11 @@ class Seams:
         return False
 
     def liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
-        """Whether the reading is a piece lifted off the field that some legal move takes away."""
+        """Whether the reading is a piece lifted off the field that some legal move takes away, or
+        that the last move filled while it may still be corrected (its player moving it on)."""
         was = self.e._expected[channel]
         if not left(was, value):
             return False
+        if self.correction is not None and channel in self.correction.channels:
+            return True
         return any((channel, value) in cands.mismatch(action) for action in cands.reaching([channel]))

@@ -130,45 +130,56 @@ class Inputs:
                 return instead
             return Outcome(message=f"{text}: {error.reason}")
         cands = board.table(state)
-        shown = board.unmasked(cands.mismatch(action))
-        evidence = frozenset(board.mismatch.items())
-        missed: dict[int, int] = {}
-        if shown != evidence:
-            differing = {channel for channel, _ in shown ^ evidence}
-            # Only a board no legal move explains may hide a failed sensor; one field off, no more.
-            if len(differing) != 1 or (evidence and cands.matching(evidence, board.masked)):
-                return Outcome(message=f"{text}: the board does not show this move; make it on the board first")
-            # One field does not show what the move says: the person at the table says the move was
-            # made, so that field's sensor missed it (it is left out until it changes), or it holds an
-            # old change that is not part of the move (it stays, to be judged on its own).
-            (channel,) = differing
-            if any(channel == moved for moved, _ in shown):
-                missed[channel] = board.stable[channel]
+        missed = _one_field_off(board.unmasked(cands.mismatch(action)), board, cands)
+        if missed is None:
+            return Outcome(message=f"{text}: the board does not show this move; make it on the board first")
         return Outcome(Commit(action, "declare"), missed=missed)
 
     def _declared_instead(self, text: str, board: Board) -> Outcome | None:
         """A move declared for the player who moved last, in place of the move the board took: legal
-        in the position before it, shown by the board there (but for one field that is no part of
-        it: an unrelated change), and no hidden information between. The declaration of the person
-        who made it settles what the sensors could not."""
+        in the position before it, shown by the board there but for one field at most (a sensor that
+        missed it, or an unrelated change), and no hidden information between but the card it
+        played. The declaration of the person who made it settles what the sensors could not."""
         last = board.last_commit
         if last is None or board.previous is not last[0]:
             return None
         before, taken = last
-        if chance_count(before) != chance_count(board.state):
-            return None
         try:
             meant = before.parse_action(text)
         except IllegalAction:
             return None
         table = board.table(before)
-        if meant == taken or not table.is_legal(meant):
+        # As for a correction the board sees: never across hidden randomness, except to another move
+        # of the very card the last move brought to light.
+        window = CorrectionWindow(before, taken, frozenset(), chance_count(before) != chance_count(board.state))
+        if not table.is_legal(meant) or not window.alternatives([meant]):
             return None
         shown = board.unmasked(table.mismatch(meant))
-        differing = {channel for channel, _ in shown ^ board.against(table.expected)}
-        if len(differing) > 1 or any(channel == moved for channel in differing for moved, _ in shown):
+        missed = _one_field_off(shown, board, board.table(board.state), board.against(table.expected))
+        if missed is None:
             return None
-        return Outcome(Commit(Correction(meant), "declare"), window=CorrectionWindow(before, taken, frozenset()))
+        return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
+
+
+def _one_field_off(
+    shown: Mismatch, board: Board, cands: CandidateTable, evidence: Mismatch | None = None
+) -> dict[int, int] | None:
+    """Whether the board shows a declared move (`shown`: its changes against the position it is
+    played in; `evidence`: the board's against the same, by default against the game's position),
+    and which sensors missed it; None when it does not.
+
+    Only a board no legal move of the position now explains may hide a failed sensor, and one field
+    off, no more. That field's sensor missed the move when the move changes it (it is left out until
+    it changes); otherwise it holds an old change that is no part of the move (it stays, to be judged
+    on its own)."""
+    evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
+    if shown == evidence:
+        return {}
+    differing = {channel for channel, _ in shown ^ evidence}
+    if len(differing) != 1 or (board.mismatch and cands.matching(frozenset(board.mismatch.items()), board.masked)):
+        return None
+    (channel,) = differing
+    return {channel: board.stable[channel]} if any(channel == moved for moved, _ in shown) else {}
 
 
 def _decision(choice: Choice, via: str) -> Commit | TakeBack:

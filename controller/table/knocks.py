@@ -65,6 +65,7 @@ class Knock:
     # one was the knocked piece and which the hand's, so both wait until the piece is back home.
     also: tuple[tuple[int, int], ...] = ()
 
+
 class KnockWatch:
     """Recognises knocked pieces from stable changes (see the module docstring) and keeps the board
     as it was before each knock until the piece is back."""
@@ -198,9 +199,7 @@ class KnockWatch:
             standing = self._standing_before(departure)
         if standing is not None and departure.at - standing < STANDING_MS:
             return []  # the piece had only just arrived there: a hand is moving it
-        slides_now = [
-            pair for pair in self._slides if abs(pair[0].at - departure.at) <= KNOCK_MS
-        ]
+        slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= KNOCK_MS]
         if slides_now:
             return []  # several pieces slide at once: a board part carried with its pieces
         self._slides.append((departure, arrival))

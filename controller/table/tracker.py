@@ -479,7 +479,11 @@ class Tracker:
             actions.extend(corrections)  # a correction, or the next player's move: ask
         elif corrections:
             actions = list(corrections)
-        elif len(actions) == 1 and actions[0] not in (TAKEBACK, self._seams.acknowledged):
+        elif (
+            len(actions) == 1
+            and actions[0] not in (TAKEBACK, self._seams.acknowledged)
+            and not isinstance(actions[0], ThenMove)
+        ):
             # The move the board shows could also be the move acknowledged a moment ago followed at
             # once by the next player's (the piece moved on): both are candidates, never one silently.
             actions.extend(then_next(cands, scene, self._table, self._seams.evidence_against))
@@ -496,11 +500,13 @@ class Tracker:
             self._set_deadline(choice.next_change(now, self._mismatch_since))
             table = self._seams.table_of(previewed, cands)
             hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
+            asked = [a for a in actions if a != TAKEBACK]
             return Ask(
-                tuple(self._seams.shown_action(a) for a in actions if a != TAKEBACK),
+                tuple(self._seams.shown_action(a) for a in asked),
                 None if previewed == TAKEBACK else self._seams.shown_action(previewed),
                 self._seams.successor_of(previewed, cands),
                 hints,
+                self._seams.played_in(asked, cands),
             )
         choice.asking = ()
         return self._unmatched(now, mismatch, cands)
@@ -542,7 +548,7 @@ class Tracker:
         print_ = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
         hints.update({cell: "capture" for cell in print_.captures})
-        return Acknowledge(shown, table.successor(shown), hints)
+        return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], cands))
 
     def _moving(self) -> bool:
         """Whether a field of the move is still changing (a flicker elsewhere does not count)."""

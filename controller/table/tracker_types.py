@@ -81,6 +81,13 @@ class Display:
     candidates: tuple[Action, ...] = ()
     previewed: Action | None = None
     faults: tuple[SensorFault, ...] = ()
+    # The state an action named above is played in where that is not `state`: before the last move
+    # for a correction of it, after the move acknowledged a moment ago for the next player's reply.
+    played_in: dict[Action, State] = field(default_factory=dict)
+
+    def text_of(self, action: Action) -> str:
+        """`action` (acknowledged, or a candidate) in notation, read in the state it is played in."""
+        return self.played_in.get(action, self.state).action_to_str(action)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,6 @@ class Narrator:
         self._say(now, f"hand {verb} {pieces} {'from' if step.op == 'lift' else 'on'} {field}")
 
     def board(self, now: int, output: TrackerOutput) -> None:
-        state = output.display.state
         for before, action, _ in output.happened.transitions:
             self._say(now, f"board commits {before.action_to_str(action)}")
         if output.display.mode == self._mode:
@@ -73,8 +72,8 @@ class Narrator:
         template = MODE_WORDS.get(output.display.mode)
         if template is None:
             return
-        move = state.action_to_str(output.display.acknowledged) if output.display.acknowledged is not None else ""
-        candidates = ", ".join(state.action_to_str(a) for a in output.display.candidates)
+        move = output.display.text_of(output.display.acknowledged) if output.display.acknowledged is not None else ""
+        candidates = ", ".join(map(output.display.text_of, output.display.candidates))
         self._say(now, "LEDs: " + template.format(move=move, candidates=candidates))
 
     def start(self, now: int) -> None:

@@ -98,7 +98,7 @@ class TerminalPlay:
                 where = table.sim.field_name(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
                 self.out(f"  ! the sensor under {where} reads {fault.reading}, expected {fault.expected}")
             if output.display.candidates:
-                shown = ", ".join(state.action_to_str(a) for a in output.display.candidates)
+                shown = ", ".join(map(output.display.text_of, output.display.candidates))
                 self.out(f"  which move? {shown} (confirm takes the one the LEDs show, menu the next)")
 
     def show_hand(self, state: State) -> None:

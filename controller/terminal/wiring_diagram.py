@@ -74,9 +74,7 @@ class Canvas:
     def line(self, points: Sequence[tuple[float, float]], colour: str, width: float = 1.5, arrow: bool = False) -> None:
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         marker = ' marker-end="url(#arrow)"' if arrow else ""
-        self.parts.append(
-            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{width}"{marker}/>'
-        )
+        self.parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{width}"{marker}/>')
 
     def svg(self, title: str) -> str:
         height = int(self.bottom + 30)

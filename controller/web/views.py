@@ -130,7 +130,7 @@ def candidates_of(snapshot: Snapshot) -> list[Candidate]:
 
 
 def candidate_of(snapshot: Snapshot, action: Action) -> Candidate | None:
-    return deciding.candidate_of(snapshot.state, snapshot.history, action)
+    return deciding.candidate_of(snapshot.state, snapshot.history, action, snapshot.output.display.played_in)
 
 
 def deciding_seat(snapshot: Snapshot) -> int | None:

@@ -5,9 +5,12 @@ model (docs/tracker.md, "The evidence model"):
    no move, and putting it back is no move either;
 2. a sensor that dies or sticks never stops the game, and a healthy field is never blamed;
 3. the player who has just moved lifts their piece to look and puts it back: nothing happens;
-4. two hands at once: pieces swapped by hand are no move, and a move made while another piece stands
-   lifted is that move;
-5. a move moved on at once by the next player (Zillo's shared Zillo) is asked about, never merged.
+4. the next player's move that begins on the last move's fields (Zillo's shared Zillo moved on, a
+   Shift that carries the Catcher just moved) is their move, never a correction of the last one;
+5. a move moved on at once by the next player (Zillo's shared Zillo) is asked about, never merged,
+   and two Shift cards played one after the other are both taken, never silently missed;
+6. two hands at once: pieces swapped by hand are no move, and a move made while another piece stands
+   lifted is that move.
 """
 
 from __future__ import annotations
@@ -189,8 +192,8 @@ def test_3_a_catcher_moved_off_a_stack_and_lifted_again_to_look_is_no_takeback(m
     assert table.took_back(begin) == 0 and table.commits() == ["C-E:c12-f12/1"] and out.display.mode == "idle"
 
 
-# --- 4. two hands at once ------------------------------------------------------------------------
-def test_4_two_pieces_swapped_by_hand_are_no_move_and_swapping_back_restores() -> None:
+# --- 6. two hands at once ------------------------------------------------------------------------
+def test_6_two_pieces_swapped_by_hand_are_no_move_and_swapping_back_restores() -> None:
     """Signed sensors see a square (-1) and a cylinder (+1) change places: no legal move does that,
     so nothing is taken; the board guides them back."""
     table = Table(model="signed")
@@ -212,7 +215,7 @@ def test_4_two_pieces_swapped_by_hand_are_no_move_and_swapping_back_restores() -
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_4_a_move_made_while_another_piece_stands_lifted_is_that_move(model: str) -> None:
+def test_6_a_move_made_while_another_piece_stands_lifted_is_that_move(model: str) -> None:
     """Red lifts d4 to look, keeps it in the hand, and moves g12 with the other: the move is g12's;
     d4 put back changes nothing."""
     table = Table(model=model)
@@ -251,3 +254,93 @@ def test_5_the_zillo_moved_on_by_the_next_player_is_asked_never_merged(model: st
     table.declare("Z-S:d10-e8")
     table.run(300)
     assert table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-e8"]
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+@pytest.mark.parametrize("gap_ms", [10, 100, 226, 600])
+def test_5_two_shift_cards_one_after_the_other_are_both_taken(model: str, gap_ms: int) -> None:
+    """Red twists part 1 with S-1 and Yellow, a moment later, moves the same part again with S-2.
+    The board ends on a position two Shifts explain: both are taken, or the board asks; never
+    nothing at all."""
+    from tests.games.zillo_helpers import position
+    from tests.physical.test_tracker_zillo import Table as ZilloTable
+
+    table = ZilloTable(position(hand=["S-1"], others=["S-2"]), model)
+    begin = table.now
+    first = table.state.parse_action("S-1:1r90@e12")
+    by_hand(table, table.state, first)
+    table.run(gap_ms)
+    after = table.state if table.commits(begin) else table.state.apply(first)
+    second = after.parse_action("S-2:1r90@g10")
+    by_hand(table, after, second)
+    out = table.run(2500)
+    if out.display.mode == "confirm":
+        assert "S-2:1r90@g10" in map(out.display.text_of, out.display.candidates)
+        table.declare("S-2:1r90@g10")
+        out = table.run(500)
+    assert table.commits(begin) == ["S-1:1r90@e12", "S-2:1r90@g10"] and out.display.mode == "idle"
+
+
+# --- 4. the next player's move on the last move's fields -----------------------------------------
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+@pytest.mark.parametrize("gap_ms", [600, 2000, 5000])
+def test_4_the_zillo_moved_on_after_the_commit_is_asked_with_the_reply_shown_first(model: str, gap_ms: int) -> None:
+    """Red's W-1:f9-d10 is taken; Yellow then moves the same Zillo on (Z-S:d10-e8). A correction of
+    Red's move to W-1:f9-e8 shows the same board, so the board asks, never rewriting Red's move by
+    itself; the reply is the one shown, so confirm takes both moves, and a screen names each."""
+    from controller.service.deciding import candidates_of
+    from tests.games.zillo_helpers import position
+    from tests.physical.test_tracker_zillo import Table as ZilloTable
+
+    table = ZilloTable(position(hand=["W-1"], others=["Z-S"]), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(gap_ms)
+    assert table.commits(begin) == ["W-1:f9-d10"]
+    table.move("d10", "e8")
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.commits(begin) == ["W-1:f9-d10"]
+    assert out.display.text_of(out.display.previewed) == "Z-S:d10-e8"
+    named = {(c.text, c.seat) for c in candidates_of(table.state, table.tracker.history, out)}
+    assert named == {("Z-S:d10-e8", 1), ("W-1:f9-e8", 0)}
+    table.press("confirm")
+    table.run(500)
+    assert table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-e8"] and table.took_back(begin) == 0
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+@pytest.mark.parametrize("gap_ms", [100, 600, 2000])
+def test_4_a_shift_that_carries_the_catcher_just_moved_is_the_next_move(model: str, gap_ms: int) -> None:
+    """Red moves its stack c12-f12; Yellow's Shift then turns the part under f12, lifting Red's
+    Catchers with it, before or after Red's move was taken. Red holds no Shift, so only Red's move
+    followed by Yellow's explains the board: both are taken, in order."""
+    from tests.games.zillo_helpers import position
+    from tests.physical.test_tracker_zillo import Table as ZilloTable
+
+    table = ZilloTable(position(hand=["C-E"], others=["S-1"]), model)
+    begin = table.now
+    table.move("c12", "f12")
+    table.run(gap_ms)
+    after = table.state if table.commits(begin) else table.state.apply(table.state.parse_action("C-E:c12-f12/3"))
+    shift = after.parse_action("S-1:1r180@g8")
+    assert after.game.parse_cell("f12") in by_hand(table, after, shift)  # the Catchers just moved go with it
+    out = table.run(2500)
+    assert table.commits(begin) == ["C-E:c12-f12/3", "S-1:1r180@g8"] and out.display.mode == "idle"
+
+
+def by_hand(table, state, action, hold_ms: int = 300, gap_ms: int = 60) -> list:
+    """Make `action` of `state` by hand: lift every piece of each field it changes, then after
+    `hold_ms` put down what each field holds after it, one field every `gap_ms`. The fields changed."""
+    before, after = state.occupancy(), state.occupancy_after(action)
+    changed = sorted(
+        cell for cell in set(before) | set(after) if tuple(before.get(cell, ())) != tuple(after.get(cell, ()))
+    )
+    for cell in changed:
+        if before.get(cell):
+            table.sim.lift(cell, len(table.sim.pieces.get(cell, ())))
+    table.run(hold_ms)
+    for cell in changed:
+        if after.get(cell):
+            table.sim.place(cell, list(after[cell]))
+            table.run(gap_ms)
+    return changed
