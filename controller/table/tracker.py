@@ -419,7 +419,7 @@ class Tracker:
         self._transitions, self._vias, self._replaced = [], [], 0
         shown = display(decision, state, hints, faults)
         previous = self._output.display if self._output is not None else None
-        if shown == previous:
+        if previous is not None and shown.same_as(previous):
             shown = previous  # the same picture: the same object, so consumers can skip it
         return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
 

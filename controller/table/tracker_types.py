@@ -85,6 +85,23 @@ class Display:
     # for a correction of it, after the move acknowledged a moment ago for the next player's reply.
     played_in: dict[Action, State] = field(default_factory=dict)
 
+    def same_as(self, other: Display | None) -> bool:
+        """Whether `other` shows the very same: states compared by identity (a state's equality
+        compares whole positions, too slow for every changed scan)."""
+        return (
+            other is not None
+            and self.state is other.state
+            and self.shown is other.shown
+            and self.mode == other.mode
+            and self.hints == other.hints
+            and self.acknowledged == other.acknowledged
+            and self.candidates == other.candidates
+            and self.previewed == other.previewed
+            and self.faults == other.faults
+            and self.played_in.keys() == other.played_in.keys()
+            and all(state is other.played_in[action] for action, state in self.played_in.items())
+        )
+
     def text_of(self, action: Action) -> str:
         """`action` (acknowledged, or a candidate) in notation, read in the state it is played in."""
         return self.played_in.get(action, self.state).action_to_str(action)

@@ -636,6 +636,21 @@ def test_buttons_with_nothing_to_choose_say_so() -> None:
     assert tracker.step(30, readings()).happened.messages == ()
 
 
+def test_the_display_stays_the_same_object_until_the_picture_changes() -> None:
+    """What the board shows is handed out once per picture, so the LEDs and the web app can tell
+    "nothing new" by identity; what happened comes apart, and is one shared empty value when quiet."""
+    tracker, _, readings = scanner()
+    feed(tracker, 0, 100, readings())
+    idle = tracker.step(100, readings())
+    said = tracker.step(110, readings(), [InputEvent("button", "undo")])
+    assert said.happened.messages == ("undo: no move to take back",)
+    assert said.display is idle.display  # something happened, but the picture is the same
+    quiet = tracker.step(120, readings())
+    assert quiet.display is idle.display and quiet.happened is idle.happened and not quiet.happened
+    moving = feed(tracker, 130, 300, readings(f7=0))[-1][1]
+    assert moving.display.mode == "moving" and moving.display is not idle.display
+
+
 def test_confirm_commits_an_acknowledged_move_before_it_settles() -> None:
     tracker, _, readings = scanner()
     feed(tracker, 0, 100, readings())
