@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.bots.heuristics import EVALUATORS, Evaluator
+from controller.bots.search import SearchBot, SearchBudget
 from controller.games import Action, State
 
 WIN_SCORE = 1_000_000.0
@@ -71,15 +72,33 @@ class GreedyBot:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+"""The bots the board's service seats: they answer at once, so they never hold up the scan loop."""
+
+# Search levels, weakest first: simulations per move, chosen from the measured search speed so the
+# strongest thinks about 0.4 s per move on a laptop core (docs/bots.md, "Levels").
+SEARCH_LEVELS: dict[str, SearchBudget] = {
+    "search-1": SearchBudget(simulations=25),
+    "search-2": SearchBudget(simulations=75),
+    "search-3": SearchBudget(simulations=200),
+}
+
+
+def _search_bot(name: str) -> Callable[[int], Bot]:
+    budget = SEARCH_LEVELS[name]
+    return lambda seed: SearchBot(seed, budget, name)
+
+
+ALL_BOTS: dict[str, Callable[[int], Bot]] = {**BOTS, **{name: _search_bot(name) for name in SEARCH_LEVELS}}
+"""Every bot, by level: the board's and the search levels (`selfplay`, `play`, `ladder`)."""
 
 
 def make_bot(name: str, seed: int) -> Bot:
     """A bot by name, seeded; a clear error for an unknown name."""
     try:
-        factory = BOTS[name]
+        factory = ALL_BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})") from None
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(ALL_BOTS)})") from None
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["ALL_BOTS", "BOTS", "SEARCH_LEVELS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]

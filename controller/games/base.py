@@ -7,6 +7,7 @@ Nothing here does I/O, reads a clock or touches hardware.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
@@ -214,6 +215,13 @@ class State(ABC):
         """Drop what this state worked out from its position and would work out again when asked
         (its legal actions): a state that only waits in a long game's history then weighs no more
         than its position. Games that remember such things forget them here."""
+
+    def sample_unseen(self, player: int, rng: random.Random) -> State:
+        """A state `player` cannot tell from this one: what they cannot see (other hands, the order
+        of face-down piles, the random state that decides future shuffles) dealt anew from `rng`,
+        everything they see kept. Search bots plan on such samples so they never peek. Default: a
+        game without hidden information or chance to come is its own only sample."""
+        return self
 
     def public_action_to_str(self, action: Action) -> str:
         """The action as the other seats may read it: its notation, unless it hides something (a card

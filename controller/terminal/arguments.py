@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable
 
 from controller import __version__
-from controller.bots import BOTS
+from controller.bots import ALL_BOTS
 from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
 
@@ -50,7 +50,10 @@ def _seed(parser: argparse.ArgumentParser, default: int = 0) -> None:
 
 def _bot(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--bot", default="greedy", choices=sorted(BOTS), help="which bot plays the bot seats (default greedy)"
+        "--bot",
+        default="greedy",
+        choices=list(ALL_BOTS),
+        help="which bot plays the bot seats, weakest first (default greedy; docs/bots.md)",
     )
 
 

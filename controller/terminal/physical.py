@@ -203,8 +203,13 @@ class PhysicalTable:
                     moves.append(self._start(action, following))
                     self.stats.fast_replies += 1
                 last.reply_at = -1
-            for move in moves:
-                move.before_scan(self.now)
+            try:
+                for move in moves:
+                    move.before_scan(self.now)
+            except ValueError:
+                # The hands reach for a piece that is not there: the board and the game have parted
+                # (a healthy field taken for a failed one). The game stops here, counted unfinished.
+                return
             scanned_at = self.now
             output = self.tick()
             for move in list(moves):

@@ -330,7 +330,8 @@ def test_hands_that_cannot_make_a_move_set_the_board_right_and_the_service_goes_
 
             service.scan_observer = snatch
             assert page.ask({"type": "play", "from": origin, "to": target})["type"] == "reply"
-            assert wait_for_scan(service, lambda s: bool(taken))
+            # The wait observes the scans in its own way: it snatches too, whenever the hands begin.
+            assert wait_for_scan(service, lambda s: snatch(s) is None and bool(taken))
             back = wait_for_scan(service, lambda s: s.backends.sim.board.occupancy() == s.session.state.occupancy())
             assert back  # the hands put the knocked piece back, as the game stands
             assert page.ask({"type": "press", "button": "menu"})["type"] == "reply"

@@ -6,6 +6,7 @@ reasons.py, actions.py and views.py; this class brings them together.
 
 from __future__ import annotations
 
+import random
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from controller.games.base import (
     State,
 )
 from controller.games.cards import UNSEEN
+from controller.games.zillertal import unseen
 from controller.games.zillertal.actions import (
     BONUS_EXCHANGE,
     BONUS_TOKENS,
@@ -72,6 +74,9 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
         self._t = table
         self._legal: tuple[Action, ...] | None = None
         self._valley: Valley | None = None
+
+    def sample_unseen(self, player: int, rng: random.Random) -> ZillertalState:
+        return unseen.sample_unseen(self, player, rng)
 
     def forget_derived(self) -> None:
         self._legal = self._valley = None

@@ -6,6 +6,7 @@ The reasons of illegal actions, notation and views live in the mixins of reasons
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from controller.games.base import (
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.records import replaced
 from controller.games.seats import colour_title
+from controller.games.zillo import unseen
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.board_side import BoardSide
 from controller.games.zillo.deck import (
@@ -270,6 +272,9 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         if t.caught is not None or self.is_draw():
             return t.ply - 1  # the game stopped: the last action turned up nothing
         return t.ply
+
+    def sample_unseen(self, player: int, rng: random.Random) -> ZilloState:
+        return unseen.sample_unseen(self, player, rng)
 
     def unseen_by(self, player: int) -> tuple[Card, ...]:
         """The cards `player` cannot place: in other hands or in the pile (or discarded face down by

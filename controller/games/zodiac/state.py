@@ -6,6 +6,7 @@ reasons.py, actions.py and views.py; this class brings them together.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from controller.games.base import (
     State,
 )
 from controller.games.cards import UNSEEN, Card, Hand, take_card
+from controller.games.zodiac import unseen
 from controller.games.zodiac.actions import (
     DRAW,
     SPARE,
@@ -61,6 +63,9 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         self._t = table
         self._legal: tuple[Action, ...] | None = None
         self._seen: dict[Card, int] | None = None
+
+    def sample_unseen(self, player: int, rng: random.Random) -> ZodiacState:
+        return unseen.sample_unseen(self, player, rng)
 
     def forget_derived(self) -> None:
         self._legal = self._seen = None

@@ -1,0 +1,30 @@
+"""Zillo as one seat may imagine it: the cards it cannot see dealt anew (see `State.sample_unseen`)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from controller.games.unseen import Refill, reseeded
+
+if TYPE_CHECKING:
+    from controller.games.zillo.state import ZilloState
+
+
+def sample_unseen(state: ZilloState, player: int, rng: random.Random) -> ZilloState:
+    """Other hands, the pile below a card turned up, and the cards others discarded face down, dealt
+    from the cards `player` cannot place; the random state that decides the next shuffle drawn anew."""
+    data = state.to_json()
+    if data.get("hands") is None:  # physical cards: the engine knows no hand to sample
+        return state
+    refill = Refill(state.unseen_by(player), rng)
+    data["hands"] = [hand if seat == player else refill.take(len(hand)) for seat, hand in enumerate(data["hands"])]
+    pile = data["pile"]
+    turned = state.face_up() is not None
+    data["pile"] = refill.take(len(pile) - 1) + pile[-1:] if turned else refill.take(len(pile))
+    for entry in data["played"]:
+        if not entry["shown"] and entry["player"] != player:
+            entry["card"] = refill.take(1)[0]
+    refill.check_used()
+    data["random"] = reseeded(rng)
+    return state.game.state_from_json(data)

@@ -1,0 +1,114 @@
+"""Search bots (docs/bots.md): they plan on samples of what they cannot see and never peek, are
+deterministic for a seed and a budget, and the levels are ordered and reachable by name."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.bots import ALL_BOTS, BOTS, SEARCH_LEVELS, make_bot
+from controller.bots.search import SearchBot, SearchBudget
+from controller.games import State, load_game
+
+HIDDEN = ["zillo", "zodiac", "zillertal"]
+
+
+def positions(name: str, players: int, plies: int, seed: int = 0) -> list[State]:
+    """The positions of a random game, up to `plies` actions."""
+    rng = random.Random(seed)
+    state = load_game(name).new_game(seed=seed, players=players)
+    found = [state]
+    while not state.is_terminal() and len(found) < plies:
+        state = state.apply(rng.choice(state.legal_actions()))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_sample_is_a_state_the_seat_cannot_tell_from_the_real_one(name: str, players: int) -> None:
+    for index, state in enumerate(positions(name, players, 60, seed=players)):
+        for seat in range(players):
+            sample = state.sample_unseen(seat, random.Random(index))
+            assert sample.observation(seat) == state.observation(seat)
+            if seat == state.current_player:
+                assert sample.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_sample_deals_the_hidden_cards_anew(name: str) -> None:
+    """Other hands really change between samples: the bot does not plan on the real ones."""
+    state = positions(name, 2, 3)[-1]
+    other = 1 - state.current_player
+    hands = {
+        tuple(state.sample_unseen(state.current_player, random.Random(k)).to_json()["hands"][other]) for k in range(8)
+    }
+    assert len(hands) > 1
+
+
+def test_a_sample_depends_on_nothing_the_seat_cannot_see() -> None:
+    """Two Zodiac positions that differ only in which hidden card lies where give the same sample
+    for the same random draws: the real places of hidden cards cannot leak into a plan."""
+    game = load_game("zodiac")
+    state = game.new_game(seed=3, players=2)
+    data = state.to_json()
+    data["hands"][1][0], data["deck"][0] = data["deck"][0], data["hands"][1][0]
+    swapped = game.state_from_json(data)
+    assert swapped.observation(0) == state.observation(0) and swapped.to_json() != state.to_json()
+    assert state.sample_unseen(0, random.Random(5)).to_json() == swapped.sample_unseen(0, random.Random(5)).to_json()
+
+
+@pytest.mark.parametrize("name", ["klotz", "fillit"])
+def test_a_game_without_hidden_cards_is_its_own_only_sample(name: str) -> None:
+    state = positions(name, 2, 5)[-1]
+    assert state.sample_unseen(0, random.Random(1)) is state
+
+
+@pytest.mark.parametrize("name", ["klotz", "fillit", "zillo", "zillertal", "zodiac"])
+def test_a_search_is_deterministic_for_a_seed_and_budget(name: str) -> None:
+    state = positions(name, 2, 4)[-1]
+    budget = SearchBudget(simulations=12, rollout_plies=2)
+    first = SearchBot(7, budget).choose(state)
+    assert SearchBot(7, budget).choose(state) == first
+    assert first in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["klotz", "fillit"])
+def test_a_search_takes_a_winning_move(name: str) -> None:
+    """The first position of a random game in which the seat on turn can win at once: it wins."""
+    for seed in range(40):
+        for state in positions(name, 2, 600, seed=seed):
+            if state.is_terminal():
+                continue
+            me = state.current_player
+            wins = [
+                a for a in state.legal_actions() if state.apply(a).is_terminal() and state.apply(a).returns()[me] == 1
+            ]
+            if wins:
+                assert SearchBot(0, SearchBudget(simulations=20)).choose(state) in wins
+                return
+    raise AssertionError("no position with a winning move in 40 random games")
+
+
+def test_the_interrupted_search_answers_with_the_best_so_far() -> None:
+    state = positions("fillit", 2, 3)[-1]
+    bot = SearchBot(0, SearchBudget(simulations=100_000))
+    calls = []
+    bot.interrupt_when(lambda: calls.append(1) is None and len(calls) > 5)
+    assert bot.choose(state) in state.legal_actions() and len(calls) == 6
+
+
+def test_levels_are_named_weakest_first_and_the_board_seats_only_instant_bots() -> None:
+    assert list(ALL_BOTS) == ["random", "greedy", "search-1", "search-2", "search-3"]
+    budgets = [SEARCH_LEVELS[name].simulations for name in ("search-1", "search-2", "search-3")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    assert set(BOTS) == {"random", "greedy"}  # a thinking bot stays off the scan loop's thread
+    assert make_bot("search-2", 1).name == "search-2"
+    with pytest.raises(ValueError, match=r"unknown bot 'deep'.*search-3"):
+        make_bot("deep", 0)
+
+
+def test_a_budget_says_what_is_wrong() -> None:
+    with pytest.raises(ValueError, match="at least one simulation"):
+        SearchBudget(simulations=0)
