@@ -223,12 +223,15 @@ class KnockWatch:
         return found
 
     def _anchor_for(self, departure: Change, arrival: Change) -> bool:
+        """Whether a piece was put down beside the sliding piece within KNOCK_MS of it leaving,
+        before or after: a slide whose end settles last is judged when it ends, so a placement that
+        came between its start and its end counts too."""
         beside = self._beside.get(departure.channel, frozenset())
         return any(
             change.arrival
             and change.channel in beside
             and change.channel not in (departure.channel, arrival.channel)
-            and 0 <= departure.at - change.at <= KNOCK_MS
+            and abs(departure.at - change.at) <= KNOCK_MS
             for change in self._recent
         )
 

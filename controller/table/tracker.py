@@ -223,6 +223,8 @@ class Tracker:
         if not scan.settled:
             self._set_deadline(self._debouncer.next_settle())
             return False
+        for channel in self._health.impossible(scan.changes):
+            self._mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
         knocked_before = set(self._knocks.overrides)
         self._knocks.observe(scan.changes, now)
         overrides = self._knocks.overrides

@@ -88,6 +88,23 @@ def test_1_a_piece_moved_by_sliding_it_one_field_is_a_move(model: str) -> None:
     assert table.texts(start) == ["f7-e7"]
 
 
+def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock() -> None:
+    """The knocked piece left its field before the hand's piece landed beside it, but its landing
+    settled last (contact bounce): the knock is judged when the slide ends, the placement counts."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h6, h5, i6 = channel[CELL("h6")], channel[CELL("h5")], channel[CELL("i6")]
+    watch.observe([Change(h6, 1, 0, 1000)], 1040)  # the knocked piece leaves h6 (standing long)
+    watch.observe([Change(i6, 0, 1, 1020)], 1060)  # the hand's piece lands on i6, beside it
+    found = watch.observe([Change(h5, 0, 1, 1010)], 1070)  # the slide's end settles last
+    assert [(k.origin, k.aside) for k in found] == [(h6, h5)]
+    assert watch.overrides[h6] == 1 and watch.overrides[h5] == 0
+
+
 # --- 2. failing sensors ------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: str) -> None:
@@ -107,6 +124,24 @@ def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: st
     table.carry("k11", KLOTZ.format_cell(blue.target))  # the game goes on
     table.run(600)
     assert table.texts(start) == ["g12-e11", after.action_to_str(blue)]
+
+
+@pytest.mark.parametrize("model", ["signed", "signed_count"])
+def test_2_a_sensor_that_turns_polarity_at_once_is_a_fault_at_once(model: str) -> None:
+    """No hand swaps a square for a cylinder faster than the debounce time: a signed field that
+    reads the other polarity without reading empty between is a failed sensor, reported at once and
+    left out, and the game goes on."""
+    table = Table(model=model)
+    start = table.now
+    field = CELL("g7")
+    reading = table.sim.true_readings()[table.sim.channel_of[field]]
+    assert reading != 0
+    table.sim.stick(field, -reading)
+    out = table.run(200)
+    assert [fault.cell for fault in out.display.faults] == [field] and out.display.mode == "idle"
+    table.carry("g12", "e11", dwell=300)
+    table.run(600)
+    assert table.texts(start) == ["g12-e11"]
 
 
 @pytest.mark.parametrize("model", MODELS)
