@@ -22,6 +22,7 @@ EPILOG = """examples:
   tafel play fillit                    play Fillit against a bot (type `help` at the prompt)
   tafel games zillo                    Zillo's player counts and options
   tafel selfplay zillo --games 20      twenty bot games and their summary
+  tafel ladder fillit --games 20       rate Fillit's bot levels against each other
   tafel run --config wiring/examples/sim.toml   the service on the simulated board
 """
 
@@ -226,4 +227,24 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     wiring.add_argument("--svg", action="store_true", help="draw the wiring as an SVG picture instead of a pin list")
     wiring.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the terminal")
     wiring.set_defaults(run=commands["wiring"])
+
+    ladder = sub.add_parser("ladder", help="rate the bot levels of a game against each other (docs/bots.md)")
+    _game(ladder)
+    ladder.add_argument(
+        "--levels",
+        default=",".join(ALL_BOTS),
+        metavar="A,B,...",
+        help=f"the levels to pair, weakest first (default {','.join(ALL_BOTS)})",
+    )
+    ladder.add_argument("--games", type=int, default=20, metavar="N", help="games per pairing (default 20)")
+    _seed(ladder)
+    _options(ladder)
+    ladder.add_argument(
+        "--results",
+        metavar="FILE",
+        help="where each game's result is kept, so an interrupted ladder goes on (default ladder-GAME.jsonl)",
+    )
+    ladder.add_argument("--svg", metavar="FILE", help="also draw rating against level into FILE")
+    ladder.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
+    ladder.set_defaults(run=commands["ladder"])
     return parser

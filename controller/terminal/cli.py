@@ -331,6 +331,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check, front_end=front_end)
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from controller.terminal.ladder import format_ladder, ladder_svg, run_ladder, schedule
+
+    game = load_game(args.game)
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    results = Path(args.results or f"ladder-{game.name}.jsonl")
+    total = len(schedule(levels, max(args.games, 0), args.seed))
+    with progress_bar(total, f"{game.title} ladder", "game", enabled=not args.json) as advance:
+        summary = run_ladder(game, levels, args.games, args.seed, results, parse_options(args.option), advance)
+    if args.svg:
+        Path(args.svg).write_text(ladder_svg(summary), encoding="utf-8")
+    print(json.dumps(summary) if args.json else format_ladder(summary))
+    return 0
+
+
 COMMANDS = {
     "games": cmd_games,
     "selfplay": cmd_selfplay,
@@ -342,6 +357,7 @@ COMMANDS = {
     "diagnose": cmd_diagnose,
     "wiring": cmd_wiring,
     "calibrate": cmd_calibrate,
+    "ladder": cmd_ladder,
 }
 
 

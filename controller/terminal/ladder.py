@@ -1,0 +1,218 @@
+"""A measured strength ladder (`tafel ladder GAME`): a seeded round-robin between bot levels, rated
+with openskill (Plackett-Luce, the multi-player model), resumable from its results file.
+
+Every pairing of two levels plays the same number of games, seats alternated, each game seeded
+from the ladder's seed and its number, so a ladder is the same wherever it runs. Each finished game
+is appended to the results file at once: an interrupted ladder goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from controller.bots import ALL_BOTS, make_bot
+from controller.bots.seeds import bot_seed, game_seed
+from controller.games import Game
+
+Z95 = 1.96  # a rating's 95 % interval is mu +- Z95 sigma
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game of the ladder: the level at each seat, and its seed."""
+
+    number: int
+    seats: tuple[str, str]
+    seed: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.number}:{self.seats[0]}-{self.seats[1]}"
+
+
+@dataclass(frozen=True)
+class Result:
+    match: Match
+    returns: tuple[float, ...]
+
+
+def schedule(levels: Sequence[str], games: int, seed: int) -> list[Match]:
+    """Every pairing of two levels, `games` games each, seats alternated, each with its own seed."""
+    matches: list[Match] = []
+    for low, high in combinations(levels, 2):
+        for game in range(games):
+            seats = (low, high) if game % 2 == 0 else (high, low)
+            number = len(matches)
+            matches.append(Match(number, seats, game_seed(seed, number)))
+    return matches
+
+
+def play_match(game: Game, match: Match, options: dict[str, Any]) -> Result:
+    """Play one ladder game between the match's two levels."""
+    state = game.new_game(players=2, seed=match.seed, **options)
+    bots = [make_bot(level, bot_seed(match.seed, seat)) for seat, level in enumerate(match.seats)]
+    while not state.is_terminal():
+        state = state.apply(bots[state.current_player].choose(state))
+    return Result(match, state.returns())
+
+
+class ResultsFile:
+    """The ladder's results, one JSON line per game after a header naming the ladder."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = header
+
+    def load(self) -> dict[str, tuple[float, ...]]:
+        """The results already played (by match key); an error in words for another ladder's file."""
+        if not self.path.exists():
+            return {}
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        try:
+            header = json.loads(lines[0]) if lines else None
+            rows = [json.loads(line) for line in lines[1:] if line.strip()]
+            done = {row["key"]: tuple(float(value) for value in row["returns"]) for row in rows}
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{self.path}: not a ladder results file ({error})") from None
+        if header != self.header:
+            raise ValueError(
+                f"{self.path} holds another ladder ({describe(header)}); give another --results file "
+                f"for {describe(self.header)}"
+            )
+        return done
+
+    def add(self, result: Result) -> None:
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        with self.path.open("a", encoding="utf-8") as out:
+            if fresh:
+                out.write(json.dumps(self.header) + "\n")
+            out.write(json.dumps({"key": result.match.key, "returns": list(result.returns)}) + "\n")
+
+
+def describe(header: Any) -> str:
+    if not isinstance(header, dict):
+        return "unreadable"
+    levels = ", ".join(header.get("levels", []))
+    return f"{header.get('game')}, levels {levels}, {header.get('games')} games per pairing, seed {header.get('seed')}"
+
+
+def run_ladder(
+    game: Game,
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    results: Path,
+    options: dict[str, Any],
+    on_game: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """Play what is missing of the ladder, then rate every level from all its games."""
+    unknown = [level for level in levels if level not in ALL_BOTS]
+    if unknown:
+        raise ValueError(f"unknown level {unknown[0]!r} (levels: {', '.join(ALL_BOTS)})")
+    if len(set(levels)) != len(levels) or len(levels) < 2:
+        raise ValueError("a ladder needs at least two different levels")
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if 2 not in game.player_counts:
+        raise ValueError(f"{game.title} is not played by two, and the ladder pairs levels two by two")
+    header = {"game": game.name, "levels": list(levels), "games": games, "seed": seed, "options": options}
+    store = ResultsFile(results, header)
+    done = store.load()
+    matches = schedule(levels, games, seed)
+    played: list[Result] = []
+    for match in matches:
+        if match.key in done:
+            played.append(Result(match, done[match.key]))
+        else:
+            result = play_match(game, match, options)
+            store.add(result)
+            played.append(result)
+        if on_game is not None:
+            on_game()
+    return summarise(game, levels, games, seed, played)
+
+
+def summarise(game: Game, levels: Sequence[str], games: int, seed: int, played: Sequence[Result]) -> dict[str, Any]:
+    """Ratings with 95 % intervals, and each pairing's score (the stronger level's share)."""
+    model = PlackettLuce()
+    ratings = {level: model.rating(name=level) for level in levels}
+    for result in played:
+        a, b = result.match.seats
+        [[ratings[a]], [ratings[b]]] = model.rate(
+            [[ratings[a]], [ratings[b]]], ranks=[-result.returns[0], -result.returns[1]]
+        )
+    pairings = []
+    for low, high in combinations(levels, 2):
+        scores = [r.returns[r.match.seats.index(high)] for r in played if set(r.match.seats) == {low, high}]
+        pairings.append({"low": low, "high": high, "games": len(scores), "high_score": sum(scores) / len(scores)})
+    return {
+        "game": game.name,
+        "levels": list(levels),
+        "games_per_pairing": games,
+        "seed": seed,
+        "ratings": [
+            {
+                "level": level,
+                "mu": round(ratings[level].mu, 2),
+                "sigma": round(ratings[level].sigma, 2),
+                "low": round(ratings[level].mu - Z95 * ratings[level].sigma, 2),
+                "high": round(ratings[level].mu + Z95 * ratings[level].sigma, 2),
+            }
+            for level in levels
+        ],
+        "pairings": pairings,
+    }
+
+
+def format_ladder(summary: dict[str, Any]) -> str:
+    lines = [f"{summary['game']}: {summary['games_per_pairing']} games per pairing, seed {summary['seed']}", ""]
+    lines.append(f"  {'level':<10} {'rating':>7} {'95 % interval':>17}")
+    for row in summary["ratings"]:
+        lines.append(f"  {row['level']:<10} {row['mu']:>7.1f} {row['low']:>8.1f} - {row['high']:<6.1f}")
+    lines += ["", "  pairing                 the stronger level's score"]
+    for pair in summary["pairings"]:
+        lines.append(f"  {pair['high']:>9} vs {pair['low']:<9}   {pair['high_score']:>6.1%} of {pair['games']}")
+    return "\n".join(lines)
+
+
+def ladder_svg(summary: dict[str, Any]) -> str:
+    """Rating against level with 95 % intervals, as a small standalone SVG."""
+    rows = summary["ratings"]
+    width, height, left, top, bottom = 520, 300, 60, 30, 60
+    low = min(row["low"] for row in rows)
+    high = max(row["high"] for row in rows)
+    span = (high - low) or 1.0
+    step = (width - left - 60) / max(1, len(rows) - 1)
+
+    def y(value: float) -> float:
+        return top + (high - value) / span * (height - top - bottom)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
+        ' font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{left}" y="18" font-size="14">{summary["game"].title()}: rating by level (95 % interval)</text>',
+        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 20}" y2="{height - bottom}" stroke="#444"/>',
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#444"/>',
+    ]
+    for tick in range(5):
+        value = low + span * tick / 4
+        parts.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value:.0f}</text>')
+    points = []
+    for index, row in enumerate(rows):
+        x = left + 30 + index * step
+        points.append(f"{x:.1f},{y(row['mu']):.1f}")
+        bar = f'x1="{x:.1f}" y1="{y(row["low"]):.1f}" x2="{x:.1f}" y2="{y(row["high"]):.1f}"'
+        parts.append(f'<line {bar} stroke="#888"/>')
+        parts.append(f'<circle cx="{x:.1f}" cy="{y(row["mu"]):.1f}" r="4" fill="#c0392b"/>')
+        parts.append(f'<text x="{x:.1f}" y="{height - bottom + 18}" text-anchor="middle">{row["level"]}</text>')
+    parts.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="#c0392b"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,94 @@
+"""`tafel ladder`: a seeded round-robin between bot levels, rated with openskill, resumable."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from controller.games import load_game
+from controller.terminal.cli import main
+from controller.terminal.ladder import ladder_svg, run_ladder, schedule
+
+FILLIT = load_game("fillit")
+
+
+def test_every_pairing_plays_its_games_with_seats_alternated_and_seeds_of_their_own() -> None:
+    matches = schedule(["random", "greedy", "search-1"], 4, seed=3)
+    assert len(matches) == 3 * 4
+    pairs = [m.seats for m in matches if set(m.seats) == {"random", "greedy"}]
+    assert pairs == [("random", "greedy"), ("greedy", "random")] * 2
+    assert len({m.seed for m in matches}) == len(matches)
+    assert schedule(["random", "greedy", "search-1"], 4, seed=3) == matches  # the same wherever it runs
+
+
+def test_a_ladder_rates_the_stronger_level_higher_and_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    results = tmp_path / "ladder.jsonl"
+    summary = run_ladder(FILLIT, ["random", "greedy"], 4, 0, results, {})
+    ratings = {row["level"]: row for row in summary["ratings"]}
+    assert ratings["greedy"]["mu"] > ratings["random"]["mu"]
+    assert all(row["low"] < row["mu"] < row["high"] for row in summary["ratings"])
+    assert summary["pairings"] == [{"low": "random", "high": "greedy", "games": 4, "high_score": 1.0}]
+    kept = results.read_text()
+    again = run_ladder(FILLIT, ["random", "greedy"], 4, 0, results, {})
+    assert again == summary and results.read_text() == kept  # nothing played twice
+
+
+def test_an_interrupted_ladder_plays_only_what_is_missing(tmp_path: Path) -> None:
+    results = tmp_path / "ladder.jsonl"
+    full = run_ladder(FILLIT, ["random", "greedy"], 4, 0, results, {})
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join(lines[:3]) + "\n")  # the header and two games survived
+    assert run_ladder(FILLIT, ["random", "greedy"], 4, 0, results, {}) == full
+    assert len(results.read_text().splitlines()) == 5
+
+
+def test_another_ladders_results_are_refused_in_words(tmp_path: Path) -> None:
+    results = tmp_path / "ladder.jsonl"
+    run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+    with pytest.raises(ValueError, match=r"holds another ladder .*give another --results file"):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 1, results, {})
+    results.write_text("not json\n")
+    with pytest.raises(ValueError, match="not a ladder results file"):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+
+
+@pytest.mark.parametrize(
+    ("levels", "message"),
+    [
+        (["random", "deep"], "unknown level 'deep'"),
+        (["random"], "at least two different levels"),
+        (["greedy", "greedy"], "at least two different levels"),
+    ],
+)
+def test_bad_levels_are_refused_in_words(tmp_path: Path, levels: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_ladder(FILLIT, levels, 2, 0, tmp_path / "l.jsonl", {})
+
+
+def test_the_command_prints_the_table_and_draws_the_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "fillit.svg"
+    args = ["ladder", "fillit", "--levels", "random,greedy", "--games", "2", "--results", str(tmp_path / "r.jsonl")]
+    assert main([*args, "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert "greedy vs random" in out and "95 % interval" in out
+    root = ET.fromstring(svg.read_text())
+    assert root.tag.endswith("svg") and len(root.findall("{http://www.w3.org/2000/svg}circle")) == 2
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["levels"] == ["random", "greedy"]
+    assert main(["ladder", "fillit", "--levels", "random,nobody"]) == 2
+    assert "unknown level 'nobody'" in capsys.readouterr().err
+
+
+def test_the_plot_puts_a_stronger_rating_higher() -> None:
+    summary = {
+        "game": "fillit",
+        "ratings": [
+            {"level": "random", "mu": 10.0, "low": 5.0, "high": 15.0},
+            {"level": "greedy", "mu": 30.0, "low": 25.0, "high": 35.0},
+        ],
+    }
+    circles = ET.fromstring(ladder_svg(summary)).findall("{http://www.w3.org/2000/svg}circle")
+    assert float(circles[1].get("cy", 0)) < float(circles[0].get("cy", 0))  # higher on the page
