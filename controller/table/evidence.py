@@ -5,6 +5,10 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
   field it lands on fills after the field it left empties. A field that filled well before the only
   field the move empties did not receive that piece: something else (a stray piece, a stuck sensor)
   filled it.
+- **A carry takes time.** A piece lifted and set down on a field that is not beside its own was
+  carried by a hand, which takes longer than the contact bounce that may date a lift late: its
+  landing is never dated before its lift (a slide to the field beside, as a knock, can be faster;
+  two changes first seen in the same scan, after a scanner outage, tell no order at all).
 - **One hand, one move.** A change that started long before the changes of a move, on fields the
   move does not touch, is not part of it: a piece lifted and held, a piece left lying, or a failed
   sensor. The move can be judged on its own fields; the old change stays unexplained and is judged
@@ -13,7 +17,7 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from controller.table.tracker_types import Mismatch
 
@@ -42,15 +46,23 @@ def arrives(channel: int, reading: int, expected: Sequence[int]) -> bool:
     return came(expected[channel], reading)
 
 
-def in_order(evidence: Mismatch, expected: Sequence[int], since: Sequence[int]) -> bool:
+def in_order(
+    evidence: Mismatch,
+    expected: Sequence[int],
+    since: Sequence[int],
+    beside: Callable[[int, int], bool] | None = None,
+) -> bool:
     """Whether a one-piece move with this evidence could have happened in the order the sensors saw:
-    its landing field did not fill before its origin emptied. Moves of several pieces (a capture
-    sent home, a board part carried) are not judged here."""
+    its landing field did not fill before its origin emptied (by more than the bounce of a lift,
+    for a piece that may have slid to the field beside; `beside` tells which fields neighbour). Moves of several
+    pieces (a capture sent home, a board part carried) are not judged here."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
     arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
         return True
-    return since[arrivals[0]] >= since[departures[0]] - ORDER_SLACK_MS
+    (departure,), (arrival,) = departures, arrivals
+    carried = beside is not None and not beside(departure, arrival)
+    return since[arrival] >= since[departure] - (0 if carried else ORDER_SLACK_MS)
 
 
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:

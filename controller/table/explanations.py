@@ -29,6 +29,7 @@ class Scene:
     masked: Mapping[int, int]  # channels left out of the matching (failed sensors)
     acknowledged: Action | None  # the move shown a moment ago in this position
     moved_at: int | None  # when the last move that stands was committed
+    beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -54,7 +55,7 @@ def ordered(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[
         action
         for action in actions
         if len(cands.footprint(action).moves) != 1
-        or in_order(scene.unmasked(cands.mismatch(action)), scene.expected, scene.stable_since)
+        or in_order(scene.unmasked(cands.mismatch(action)), scene.expected, scene.stable_since, scene.beside)
     ]
 
 

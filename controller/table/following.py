@@ -17,8 +17,8 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.debounce import Debouncer
 from controller.table.decisions import Choice
-from controller.table.evidence import left, older_apart
-from controller.table.knocks import SLIDE_MS
+from controller.table.evidence import in_order, left, older_apart
+from controller.table.knocks import SLIDE_MS, KnockWatch
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class SeamsEvidence(Protocol):
     _choice: Confirmation
     _expected: tuple[int, ...]
     _debouncer: Debouncer
+    _knocks: KnockWatch
     _now: int
     _masked: dict[int, int]
     _history: list[State]
@@ -135,6 +136,11 @@ class Seams:
                 found = window.alternatives(
                     [action for action in apart if not any(channel in old for channel, _ in before.mismatch(action))]
                 )
+        # The piece moved on from the committed move's fields landed where it could: not before it
+        # left, and not sooner than a hand carries it (evidence.py).
+        since = self.e._debouncer.stable_since
+        if found and not in_order(mismatch, self.e._expected, since, self.e._knocks.beside):
+            found = []
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
         self.ask_corrections = bool(found) and self.may_begin_a_move(

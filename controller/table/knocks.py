@@ -82,6 +82,10 @@ class KnockWatch:
         self._slides: list[tuple[Change, Change]] = []  # slides not (yet) known to be knocks
         self.knocks: list[Knock] = []
 
+    def beside(self, one: int, other: int) -> bool:
+        """Whether the fields of two channels are neighbours (a piece may slide from one to the other)."""
+        return other in self._beside.get(one, frozenset())
+
     @property
     def overrides(self) -> dict[int, int]:
         """Channel -> the reading the matching uses instead of the sensor's: the board before a knock,

@@ -285,6 +285,7 @@ class Tracker:
             self._masked,
             self._seams.acknowledged,
             moved[0] if moved is not None else None,
+            self._knocks.beside,
         )
 
     def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
