@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from controller.bots import Bot
+from controller.bots.thinking import Thinking
 from controller.games import Action, Cell, Piece, State
 from controller.table.tracker import Tracker, TrackerOutput
 from sim.backends import SimBackends
@@ -381,7 +381,7 @@ class HandsDriver:
         backends: SimBackends,
         tracker: Tracker,
         moves: Sequence[str] = (),
-        bots: Sequence[Bot | None] = (),
+        bots: Sequence[Thinking | None] = (),
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.stats = PhysicalStats()
@@ -495,4 +495,4 @@ class HandsDriver:
                 self._log(self.stopped)
                 return None
         bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
-        return bot.choose(state) if bot is not None else None
+        return bot.poll(state) if bot is not None else None  # None while the bot still thinks

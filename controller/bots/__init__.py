@@ -71,11 +71,8 @@ class GreedyBot:
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The bots the board's service seats: they answer at once, so they never hold up the scan loop."""
-
 # Search levels, weakest first: simulations per move, chosen from the measured search speed so the
-# strongest thinks about 0.4 s per move on a laptop core (docs/bots.md, "Levels").
+# strongest thinks well under a second per move on a laptop core (docs/bots.md, "Levels").
 SEARCH_LEVELS: dict[str, SearchBudget] = {
     "search-1": SearchBudget(simulations=25),
     "search-2": SearchBudget(simulations=75),
@@ -88,17 +85,22 @@ def _search_bot(name: str) -> Callable[[int], Bot]:
     return lambda seed: SearchBot(seed, budget, name)
 
 
-ALL_BOTS: dict[str, Callable[[int], Bot]] = {**BOTS, **{name: _search_bot(name) for name in SEARCH_LEVELS}}
-"""Every bot, by level: the board's and the search levels (`selfplay`, `play`, `ladder`)."""
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    **{name: _search_bot(name) for name in SEARCH_LEVELS},
+}
+"""Every bot level, weakest first. On the board's service the search levels think in a worker
+process (thinking.py), so they never hold up the scan loop."""
 
 
 def make_bot(name: str, seed: int) -> Bot:
     """A bot by name, seeded; a clear error for an unknown name."""
     try:
-        factory = ALL_BOTS[name]
+        factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(ALL_BOTS)})") from None
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
     return factory(seed)
 
 
-__all__ = ["ALL_BOTS", "BOTS", "SEARCH_LEVELS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "SEARCH_LEVELS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]

@@ -573,7 +573,7 @@ class _Loader:
             self._choice(table, "sim", "hands", HAND_STYLES, "human"),
             self._number(table, "sim", "speed", 1.0, 0.0, 1000.0),
             self._bool(table, "sim", "bots", True),
-            self._choice(table, "sim", "bot", tuple(sorted(BOTS)), "greedy"),
+            self._choice(table, "sim", "bot", tuple(BOTS), "greedy"),
             tuple(move.strip() for move in moves),
         )
 

@@ -214,6 +214,7 @@ class Service(TableControl):
         self.moves = []
         self.start_record: dict[str, Any] = {}
         self._bots = []
+        self._seated = []
         self._changed = True
         self._notices: list[Notice] = []
         self._page_inputs: list[tuple[str, int | None]] = []
@@ -558,6 +559,7 @@ class Service(TableControl):
                 self.log.error("could not switch the LEDs off: %s", error)
             for problem in backends.close():
                 self.log.warning("%s", problem)
+        self._close_bots()  # searching bots stop thinking, their workers end
         if self.driver is not None and not self._hands_done:
             self._hands_done = True
             self._report_hands(self.driver)

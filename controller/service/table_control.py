@@ -18,8 +18,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from controller.bots import BOTS, Bot, make_bot
+from controller.bots import BOTS
 from controller.bots.seeds import bot_seed
+from controller.bots.thinking import Thinking, thinking_bot
 from controller.games import Action, Game, IllegalAction, State, load_game
 from controller.games.seats import seat_name
 from controller.service.archive import Archive, ArchiveError
@@ -108,7 +109,8 @@ class TableControl:
     seats: tuple[str, ...]
     moves: list[MoveEntry]
     start_record: dict[str, Any]
-    _bots: list[Bot | None]
+    _bots: list[Thinking | None]
+    _seated: list[Thinking | None]
     _changed: bool
     _notices: list[Notice]
     _page_inputs: list[tuple[str, int | None]]
@@ -159,9 +161,20 @@ class TableControl:
         """Whether `game` can be played on this board (its fields are all there)."""
         return fits(self.config.profile, game, self.config.board.sensor_model)
 
-    def _bots_for(self, state: State) -> list[Bot | None]:
+    def _bots_for(self, state: State) -> list[Thinking | None]:
+        """The bot seats of a new game (the last game's bots stop thinking)."""
+        self._close_bots()
         seed = int(self.start_record.get("seed", 0))
-        return [None if name == HUMAN else make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(self.seats)]
+        self._seated = [
+            None if name == HUMAN else thinking_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(self.seats)
+        ]
+        return self._seated
+
+    def _close_bots(self) -> None:
+        for bot in self._seated:
+            if bot is not None:
+                bot.close()
+        self._seated = []
 
     # --- the move list and the history ------------------------------------------------------------
     def _record_move(self, before: State, action: Action, after: State, via: str) -> None:
@@ -573,6 +586,9 @@ class TableControl:
         if cached is not None and cached[0] is state:
             return cached[1]
         bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
-        text = state.action_to_str(bot.choose(state)) if bot is not None else None
+        action = bot.poll(state) if bot is not None else None
+        if action is None:
+            return None  # a human's turn, or the bot still thinks: asked again at the next scan
+        text = state.action_to_str(action)
         self._bot_cache = (state, text)
         return text

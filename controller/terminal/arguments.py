@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable
 
 from controller import __version__
-from controller.bots import ALL_BOTS
+from controller.bots import BOTS
 from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
 
@@ -53,7 +53,7 @@ def _bot(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot",
         default="greedy",
-        choices=list(ALL_BOTS),
+        choices=list(BOTS),
         help="which bot plays the bot seats, weakest first (default greedy; docs/bots.md)",
     )
 
@@ -232,9 +232,9 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     _game(ladder)
     ladder.add_argument(
         "--levels",
-        default=",".join(ALL_BOTS),
+        default=",".join(BOTS),
         metavar="A,B,...",
-        help=f"the levels to pair, weakest first (default {','.join(ALL_BOTS)})",
+        help=f"the levels to pair, weakest first (default {','.join(BOTS)})",
     )
     ladder.add_argument("--games", type=int, default=20, metavar="N", help="games per pairing (default 20)")
     _seed(ladder)

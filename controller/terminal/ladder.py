@@ -17,7 +17,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from controller.bots import ALL_BOTS, make_bot
+from controller.bots import BOTS, make_bot
 from controller.bots.seeds import bot_seed, game_seed
 from controller.games import Game
 
@@ -113,9 +113,9 @@ def run_ladder(
     on_game: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Play what is missing of the ladder, then rate every level from all its games."""
-    unknown = [level for level in levels if level not in ALL_BOTS]
+    unknown = [level for level in levels if level not in BOTS]
     if unknown:
-        raise ValueError(f"unknown level {unknown[0]!r} (levels: {', '.join(ALL_BOTS)})")
+        raise ValueError(f"unknown level {unknown[0]!r} (levels: {', '.join(BOTS)})")
     if len(set(levels)) != len(levels) or len(levels) < 2:
         raise ValueError("a ladder needs at least two different levels")
     if games < 1:

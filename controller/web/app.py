@@ -387,7 +387,7 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
         for record in archive.games()
         if record.status == "abandoned" and (snapshot is None or _fits(snapshot, GAMES[record.start["game"]]))
     ]
-    return {"games": games, "bots": ["human", *sorted(BOTS)], "current": current, "resumable": resumable}
+    return {"games": games, "bots": ["human", *BOTS], "current": current, "resumable": resumable}
 
 
 def _option(option: Any, files: list[str] | None) -> dict[str, Any]:

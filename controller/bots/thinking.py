@@ -1,0 +1,133 @@
+"""Bots for the board's service, asked once per scan and never waited for.
+
+The scan loop must keep its pace while a bot thinks, so a bot that searches thinks in a process of
+its own: a thread would share the interpreter's lock with the loop and stall its scans for the
+interpreter's switch interval (5 ms) at a time. The loop asks `poll(state)` every scan; it gets
+None while the bot thinks and the action once decided. A new position (a take-back, a new game)
+interrupts the old thought: the worker stops at its next simulation and thinks about the new one.
+The instant bots (random, greedy) answer at once, in the loop itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+from multiprocessing.connection import Connection
+from typing import Protocol
+
+from controller.bots import SEARCH_LEVELS, Bot, make_bot
+from controller.bots.search import SearchBot
+from controller.games import Action, State, load_game
+
+log = logging.getLogger("tafel.bots")
+
+JOIN_S = 2.0  # how long a closing worker may take to finish before it is stopped
+
+
+class Thinking(Protocol):
+    """A bot seat as the service sees it."""
+
+    name: str
+
+    def poll(self, state: State) -> Action | None:
+        """The action for `state` once decided; None while the bot still thinks about it."""
+        ...
+
+    def close(self) -> None:
+        """Stop thinking for good (the game is over or abandoned, or the service stops)."""
+        ...
+
+
+class AtOnce:
+    """An instant bot: it decides within the scan."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.name = bot.name
+        self._bot = bot
+        self._answer: tuple[State, Action] | None = None
+
+    def poll(self, state: State) -> Action | None:
+        if self._answer is None or self._answer[0] is not state:
+            self._answer = (state, self._bot.choose(state))
+        return self._answer[1]
+
+    def close(self) -> None:
+        self._answer = None
+
+
+class InWorker:
+    """A searching bot in a worker process; the loop polls its pipe, which never blocks."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self._seed = seed
+        context = multiprocessing.get_context("spawn")  # never fork the service's threads
+        self._pipe, child = context.Pipe()
+        self._process = context.Process(target=_think, args=(child, name, seed), daemon=True, name=f"bot {name}")
+        self._process.start()
+        child.close()
+        self._asked: State | None = None
+        self._number = 0
+        self._answer: Action | None = None
+        self._fallback: Bot | None = None
+
+    def poll(self, state: State) -> Action | None:
+        if self._fallback is not None:
+            return self._fallback.choose(state)
+        try:
+            if state is not self._asked:
+                self._asked, self._answer = state, None
+                self._number += 1
+                self._pipe.send((self._number, state.game.name, state.to_json()))
+            while self._answer is None and self._pipe.poll():
+                number, text = self._pipe.recv()
+                if number == self._number:
+                    self._answer = state.parse_action(text)
+        except (OSError, EOFError, ValueError) as error:
+            # The worker is gone: this seat plays the greedy bot from now on, in the loop.
+            log.error("the %s bot stopped thinking (%s); the greedy bot plays its seat", self.name, error)
+            self._fallback = make_bot("greedy", self._seed)
+            return self._fallback.choose(state)
+        return self._answer
+
+    def wait(self, seconds: float) -> None:
+        """Block until the worker may have answered, or `seconds` passed: for a caller with nothing
+        else to do meanwhile (a terminal, a test); the service polls instead."""
+        with contextlib.suppress(OSError, EOFError):
+            self._pipe.poll(seconds)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # the worker may be gone already
+            self._pipe.send(None)
+        self._process.join(JOIN_S)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(JOIN_S)
+        self._pipe.close()
+
+
+def thinking_bot(name: str, seed: int) -> Thinking:
+    """The service's bot of level `name`: searching levels think in a worker process."""
+    if name in SEARCH_LEVELS:
+        return InWorker(name, seed)
+    return AtOnce(make_bot(name, seed))
+
+
+def _think(pipe: Connection, name: str, seed: int) -> None:
+    """The worker: think about the newest position asked, answer, and wait for the next."""
+    bot = make_bot(name, seed)
+    assert isinstance(bot, SearchBot)
+    bot.interrupt_when(pipe.poll)  # a newer position waits in the pipe: stop and think about that
+    try:
+        while True:
+            message = pipe.recv()
+            if message is None:
+                return
+            number, game, data = message
+            state = load_game(game).state_from_json(data)
+            action = bot.choose(state)
+            if not pipe.poll():  # not overtaken by a newer position meanwhile
+                pipe.send((number, state.action_to_str(action)))
+    except (EOFError, OSError, KeyboardInterrupt):
+        return
