@@ -71,12 +71,13 @@ class GreedyBot:
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
 
-# Search levels, weakest first: simulations per move, chosen from the measured search speed so the
-# strongest thinks well under a second per move on a laptop core (docs/bots.md, "Levels").
+# Search levels, weakest first, in simulations per move. The strongest fits the Pi Zero 2 W's think
+# time of about 3 s in the slowest game (Zillo, about 1.5 ms a simulation on a laptop core, and the
+# Pi 15-25 times slower); the others divide it by about 2.5 each (docs/bots.md, "Levels").
 SEARCH_LEVELS: dict[str, SearchBudget] = {
-    "search-1": SearchBudget(simulations=25),
-    "search-2": SearchBudget(simulations=75),
-    "search-3": SearchBudget(simulations=200),
+    "search-1": SearchBudget(simulations=16),
+    "search-2": SearchBudget(simulations=40),
+    "search-3": SearchBudget(simulations=100),
 }
 
 

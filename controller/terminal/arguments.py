@@ -183,6 +183,11 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         help="measure the web app instead: scan jitter and memory with 8 pages connected, commit-to-page time,"
         " page load in Chromium (about a minute)",
     )
+    bench.add_argument(
+        "--bots",
+        action="store_true",
+        help="measure the scan jitter with the strongest bots thinking instead of random ones (about two minutes)",
+    )
     bench.set_defaults(run=commands["bench"])
 
     run = sub.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")

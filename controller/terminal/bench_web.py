@@ -53,7 +53,7 @@ seed = 11
 hands = "calm"
 speed = 1
 bots = true
-bot = "random"
+bot = "{bot}"
 
 [service]
 state_dir = "state"
@@ -83,11 +83,11 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def worker(seconds: float, pages: int, port: int) -> dict[str, Any]:
+def worker(seconds: float, pages: int, port: int, bot: str = "random") -> dict[str, Any]:
     """One measured run in this process (see the module docstring)."""
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "config.toml"
-        path.write_text(CONFIG.format(wiring=ROOT / "wiring", web="true" if pages else "false", port=port))
+        path.write_text(CONFIG.format(wiring=ROOT / "wiring", web="true" if pages else "false", port=port, bot=bot))
         service = Service(load_config(path))
         starts: list[float] = []
         commits: dict[int, float] = {}
@@ -144,6 +144,7 @@ def worker(seconds: float, pages: int, port: int) -> dict[str, Any]:
         "commit_to_pages_ms_p50": round(statistics.median(delays), 2) if delays else None,
         "commit_to_pages_ms_max": round(max(delays), 2) if delays else None,
         "moves_seen": len(delays),
+        "moves": len(commits),
     }
 
 
@@ -229,6 +230,41 @@ def bench_web(seconds: float = 30.0, pages: int = 8, rounds: int = 2) -> dict[st
     return result
 
 
+def bench_thinking(seconds: float = 30.0, rounds: int = 2, level: str = "search-3") -> dict[str, Any]:
+    """The scan loop's jitter with four random bots and with four bots of `level` thinking in their
+    workers (docs/bots.md, "Never in the board's way"): `rounds` runs of each in fresh processes."""
+    runs: dict[str, list[dict[str, Any]]] = {"random": [], level: []}
+    for _ in range(rounds):
+        for bot in runs:
+            done = subprocess.run(
+                [
+                    *(sys.executable, "-m", "controller.terminal.bench_web", "--worker", "--seconds", str(seconds)),
+                    *("--pages", "0", "--bot", bot),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            runs[bot].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    instant, thinking = _median_run(runs["random"]), _median_run(runs[level])
+    return {
+        "level": level,
+        "random_bots": instant,
+        "thinking_bots": thinking,
+        "jitter_p99_growth_ms": round(thinking["jitter_ms_p99"] - instant["jitter_ms_p99"], 3),
+    }
+
+
+def format_thinking(result: dict[str, Any]) -> str:
+    a, b = result["random_bots"], result["thinking_bots"]
+    return (
+        f"bots thinking (Klotz, four bots, {b['scans']} scans at 100/s each way; medians of the runs):\n"
+        f"  scan period jitter p99: {a['jitter_ms_p99']:.3f} ms with random bots, {b['jitter_ms_p99']:.3f} ms with"
+        f" {result['level']} bots thinking (+{result['jitter_p99_growth_ms']:.3f} ms; budget +2 ms);"
+        f" {b['moves']} moves in a run"
+    )
+
+
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The runs' figures, each the median over the runs (the worst commit delay: the maximum)."""
     merged = dict(runs[0])
@@ -245,7 +281,7 @@ def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 def _page_load_run(port: int) -> dict[str, Any] | None:
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "config.toml"
-        path.write_text(CONFIG.format(wiring=ROOT / "wiring", web="true", port=port))
+        path.write_text(CONFIG.format(wiring=ROOT / "wiring", web="true", port=port, bot="random"))
         service = Service(load_config(path))
         from controller.web.server import start_web
 
@@ -294,9 +330,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--pages", type=int, default=8)
     parser.add_argument("--port", type=int, default=18080)
+    parser.add_argument("--bot", default="random")
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.seconds, args.pages, args.port)))
+        print(json.dumps(worker(args.seconds, args.pages, args.port, args.bot)))
     else:
         pages_client(args.pages, args.port)
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.bots import BOTS
 from controller.games import GAMES, Game, State, load_game
 from controller.games.seats import result_line, seat_name
 from controller.terminal import arguments
@@ -51,6 +52,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     counts = ", ".join(str(n) for n in game.player_counts)
     print(f"{game.title}: {counts} players (usually {game.default_players}); rules: docs/games/{game.name}.md")
+    print(f"bot levels, weakest first (--bot): {', '.join(BOTS)}; strength in docs/bots.md")
     if not game.options:
         print("no options")
         return 0
@@ -241,6 +243,12 @@ def cmd_companion(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller.terminal.bench import bench_steps, format_bench, run_bench
 
+    if args.bots:
+        from controller.terminal.bench_web import bench_thinking, format_thinking
+
+        thinking = bench_thinking()
+        print(json.dumps(thinking) if args.json else format_thinking(thinking))
+        return 0
     if args.web:
         from controller.terminal.bench_web import bench_web, format_web
 
