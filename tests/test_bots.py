@@ -48,7 +48,7 @@ def test_a_bot_without_a_move_passes(bot: str) -> None:
 
 
 def test_unknown_bot_name_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match=r"unknown bot 'smart' \(bots: random, greedy, search-1, search-2, search-3\)"):
+    with pytest.raises(ValueError, match=r"unknown bot 'smart' \(bots: random, greedy, search-1, search-2\)"):
         make_bot("smart", 0)
 
 

@@ -100,11 +100,11 @@ def test_the_interrupted_search_answers_with_the_best_so_far() -> None:
 
 
 def test_levels_are_named_weakest_first() -> None:
-    assert list(BOTS) == ["random", "greedy", "search-1", "search-2", "search-3"]
-    budgets = [SEARCH_LEVELS[name].simulations for name in ("search-1", "search-2", "search-3")]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    assert list(BOTS) == ["random", "greedy", "search-1", "search-2"]
+    budgets = [SEARCH_LEVELS[name].simulations for name in ("search-1", "search-2")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 2
     assert make_bot("search-2", 1).name == "search-2"
-    with pytest.raises(ValueError, match=r"unknown bot 'deep'.*search-3"):
+    with pytest.raises(ValueError, match=r"unknown bot 'deep'.*search-2"):
         make_bot("deep", 0)
 
 

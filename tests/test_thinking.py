@@ -45,7 +45,7 @@ def test_a_searching_bot_thinks_in_its_own_process_and_answers_what_it_would_hav
 def test_a_new_position_interrupts_the_old_thought() -> None:
     first = FILLIT.new_game(seed=1)
     second = first.apply(first.legal_actions()[0])
-    bot = InWorker("search-3", 0)
+    bot = InWorker("search-2", 0)
     try:
         bot.poll(first)  # thinking about the first position...
         answer = decided(bot, second)  # ...when the game moved on: the answer is for the new one

@@ -73,11 +73,10 @@ class GreedyBot:
 
 # Search levels, weakest first, in simulations per move. The strongest fits the Pi Zero 2 W's think
 # time of about 3 s in the slowest game (Zillo, about 1.5 ms a simulation on a laptop core, and the
-# Pi 15-25 times slower); the others divide it by about 2.5 each (docs/bots.md, "Levels").
+# Pi 15-25 times slower); the weaker one thinks a quarter as long (docs/bots.md, "Levels").
 SEARCH_LEVELS: dict[str, SearchBudget] = {
-    "search-1": SearchBudget(simulations=16),
-    "search-2": SearchBudget(simulations=40),
-    "search-3": SearchBudget(simulations=100),
+    "search-1": SearchBudget(simulations=25),
+    "search-2": SearchBudget(simulations=100),
 }
 
 

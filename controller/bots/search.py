@@ -30,7 +30,7 @@ class SearchBudget:
     """How long a search thinks: a number of simulations, or (if set) seconds of wall time."""
 
     simulations: int
-    rollout_plies: int = 12
+    rollout_plies: int = 0
     seconds: float | None = None
 
     def __post_init__(self) -> None:

@@ -230,7 +230,7 @@ def bench_web(seconds: float = 30.0, pages: int = 8, rounds: int = 2) -> dict[st
     return result
 
 
-def bench_thinking(seconds: float = 30.0, rounds: int = 2, level: str = "search-3") -> dict[str, Any]:
+def bench_thinking(seconds: float = 30.0, rounds: int = 2, level: str = "search-2") -> dict[str, Any]:
     """The scan loop's jitter with four random bots and with four bots of `level` thinking in their
     workers (docs/bots.md, "Never in the board's way"): `rounds` runs of each in fresh processes."""
     runs: dict[str, list[dict[str, Any]]] = {"random": [], level: []}

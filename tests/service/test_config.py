@@ -245,7 +245,7 @@ def test_a_missing_profile_is_named(tmp_path: Path) -> None:
         ("sim", "noise", '"loud"', "must be one of none, low, high"),
         ("sim", "speed", "-1", "must be a number from 0 to 1000, not -1"),
         ("sim", "bots", '"yes"', "must be true or false, not 'yes'"),
-        ("sim", "bot", '"genius"', "must be one of random, greedy, search-1, search-2, search-3"),
+        ("sim", "bot", '"genius"', "must be one of random, greedy, search-1, search-2"),
         ("sim", "moves", '"c3-c5"', "must be a list of moves in the game's notation"),
         ("board", "sensor_model", '"magic"', "must be one of binary, count, signed, signed_count"),
     ],

@@ -154,7 +154,7 @@ def test_the_lobby_keeps_the_game_in_progress_and_the_history_replays_it(tmp_pat
             names = {game["name"]: game for game in lobby["games"]}
             assert names["klotz"]["fits"] and not names["fillit"]["fits"]  # a square board
             assert names["zillo"]["options"][0]["doc"].startswith("Z-6")
-            assert lobby["bots"] == ["human", "random", "greedy", "search-1", "search-2", "search-3"]
+            assert lobby["bots"] == ["human", "random", "greedy", "search-1", "search-2"]
             assert lobby["current"]["game"] == "klotz" and lobby["current"]["moves"] == 0
             page.ask({"type": "play", "action": first})
             page.view(lambda v: len(v["moves"]) == 1)

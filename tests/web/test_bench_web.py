@@ -53,9 +53,9 @@ def test_the_thinking_report_compares_the_jitter_with_its_budget() -> None:
     instant = {**run(0, 2.0, 38.0, None, None, 0), "moves": 90}
     thinking = {**run(0, 2.6, 41.0, None, None, 0), "moves": 40}
     text = format_thinking(
-        {"level": "search-3", "random_bots": instant, "thinking_bots": thinking, "jitter_p99_growth_ms": 0.6}
+        {"level": "search-2", "random_bots": instant, "thinking_bots": thinking, "jitter_p99_growth_ms": 0.6}
     )
-    assert "2.000 ms with random bots, 2.600 ms with search-3 bots thinking (+0.600 ms; budget +2 ms)" in text
+    assert "2.000 ms with random bots, 2.600 ms with search-2 bots thinking (+0.600 ms; budget +2 ms)" in text
     assert "40 moves in a run" in text
 
 
@@ -63,5 +63,5 @@ def test_a_thinking_run_seats_the_bots_it_names() -> None:
     """The run's configuration seats the level asked for (the runs themselves are the command's)."""
     from controller.terminal.bench_web import CONFIG, ROOT
 
-    text = CONFIG.format(wiring=ROOT / "wiring", web="false", port=1, bot="search-3")
-    assert 'bot = "search-3"' in text
+    text = CONFIG.format(wiring=ROOT / "wiring", web="false", port=1, bot="search-2")
+    assert 'bot = "search-2"' in text
