@@ -4,10 +4,11 @@ are hidden.
 One algorithm serves every game (single-observer information-set MCTS, which is plain UCT where
 nothing is hidden): each simulation first deals what the searching seat cannot see anew
 (`State.sample_unseen`, so the bot never peeks), then walks the tree by UCB among the actions
-legal in that sample, adds one node, plays a short random rollout and backs up one value per seat.
-Long games are not played out: a rollout stops after `rollout_plies` and the game's evaluator
-(the greedy bot's) ranks the seats there. Deterministic for a seed and a budget of simulations;
-a time budget is also possible (then it depends on the machine).
+legal in that sample (the evaluator's best first, widening with the visits), adds one node, and
+backs up one value per seat: the outcome, or the game's evaluator (the greedy bot's) where the
+simulation stops (after `rollout_plies` random plies, none by default; long games are never played
+out). Deterministic for a seed and a budget of simulations; a time budget is also possible (then it
+depends on the machine).
 """
 
 from __future__ import annotations
@@ -142,11 +143,12 @@ class SearchBot:
 class Leaf:
     """The value of a position where a simulation stops, one per seat in [0, 1]: the outcome when
     the game is over, else the evaluator's score for each seat squashed by a logistic whose scale
-    is the typical score seen so far in this search (so no game needs a tuned constant)."""
+    is the typical size of the scores seen so far in this search (their mean absolute value, which
+    a rare huge score, a win threat, does not swamp; so no game needs a tuned constant)."""
 
     def __init__(self, evaluator: Evaluator | None) -> None:
         self._evaluator = evaluator
-        self._squares = 0.0
+        self._sizes = 0.0
         self._seen = 0
 
     def ordered(self, state: State, actions: Sequence[Action]) -> list[Action]:
@@ -175,7 +177,7 @@ class Leaf:
         prepared = self._evaluator.prepare(before)
         scores = [self._evaluator.score(prepared, last, state, seat) for seat in range(state.players)]
         for score in scores:
-            self._squares += score * score
+            self._sizes += abs(score)
         self._seen += len(scores)
-        scale = math.sqrt(self._squares / self._seen) or 1.0
+        scale = self._sizes / self._seen or 1.0
         return tuple(1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -score / scale)))) for score in scores)
