@@ -81,6 +81,9 @@ class KnockWatch:
         self._last_change: dict[int, int] = {}
         self._slides: list[tuple[Change, Change]] = []  # slides not (yet) known to be knocks
         self.knocks: list[Knock] = []
+        # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
+        # hand may be there unseen, so a slide beside one is its knock.
+        self.unseen_hands: frozenset[int] = frozenset()
 
     def beside(self, one: int, other: int) -> bool:
         """Whether the fields of two channels are neighbours (a piece may slide from one to the other)."""
@@ -231,7 +234,8 @@ class KnockWatch:
         before or after: a slide whose end settles last is judged when it ends, so a placement that
         came between its start and its end counts too."""
         beside = self._beside.get(departure.channel, frozenset())
-        return any(
+        unseen = any(channel in beside for channel in self.unseen_hands - {departure.channel, arrival.channel})
+        return unseen or any(
             change.arrival
             and change.channel in beside
             and change.channel not in (departure.channel, arrival.channel)

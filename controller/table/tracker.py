@@ -365,6 +365,7 @@ class Tracker:
         self._seams.correction = None
         self._seams.acknowledged = None
         self._setup = False
+        self._knocks.unseen_hands = frozenset()
 
     def restart(self, now: int, state: State) -> None:
         """A new game (the old one was abandoned): no history, guide the set-up."""
@@ -394,6 +395,9 @@ class Tracker:
                 break
             decision = self._decide(now)
         shown = decision if not isinstance(decision, Commit | TakeBack) else Guide("moving")
+        # Kept while the move is under way (the board may show it as moving a moment), until the
+        # game moves on.
+        self._knocks.unseen_hands |= self._unseen_hands(shown)
         output = self._output_of(shown, committed, took_back, messages)
         self._set_deadline(self._knocks.next_expiry)
         self._set_deadline(self._debouncer.next_settle())
@@ -425,6 +429,22 @@ class Tracker:
         if previous is not None and shown.same_as(previous):
             shown = previous  # the same picture: the same object, so consumers can skip it
         return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
+
+    def _unseen_hands(self, decision: Shown) -> frozenset[int]:
+        """The failed sensors' fields where the move shown or asked about puts a piece: a hand may be
+        at work there unseen (knocks.py)."""
+        if not self._masked or not isinstance(decision, Acknowledge | Ask):
+            return frozenset()
+        actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
+        channel_of = self.board.channel_of
+        found = set()
+        for action in actions:
+            print_ = self._table(decision.played_in.get(action, self._state)).footprint(action)
+            for cell in print_.targets | print_.returns:
+                channel = channel_of.get(cell)
+                if channel is not None and channel in self._masked:
+                    found.add(channel)
+        return frozenset(found)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:

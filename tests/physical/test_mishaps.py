@@ -105,6 +105,23 @@ def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock()
     assert watch.overrides[h6] == 1 and watch.overrides[h5] == 0
 
 
+def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
+    """The move the board asks about sends a captured piece home to a field whose sensor has failed:
+    the hand is there, unseen, so the neighbour that slides meanwhile was knocked, not moved."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    g8, g9, g10 = channel[CELL("g8")], channel[CELL("g9")], channel[CELL("g10")]
+    assert watch.observe([Change(g9, 1, 0, 1000), Change(g10, 0, 1, 1013)], 1060) == []  # a slide, judged later
+    unseen = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    unseen.unseen_hands = frozenset({g8})
+    found = unseen.observe([Change(g9, 1, 0, 1000), Change(g10, 0, 1, 1013)], 1060)
+    assert [(k.origin, k.aside) for k in found] == [(g9, g10)]
+
+
 # --- 2. failing sensors ------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: str) -> None:
