@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from controller.games import Cell
+from controller.games.footprint import Footprint
 from controller.table.board import BoardMap
 from controller.table.evidence import came, left
 from controller.table.tracker_types import HintKind
@@ -279,6 +280,19 @@ def _apart(departure: Change, arrival: Change) -> float:
     departure is the likelier partner at equal distance (a lift is dated late by its bounce)."""
     gap = arrival.at - departure.at
     return abs(gap) + (0.5 if gap < 0 else 0.0)
+
+
+def hands_unseen(
+    prints: Iterable[Footprint], channel_of: Mapping[Cell, int], masked: Mapping[int, int]
+) -> frozenset[int]:
+    """The failed sensors' fields (`masked`) where moves with these footprints put a piece: a hand
+    may be at work there unseen, so a slide beside one is its knock."""
+    return frozenset(
+        channel
+        for print_ in prints
+        for cell in print_.targets | print_.returns
+        if (channel := channel_of.get(cell)) is not None and channel in masked
+    )
 
 
 def neighbours_on(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:

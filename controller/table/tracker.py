@@ -40,7 +40,7 @@ from controller.table.explanations import Scene, apart, fresh, ordered, then_nex
 from controller.table.following import Seams
 from controller.table.health import SensorHealth, Timing
 from controller.table.inputs import Board, Inputs, Outcome
-from controller.table.knocks import KnockWatch, neighbours_on
+from controller.table.knocks import KnockWatch, hands_unseen, neighbours_on
 from controller.table.tables import TableCache
 from controller.table.tracker_types import (
     NOTHING_HAPPENED,
@@ -431,20 +431,12 @@ class Tracker:
         return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
 
     def _unseen_hands(self, decision: Shown) -> frozenset[int]:
-        """The failed sensors' fields where the move shown or asked about puts a piece: a hand may be
-        at work there unseen (knocks.py)."""
+        """Where the move shown or asked about puts a piece on a failed sensor's field (knocks.py)."""
         if not self._masked or not isinstance(decision, Acknowledge | Ask):
             return frozenset()
         actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
-        channel_of = self.board.channel_of
-        found = set()
-        for action in actions:
-            print_ = self._table(decision.played_in.get(action, self._state)).footprint(action)
-            for cell in print_.targets | print_.returns:
-                channel = channel_of.get(cell)
-                if channel is not None and channel in self._masked:
-                    found.add(channel)
-        return frozenset(found)
+        prints = [self._table(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
+        return hands_unseen(prints, self.board.channel_of, self._masked)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:
