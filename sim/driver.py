@@ -186,6 +186,7 @@ class Performance:
         self._landing = self._plan_knock(is_field)
         self._declared_unseen = False
         self._board_took_something = False  # the board committed some move while this one was made
+        self._taken_early = False  # the board took this very move before the hands had finished it
         self._index = 0
         self._asked = False
         self._confirm_at: int | None = None
@@ -265,6 +266,10 @@ class Performance:
         done = self.hands_done
         if output.happened.transitions:
             self._board_took_something = True
+            if not done and action in output.happened.committed:
+                self._taken_early = True  # counted wrong by the judge; the person still finishes the move
+        if done and self._taken_early:
+            return True
         if done and self._declare and output.display.mode == "idle":
             self._backends.inputs.push("declare", self.text)
             self._declare = False
