@@ -215,6 +215,7 @@ class Service(TableControl):
         self.start_record: dict[str, Any] = {}
         self._bots = []
         self._seated = []
+        self._bot_cache = None
         self._changed = True
         self._notices: list[Notice] = []
         self._page_inputs: list[tuple[str, int | None]] = []
@@ -412,6 +413,7 @@ class Service(TableControl):
             began += time.perf_counter() - hands
         self._report(output)
         self._report_device()
+        self._think(self.session.state)
         self._publish(now, output)
         self.last_scan_ms = (time.perf_counter() - began) * 1000.0
         if driver is not None and driver.finished and not self._hands_done:

@@ -111,6 +111,7 @@ class TableControl:
     start_record: dict[str, Any]
     _bots: list[Thinking | None]
     _seated: list[Thinking | None]
+    _bot_cache: tuple[State, str] | None  # the bot move shown for a position, once decided
     _changed: bool
     _notices: list[Notice]
     _page_inputs: list[tuple[str, int | None]]
@@ -577,18 +578,21 @@ class TableControl:
         for problem in problems:
             self.log.warning("%s", problem)
 
-    def _bot_move(self, state: State) -> str | None:
-        """On a real board a bot's move is made by the players: the screen says which (computed once
-        per position)."""
+    def _think(self, state: State) -> None:
+        """Each scan on a real board: ask the bot on turn for its move (a searching bot answers when
+        it has thought); its answer is news for the screens, which tell the players to make it."""
         if self.driver is not None or state.is_terminal():
-            return None
-        cached = getattr(self, "_bot_cache", None)
+            return
+        cached = self._bot_cache
         if cached is not None and cached[0] is state:
-            return cached[1]
+            return
         bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
         action = bot.poll(state) if bot is not None else None
-        if action is None:
-            return None  # a human's turn, or the bot still thinks: asked again at the next scan
-        text = state.action_to_str(action)
-        self._bot_cache = (state, text)
-        return text
+        if action is not None:
+            self._bot_cache = (state, state.action_to_str(action))
+            self._changed = True
+
+    def _bot_move(self, state: State) -> str | None:
+        """On a real board a bot's move is made by the players: the screen says which, once decided."""
+        cached = self._bot_cache
+        return cached[1] if cached is not None and cached[0] is state else None

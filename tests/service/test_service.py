@@ -351,3 +351,31 @@ def test_a_scanner_missing_at_start_is_a_warning_not_a_failure(tmp_path: Path, f
     assert "<4>scanner link connecting: cannot open /dev/tafel-scanner: No such file or directory" in lines
     assert [line for line in lines if "scanner link" in line] == [lines[1]]  # once, however often it is tried
     assert service.backends.device_status() == "connecting"
+
+
+def test_a_real_boards_bot_thinks_off_the_loop_and_its_move_is_news_for_the_screens(tmp_path: Path) -> None:
+    """Without virtual hands the players make a bot's move: a searching bot answers when it has
+    thought, each scan only asks, and its answer makes the screens show it."""
+    from controller.bots.thinking import InWorker, thinking_bot
+
+    service = Service(load_config(write(tmp_path, sim_config())))
+    state = load_game("klotz").new_game(players=2, seed=3)
+    bot = thinking_bot("search-1", 0)
+    assert isinstance(bot, InWorker)
+    service._bots = [bot, None]
+    try:
+        service._changed = False
+        for _ in range(1200):
+            service._think(state)
+            if service._bot_move(state) is not None:
+                break
+            bot.wait(0.1)
+        text = service._bot_move(state)
+        assert text is not None and state.parse_action(text) in state.legal_actions()
+        assert service._changed  # the screens are told
+        service._changed = False
+        service._think(state)
+        assert not service._changed and service._bot_move(state) == text  # asked once per position
+    finally:
+        service._close_bots()
+        bot.close()
