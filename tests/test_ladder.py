@@ -92,3 +92,24 @@ def test_the_plot_puts_a_stronger_rating_higher() -> None:
     }
     circles = ET.fromstring(ladder_svg(summary)).findall("{http://www.w3.org/2000/svg}circle")
     assert float(circles[1].get("cy", 0)) < float(circles[0].get("cy", 0))  # higher on the page
+
+
+def test_the_bots_page_shows_a_plot_for_every_game_and_each_plot_is_a_ladders_drawing() -> None:
+    """docs/bots.md shows the ladders' plots; each is there, and is what `--svg` draws."""
+    import re
+
+    from controller.games import GAMES
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "bots.md").read_text()
+    for name in GAMES:
+        assert f"(bots/{name}.svg)" in page
+        svg = ET.fromstring((root / "docs" / "bots" / f"{name}.svg").read_text())
+        labels = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+        assert labels[0] and re.match(rf"{name}: rating by level", labels[0], re.IGNORECASE)
+        assert [t for t in labels if t in ("random", "greedy", "search-1", "search-2")] == [
+            "random",
+            "greedy",
+            "search-1",
+            "search-2",
+        ]
