@@ -265,9 +265,10 @@ class Performance:
         action = self.action
         done = self.hands_done
         if output.happened.transitions:
-            self._board_took_something = True
             if not done and action in output.happened.committed:
                 self._taken_early = True  # counted wrong by the judge; the person still finishes the move
+            elif done:
+                self._board_took_something = True  # (the last player's move, taken meanwhile, is not)
         if done and self._taken_early:
             return True
         if done and self._declare and output.display.mode == "idle":
