@@ -271,6 +271,10 @@ class Performance:
                 self._board_took_something = True  # (the last player's move, taken meanwhile, is not)
         if done and self._taken_early:
             return True
+        if done and any(message.endswith(f"declare {self.text} again") for message in output.happened.messages):
+            # The board names a field that does not show the move; the person sees it empty (or full):
+            # its sensor has failed, and they say the move again.
+            self._backends.inputs.push("declare", self.text)
         if done and self._declare and output.display.mode == "idle":
             self._backends.inputs.push("declare", self.text)
             self._declare = False

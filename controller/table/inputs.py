@@ -38,6 +38,7 @@ class Board:
     unmasked: Callable[[Mismatch], Mismatch]
     against: Callable[[tuple[int, ...]], Mismatch]  # the board's evidence against a position's readings
     names: Callable[[Choice, str], bool]  # whether a text names a candidate
+    field_name: Callable[[int], str]  # a channel's field in the game's notation
 
 
 @dataclass
@@ -56,6 +57,9 @@ class Inputs:
 
     def __init__(self, choice: Confirmation) -> None:
         self.choice = choice
+        # A declared move one of whose fields reads otherwise, doubted once: (its text, that field's
+        # channel, the board's evidence then). The same declaration on the same board takes it.
+        self._doubted: tuple[str, int, frozenset[tuple[int, int]]] | None = None
 
     def handle(self, event: InputEvent, board: Board) -> Outcome:
         if event.kind == "button":
@@ -130,10 +134,33 @@ class Inputs:
                 return instead
             return Outcome(message=f"{text}: {error.reason}")
         cands = board.table(state)
-        missed = _one_field_off(board.unmasked(cands.mismatch(action)), board, cands)
+        shown = board.unmasked(cands.mismatch(action))
+        missed = _one_field_off(shown, board, cands)
         if missed is None:
-            return Outcome(message=f"{text}: the board does not show this move; make it on the board first")
+            return self._doubt(text, action, shown, board)
+        self._doubted = None
         return Outcome(Commit(action, "declare"), missed=missed)
+
+    def _doubt(self, text: str, action: Action, shown: Mismatch, board: Board) -> Outcome:
+        """A declared move the board contradicts. When one field of the move alone reads otherwise
+        (another legal move may fit the board better), the person at the table may know that its
+        sensor has failed: the board says which field, and the same declaration again, on the same
+        board, takes the move with that field left out. Anything else: make it on the board first."""
+        evidence = frozenset(board.mismatch.items())
+        differing = {channel for channel, _ in shown ^ evidence}
+        refused = Outcome(message=f"{text}: the board does not show this move; make it on the board first")
+        if len(differing) != 1 or not any(channel in differing for channel, _ in shown):
+            self._doubted = None
+            return refused
+        (channel,) = differing
+        if self._doubted == (text, channel, evidence):
+            self._doubted = None
+            return Outcome(Commit(action, "declare"), missed={channel: board.stable[channel]})
+        self._doubted = (text, channel, evidence)
+        field = board.field_name(channel)
+        return Outcome(
+            message=f"{text}: {field} does not show this move; if its sensor has failed, declare {text} again"
+        )
 
     def _declared_instead(self, text: str, board: Board) -> Outcome | None:
         """A move declared for the player who moved last, in place of the move the board took: legal

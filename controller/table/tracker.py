@@ -176,7 +176,12 @@ class Tracker:
             self._unmasked,
             self._seams.evidence_against,
             self._seams.declared,
+            self._field_name,
         )
+
+    def _field_name(self, channel: int) -> str:
+        cell = self.board.cell_of_channel.get(channel)
+        return self._state.game.format_cell(cell) if cell is not None else f"sensor channel {channel}"
 
     def _carry_out(self, now: int, outcome: Outcome, committed: list[Action], messages: list[str]) -> int:
         """Do what an input asks; how many moves it took back."""

@@ -121,12 +121,37 @@ def test_a_split_stack_with_presence_sensors_asks_how_many_moved(model: str) -> 
 @pytest.mark.parametrize("model", PRESENCE)
 def test_a_split_stack_with_presence_sensors_is_chosen_by_declaring_it(model: str) -> None:
     table, _ = split_with_presence_sensors(model)
-    out = table.declare("C-E:c12-f12/3")
-    assert out.happened.messages == ("C-E:c12-f12/3: the board does not show this move; make it on the board first",)
+    out = table.declare("C-E:c12-f12/3")  # all three: c12 would be empty, and it reads a piece
+    doubt = "C-E:c12-f12/3: c12 does not show this move; if its sensor has failed, declare C-E:c12-f12/3 again"
+    assert out.happened.messages == (doubt,)
     assert out.display.mode == "confirm" and table.commits() == []
     table.declare("C-E:c12-f12/1")
     assert table.commits() == ["C-E:c12-f12/1"] and table.vias() == ["declare"]
     assert catchers_of(table.state) == {"c12": (0, 2), "f12": (0, 1), "l3": (1, 3)}
+
+
+@pytest.mark.parametrize("model", PRESENCE)
+def test_a_move_declared_twice_past_one_field_that_reads_otherwise_is_taken_with_that_sensor_left_out(
+    model: str,
+) -> None:
+    """The person at the table insists: the field the board names reads a piece, they see it empty,
+    so its sensor has failed. The second identical declaration takes the move and reports the field."""
+    table, _ = split_with_presence_sensors(model)
+    doubted = table.declare("C-E:c12-f12/3")
+    assert doubted.happened.committed == () and "declare C-E:c12-f12/3 again" in doubted.happened.messages[0]
+    out = table.declare("C-E:c12-f12/3")
+    assert table.commits() == ["C-E:c12-f12/3"] and table.vias() == ["declare"]
+    assert [fault.cell for fault in out.display.faults] == [CELL("c12")]
+
+
+@pytest.mark.parametrize("model", PRESENCE)
+def test_a_doubted_declaration_is_not_taken_on_a_board_that_changed_meanwhile(model: str) -> None:
+    table, _ = split_with_presence_sensors(model)
+    table.declare("C-E:c12-f12/3")
+    table.place("a1", table.lift("f12"))  # the board changes: the doubt no longer holds
+    table.run(300)
+    out = table.declare("C-E:c12-f12/3")
+    assert table.commits() == [] and out.happened.committed == ()
 
 
 # --- several cards allow one move ------------------------------------------------------------------
