@@ -186,8 +186,8 @@ def ladder_svg(summary: dict[str, Any]) -> str:
     """Rating against level with 95 % intervals, as a small standalone SVG."""
     rows = summary["ratings"]
     width, height, left, top, bottom = 520, 300, 60, 30, 60
-    low = min(row["low"] for row in rows)
-    high = max(row["high"] for row in rows)
+    low: float = min(row["low"] for row in rows)
+    high: float = max(row["high"] for row in rows)
     span = (high - low) or 1.0
     step = (width - left - 60) / max(1, len(rows) - 1)
 
