@@ -575,9 +575,9 @@ class Tracker:
         return any(channel in self._mismatch for channel in self._debouncer.pending)
 
     def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: CandidateTable) -> bool:
-        """Whether the action puts a piece where no sensor notices it, so the board cannot tell a
-        finished move from one still in the hand: then the player confirms instead of the board
-        guessing.
+        """Whether the action moves a piece where no sensor notices it, so the board cannot tell a
+        finished move from one still in the hand, or from a knock: then the player confirms instead
+        of the board guessing.
 
         That is a piece put on a field whose pieces all stay and whose reading does not change (a
         Catcher sent home onto its own stack under a binary or signed sensor). A field that is
@@ -590,8 +590,10 @@ class Tracker:
         if self._masked:
             channel_of = self.board.channel_of
             print_ = cands.footprint(choice)
-            if any(channel_of.get(cell) in self._masked for cell in print_.targets | print_.returns):
-                return True  # a piece put on a field whose sensor is left out: nobody sees it arrive
+            if any(channel_of.get(cell) in self._masked for cell in print_.origins | print_.targets | print_.returns):
+                # A move on a field whose sensor is left out: nobody sees the piece arrive there, or
+                # leave it (a piece knocked off it looks the same). The players confirm it.
+                return True
         return cands.unseen_placement(choice)
 
     def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable) -> Guide:

@@ -410,3 +410,25 @@ def test_2_a_stuck_sensor_that_lights_as_the_last_mover_lifts_to_look_is_no_corr
     assert in_order(frozenset({(0, 0), (1, 1)}), expected, [1000, 986, 0], beside)  # a slide: bounce
     assert in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 1000], beside)  # seen together
     assert in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 1150], beside)  # carried
+
+
+def test_2_a_move_off_a_field_whose_sensor_failed_is_asked_never_taken_alone() -> None:
+    """Nobody sees a piece leave a field whose sensor is left out; a piece knocked off it would look
+    the same. A move from there is asked, and the players' confirm takes it."""
+    table = Table(model="binary")
+    start = table.now
+    table.sim.stick(CELL("d4"), 0)  # the sensor under the free cylinder on d4 dies
+    table.run(3000)
+    table.carry("g12", "e11", dwell=300)
+    table.run(600)
+    out = table.run(11_000)
+    assert [fault.cell for fault in out.display.faults] == [CELL("d4")]
+    assert table.texts(start) == ["g12-e11"]
+    moved = table.state.parse_action("d4-d6")
+    assert moved in table.state.legal_actions()  # Blue may move the free cylinder
+    table.carry("d4", "d6", dwell=300)
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.texts(start) == ["g12-e11"]
+    table.press("confirm")
+    table.run(300)
+    assert table.texts(start) == ["g12-e11", "d4-d6"]
