@@ -271,6 +271,8 @@ class Performance:
                 self._board_took_something = True  # (the last player's move, taken meanwhile, is not)
         if done and self._taken_early:
             return True
+        if any(message.startswith(f"{self.text}: ") for message in output.happened.messages):
+            self._asked = False  # the answer was refused (the board changed meanwhile): asked again, answer again
         if done and any(message.endswith(f"declare {self.text} again") for message in output.happened.messages):
             # The board names a field that does not show the move; the person sees it empty (or full):
             # its sensor has failed, and they say the move again.
