@@ -8,8 +8,8 @@ SIGINT stop it cleanly: STOPPING=1 to systemd, every LED off, devices closed, ex
 Logs go to stdout, one line per event, each with the sd-daemon(3) level prefix (`<6>` info, `<4>`
 warning, `<3>` error) that journald turns into the entry's priority.
 
-With the simulated board, virtual hands (controller.terminal.physical.HandsDriver) play the scripted moves and
-bots from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
+With the simulated board, virtual hands (sim.driver.HandsDriver) play the scripted moves and bots
+from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
 as the computer can while the hands play), so a whole game can be watched headless on a laptop.
 """
 

@@ -1,5 +1,6 @@
-"""Full-stack simulated games (DESIGN section 7): bots choose, virtual hands move the pieces on a
-noisy simulated board, and the tracker must commit exactly the intended actions."""
+"""Full-stack simulated games (docs/architecture.md, "One scan, end to end"): bots choose, virtual
+hands move the pieces on a noisy simulated board, and the tracker must commit exactly the intended
+actions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The LED frame composer (DESIGN section 4): marks dimmed, hints above them, blinking guidance,
+"""The LED frame composer (docs/leds.md): marks dimmed, hints above them, blinking guidance,
 status and seat LEDs, and frames pushed only when they change, at a bounded rate."""
 
 from __future__ import annotations

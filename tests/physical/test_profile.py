@@ -1,4 +1,4 @@
-"""Board profiles (DESIGN section 2): the square14 wiring, and loader errors that name file and line."""
+"""Board profiles (wiring/README.md): the square14 wiring, and loader errors that name file and line."""
 
 from pathlib import Path
 

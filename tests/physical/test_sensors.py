@@ -1,4 +1,5 @@
-"""Sensor models (DESIGN section 2): what one field's sensor reads for the magnets standing on it."""
+"""Sensor models (wiring/README.md, "Sensors and magnets per game"): what one field's sensor reads
+for the magnets standing on it."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Move inference on Fillit (DESIGN section 3, docs/games/fillit.md "What the board shows"): scripted
+"""Move inference on Fillit (docs/tracker.md, docs/games/fillit.md "What the board shows"): scripted
 lift/place scenarios on the hex61 board.
 
 Pawns face the sensor with +1 and stones with -1, so a signed sensor (Fillit's own) sees a stone-pawn

@@ -1,4 +1,4 @@
-"""Move inference on Klotz (DESIGN section 3), scripted lift/place scenarios on every sensor model.
+"""Move inference on Klotz (docs/tracker.md), scripted lift/place scenarios on every sensor model.
 
 Time is virtual: the simulated board is scanned every 10 ms and the tracker only ever sees those
 scans, so every time asserted here is a scan time, never a wall-clock time.
