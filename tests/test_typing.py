@@ -1,5 +1,5 @@
-"""The tracker's package type-checks under mypy's strict mode: every attribute a part reads is
-declared, every function typed (the suite runs the check, so it cannot drift)."""
+"""The tracker's and the bots' packages type-check under mypy's strict mode: every attribute a part
+reads is declared, every function typed (the suite runs the check, so it cannot drift)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from mypy import api
 
 from tests.service.configs import ROOT
 
-STRICT = [str(ROOT / "controller" / "table")]
+STRICT = [str(ROOT / "controller" / "table"), str(ROOT / "controller" / "bots")]
 
 
-def test_the_tracker_package_passes_mypy_strict() -> None:
+def test_the_tracker_and_bots_packages_pass_mypy_strict() -> None:
     # The settings are pyproject.toml's [tool.mypy], so `mypy` alone checks the same thing.
     config = str(ROOT / "pyproject.toml")
     out, err, status = api.run(

@@ -59,7 +59,7 @@ class ZillertalEvaluator:
 def value(state: ZillertalState, obs: Mapping[str, Any], turn_over: bool = False) -> float:
     me = obs["player"]
     zones = list(obs["zones"].values())
-    total = POINT * obs["points"][me] + TASK * obs["open_tasks"][me]
+    total: float = POINT * obs["points"][me] + TASK * obs["open_tasks"][me]
     my_turn = obs["current_player"] == me and not obs["terminal"] and not turn_over
     best_claimable = 0
     for held in obs["contracts"][me]:

@@ -92,7 +92,8 @@ def position_value(obs: Mapping[str, Any]) -> float:
     penalty = obs.get("penalty")
     if penalty is not None and penalty["offender"] == me:
         value += OWED * penalty["owed"]
-    return value + SKIP * obs["skips"][me]
+    skips: int = obs["skips"][me]
+    return value + SKIP * skips
 
 
 def others_show(obs: Mapping[str, Any]) -> frozenset[str]:
