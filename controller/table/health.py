@@ -11,8 +11,9 @@ Not a piece the player on turn may move, lifted: people hold a piece in the air 
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
 while the game goes on; its sensor has died, or the piece is gone.
 
-A signed reading that turns from one polarity to the other without passing through "empty" is a
-fault at once: no hand swaps one piece for another faster than the debounce time.
+A signed reading that turns from one polarity to the other without passing through "empty", with no
+other field changing about then, is a fault at once: no hand swaps one piece for another faster than
+the debounce time (a board part carried with its pieces changes many fields together).
 
 A faulty channel is reported with its field and (with `mask_stuck`) left out of the matching so
 the game goes on; it is trusted again as soon as its reading changes.
@@ -27,6 +28,7 @@ from controller.games import Cell
 from controller.table.knocks import Change
 from controller.table.tracker_types import Mismatch, SensorFault
 
+ALONE_MS = 500  # a sensor flip with no other field changing this close in time: no hand made it
 OUTLIVED_MS = 10_000  # a lifted-looking field that outlived a move made elsewhere, this long: a fault
 
 
@@ -54,15 +56,21 @@ class SensorHealth:
     def taken_back(self) -> None:
         self.moved = None  # the move that stood is gone: nothing outlived it
 
-    def impossible(self, changes: Sequence[Change]) -> tuple[int, ...]:
-        """The channels among `changes` that turned from one polarity straight to the other; masked
-        at their new reading (when masking is on), so the matching goes on without them."""
-        flipped = tuple(change.channel for change in changes if change.before * change.after < 0)
-        if self.mask:
-            for change in changes:
-                if change.channel in flipped:
+    def impossible(self, changes: Sequence[Change], stable_since: Sequence[int]) -> tuple[int, ...]:
+        """The channels among `changes` that turned from one polarity straight to the other while no
+        other field changed within ALONE_MS; masked at their new reading (when masking is on), so the
+        matching goes on without them. (Pieces carried on a board part slide over the sensors and
+        may pass from one to the next without an empty reading: then every field they cross changes.)"""
+        flipped = []
+        for change in changes:
+            if change.before * change.after >= 0:
+                continue
+            others = (at for channel, at in enumerate(stable_since) if channel != change.channel)
+            if all(abs(at - change.at) > ALONE_MS for at in others):
+                flipped.append(change.channel)
+                if self.mask:
                     self.masked[change.channel] = change.after
-        return flipped
+        return tuple(flipped)
 
     def outlived(self, channel: int, stable_since: Sequence[int]) -> bool:
         """Whether the channel's change is older than the last move, which was made elsewhere."""

@@ -147,7 +147,7 @@ class Inputs:
         sensor has failed: the board says which field, and the same declaration again, on the same
         board, takes the move with that field left out. Anything else: make it on the board first."""
         evidence = frozenset(board.mismatch.items())
-        differing = {channel for channel, _ in shown ^ evidence}
+        differing = _differing(shown, evidence)
         refused = Outcome(message=f"{text}: the board does not show this move; make it on the board first")
         if len(differing) != 1 or not any(channel in differing for channel, _ in shown):
             self._doubted = None
@@ -202,11 +202,16 @@ def _one_field_off(
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}
-    differing = {channel for channel, _ in shown ^ evidence}
+    differing = _differing(shown, evidence)
     if len(differing) != 1 or (board.mismatch and cands.matching(frozenset(board.mismatch.items()), board.masked)):
         return None
     (channel,) = differing
     return {channel: board.stable[channel]} if any(channel == moved for moved, _ in shown) else {}
+
+
+def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:
+    """The channels where a declared move's picture and the board's evidence disagree."""
+    return {channel for channel, _ in shown ^ evidence}
 
 
 def _decision(choice: Choice, via: str) -> Commit | TakeBack:

@@ -228,7 +228,7 @@ class Tracker:
         if not scan.settled:
             self._set_deadline(self._debouncer.next_settle())
             return False
-        for channel in self._health.impossible(scan.changes):
+        for channel in self._health.impossible(scan.changes, self._debouncer.stable_since):
             self._mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
         knocked_before = set(self._knocks.overrides)
         self._knocks.observe(scan.changes, now)

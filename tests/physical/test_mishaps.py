@@ -150,6 +150,7 @@ def test_2_a_sensor_that_turns_polarity_at_once_is_a_fault_at_once(model: str) -
     left out, and the game goes on."""
     table = Table(model=model)
     start = table.now
+    table.run(1000)  # mid-game: nothing else has changed for a while
     field = CELL("g7")
     reading = table.sim.true_readings()[table.sim.channel_of[field]]
     assert reading != 0
@@ -432,3 +433,18 @@ def test_2_a_move_off_a_field_whose_sensor_failed_is_asked_never_taken_alone() -
     table.press("confirm")
     table.run(300)
     assert table.texts(start) == ["g12-e11", "d4-d6"]
+
+
+def test_2_fields_that_flip_polarity_together_are_pieces_carried_on_a_part_not_failed_sensors() -> None:
+    """A Zillo board part carried with its pieces slides them over the sensors, which may read one
+    piece, then the next, with no empty reading between: many fields change together, so none is
+    blamed. A lone flip is."""
+    from controller.table.health import SensorHealth
+    from controller.table.knocks import Change
+
+    health = SensorHealth(stuck_after_ms=5000, mask=True)
+    since = [0, 1000, 1010, 0]
+    together = [Change(1, 1, -1, 1000), Change(2, -1, 1, 1010)]
+    assert health.impossible(together, since) == () and health.masked == {}
+    assert health.impossible([Change(3, 1, -1, 4000)], [0, 1000, 1010, 4000]) == (3,)
+    assert health.masked == {3: -1}

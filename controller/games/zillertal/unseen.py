@@ -16,7 +16,7 @@ UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 
 def sample_unseen(state: ZillertalState, player: int, rng: random.Random) -> ZillertalState:
     """The other hands, the deck and the unused Valley cards dealt anew from the cards among them;
-    each contract pile shuffled (which contracts it holds is public, not their order)."""
+    each contract pile shuffled (which contracts it holds is public, not their order): ZT-8."""
     data = state.to_json()
     if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
         return state

@@ -12,8 +12,9 @@ if TYPE_CHECKING:
 
 
 def sample_unseen(state: ZilloState, player: int, rng: random.Random) -> ZilloState:
-    """Other hands, the pile below a card turned up, and the cards others discarded face down, dealt
-    from the cards `player` cannot place; the random state that decides the next shuffle drawn anew."""
+    """Other hands, the pile below a card turned up, and the cards others discarded face down (ZE-8),
+    dealt from the cards `player` cannot place; the random state that decides the next shuffle drawn
+    anew. What the seat sees is docs/games/zillo.md's "Hidden information"."""
     data = state.to_json()
     if data.get("hands") is None:  # physical cards: the engine knows no hand to sample
         return state

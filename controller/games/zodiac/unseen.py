@@ -15,7 +15,7 @@ UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 
 def sample_unseen(state: ZodiacState, player: int, rng: random.Random) -> ZodiacState:
     """The other hands and the deck dealt anew from the cards among them; a hand shown to `player`
-    (an offender's, to the player who chooses its penalty) stays as it is."""
+    (an offender's, to the player who chooses its penalty, ZO-E6) stays as it is."""
     data = state.to_json()
     if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
         return state
