@@ -12,12 +12,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each layer and what it may import besides itself (see docs/architecture.md, "Layers").
-GAMES, HAL, BOTS, TABLE, SIM, SERVICE, WEB, TERMINAL = (
+GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB, TERMINAL = (
     "controller.games",
     "hal",
     "controller.bots",
     "controller.table",
     "sim",
+    "controller.remote",
     "controller.service",
     "controller.web",
     "controller.terminal",
@@ -28,9 +29,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     BOTS: frozenset({GAMES}),
     TABLE: frozenset({GAMES, HAL}),
     SIM: frozenset({GAMES, HAL, BOTS, TABLE}),
-    SERVICE: frozenset({GAMES, HAL, BOTS, TABLE, SIM}),
-    WEB: frozenset({GAMES, HAL, BOTS, TABLE, SIM, SERVICE}),
-    TERMINAL: frozenset({GAMES, HAL, BOTS, TABLE, SIM, SERVICE, WEB}),
+    REMOTE: frozenset({GAMES}),
+    SERVICE: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE}),
+    WEB: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE}),
+    TERMINAL: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB}),
 }
 PROJECT_ROOTS = ("controller", "hal", "sim")
 

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.service.control import CommandError, Snapshot
 from controller.web.protocol import ProtocolError
-from controller.web.views import deciding_seat, has_hidden_hands
+from controller.web.views import deciding_seat
 
 Role = Literal["table", "seat", "watch", "health"]
 GAME_ACTS = frozenset({"press", "declare", "card", "play"})  # messages that act in the game

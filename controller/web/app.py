@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.bots import BOTS
 from controller.games import GAMES, Game, load_game
+from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.service.archive import Archive, ArchivedGame, ArchiveError, notation_text
 from controller.service.control import Command, CommandError, ControlChannel, ShowPin, Snapshot
@@ -46,7 +47,7 @@ from controller.web.guard import MessageRate, PageCount, PinGuard
 from controller.web.protocol import ADMIN, ProtocolError, command_of, parse_message
 from controller.web.replay import replay_view
 from controller.web.seats import SeatLinks
-from controller.web.views import has_hidden_hands, health_view, seat_view, table_view, viewer_parts
+from controller.web.views import health_view, seat_view, table_view, viewer_parts
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/lobby", "/history", "/health", "/watch")

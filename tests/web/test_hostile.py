@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from controller.games.public import public_observation
 from controller.service.loop import Service
 from controller.web.access import OWN_PAGE
 from controller.web.protocol import FIELDS
-from controller.web.views import public_observation
 from tests.web.harness import PIN, Page, config_text, running_service, web_client
 from tests.web.test_seats import secrets_outside
 

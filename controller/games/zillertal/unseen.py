@@ -28,6 +28,7 @@ def sample_unseen(state: ZillertalState, player: int, rng: random.Random) -> Zil
     data["unused"] = refill.take(len(data["unused"]))
     refill.check_used()
     for pile in data["piles"]:
+        pile.sort()  # the true order never shows in a sample
         rng.shuffle(pile)
     data["rng"] = reseeded(rng)
     return state.game.state_from_json(data)

@@ -1,0 +1,117 @@
+"""A guest board's side of a remote game: it follows the host's word and proposes its own seats'
+moves (docs/remote.md, rules 2, 4, 5 and 7). Pure: it is handed messages and local commits, and
+says what to send and which position the board should show."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from controller.games import Action, Game, State
+from controller.games.seats import seat_name
+from controller.remote.host import Send
+from controller.remote.messages import Message, Ply, Propose, Refuse, Sync
+from controller.remote.position import digest
+
+
+@dataclass
+class Heard:
+    """What one message from the host changed: whether the board's position moved on, and what to
+    tell the people (and the log)."""
+
+    moved: bool = False
+    said: list[str] = field(default_factory=list)
+    sends: list[Send] = field(default_factory=list)
+
+
+class Guest:
+    """One board's view of a game another board hosts."""
+
+    def __init__(self, me: str, host: str, game_id: str, game: Game, seats: Sequence[str]) -> None:
+        self.me = me
+        self.host = host
+        self.game_id = game_id
+        self.game = game
+        self.seats = tuple(seats)
+        self.ply = -1  # the last ply the host has told this board (-1: none yet)
+        self.history: list[State] = []  # the stand-ins of the plies told, oldest first (gaps skipped)
+        self.moves: list[str] = []  # the moves as this board may read them, one per ply
+        self.pending: list[Propose] = []  # this board's moves the host has not answered yet
+        self.disagree: str | None = None
+
+    @property
+    def state(self) -> State | None:
+        """The host's last word: the stand-in of the last ply told."""
+        return self.history[-1] if self.history else None
+
+    def mine(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat] == self.me
+
+    def hello(self) -> list[Send]:
+        """On (re)connecting: ask the host for what this board missed."""
+        return [Send(self.host, Sync(self.game_id, max(self.ply, 0)))]
+
+    def position(self) -> tuple[State, list[State]] | None:
+        """The position the board should show: the host's last word with this board's unanswered
+        moves played on it, and the states before it."""
+        state = self.state
+        if state is None:
+            return None
+        history = self.history[:-1]
+        for proposal in self.pending:
+            try:
+                after = state.apply(state.parse_action(proposal.move))
+            except ValueError:
+                break
+            history, state = [*history, state], after
+        return state, history
+
+    # --- the board's own moves --------------------------------------------------------------------------
+    def local_move(self, before: State, action: Action) -> list[Send]:
+        """The tracker committed `action` on this board: propose it if the seat is this board's."""
+        seat = before.current_player
+        if not self.mine(seat):
+            where = self.seats[seat] if seat < len(self.seats) else "another board"
+            raise ValueError(f"{seat_name(before, seat)} plays on board {where}: wait for the move from there")
+        proposal = Propose(self.game_id, self.ply + len(self.pending), before.action_to_str(action))
+        self.pending.append(proposal)
+        return [Send(self.host, proposal)]
+
+    # --- the host's word --------------------------------------------------------------------------------
+    def receive(self, sender: str, message: Message) -> Heard:
+        if sender != self.host:
+            raise ValueError(f"board {sender} is not the host of game {self.game_id}")
+        if isinstance(message, Ply):
+            return self._ply(message)
+        if isinstance(message, Refuse):
+            return self._refused(message)
+        raise ValueError(f"a {message.type} message is not for a guest of game {self.game_id}")
+
+    def _ply(self, message: Ply) -> Heard:
+        if message.ply <= self.ply:
+            return Heard()  # a repeat or a late copy: nothing changes
+        try:
+            stand_in = self.game.state_from_json(message.state)
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"the host's position at move {message.ply} cannot be read: {error}") from None
+        heard = Heard(moved=True)
+        own = digest(stand_in, message.ply)
+        if own != message.digest:
+            self.disagree = f"this board's position at move {message.ply} differs from the host's"
+            heard.said.append(self.disagree + "; the host's position stands")
+        if message.ply > self.ply + 1 and self.ply >= 0:
+            heard.said.append(f"caught up from move {self.ply + 1} to move {message.ply + 1}")
+        self.moves = list(message.moves)
+        self.history.append(stand_in)
+        self.ply = message.ply
+        self.pending = [p for p in self.pending if p.ply >= message.ply]
+        if message.ply > 0 and not self.mine(message.seat):
+            who = seat_name(stand_in, message.seat)
+            heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")
+        return heard
+
+    def _refused(self, message: Refuse) -> Heard:
+        if not any(p.ply == message.ply and p.move == message.move for p in self.pending):
+            return Heard()  # an answer to a proposal already settled
+        self.pending = [p for p in self.pending if p.ply < message.ply]
+        return Heard(moved=True, said=[f"the host refused {message.move}: {message.reason}"])

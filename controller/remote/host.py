@@ -1,0 +1,168 @@
+"""The host board's side of a remote game: it referees and holds what is hidden (docs/remote.md,
+rules 1, 2, 4, 5 and 7). Pure: it is handed the moves and messages, and returns what to send."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from controller.games import Action, IllegalAction, State
+from controller.games.public import has_hidden_hands, public_observation
+from controller.games.seats import result_line, seat_name
+from controller.remote.messages import Message, Ply, Propose, Record, Refuse, Sync
+from controller.remote.position import digest
+
+
+@dataclass(frozen=True)
+class Send:
+    """One message to send: to a board, or (`to` None) the game's public record."""
+
+    to: str | None
+    message: Message
+
+
+@dataclass(frozen=True)
+class Played:
+    """One move of the game as the host keeps it."""
+
+    seat: int
+    text: str  # the move's notation, for the board that owns the seat
+    public: str  # as every other board may read it
+
+
+class Host:
+    """The referee of one remote game: the true state, and which board owns each seat."""
+
+    def __init__(
+        self,
+        me: str,
+        game_id: str,
+        history: Sequence[State],
+        seats: Sequence[str],
+        played: Sequence[Played] = (),
+        rng: random.Random | None = None,
+    ) -> None:
+        if len(history) != len(played) + 1:
+            raise ValueError("a host's history has one state more than it has moves")
+        state = history[-1]
+        if len(seats) != state.players:
+            raise ValueError(f"{state.game.title} here has {state.players} seats, and {len(seats)} boards were named")
+        for board in dict.fromkeys(seats):
+            if has_hidden_hands(state) and list(seats).count(board) > 1:
+                raise ValueError(
+                    f"in {state.game.title} each board plays one seat over the network (its hand stays on its "
+                    f"board); board {board} was named for {list(seats).count(board)}"
+                )
+        self.me = me
+        self.game_id = game_id
+        self.seats = tuple(seats)
+        self.history = list(history)
+        self.played = list(played)
+        self._rng = rng or random.Random()
+        self.status = "playing"
+
+    @property
+    def state(self) -> State:
+        return self.history[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.played)
+
+    @property
+    def guests(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(board for board in self.seats if board != self.me))
+
+    def owns(self, board: str, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat] == board
+
+    # --- what happens here ----------------------------------------------------------------------------
+    def local_move(self, action: Action) -> list[Send]:
+        """A seat of this board moved (the local tracker committed it): tell everyone."""
+        state = self.state
+        if not self.owns(self.me, state.current_player):
+            raise ValueError(self._elsewhere(state))
+        self._play(action)
+        return self.announce()
+
+    def announce(self, boards: Sequence[str] | None = None) -> list[Send]:
+        """The current ply to `boards` (default: every guest), and the public record."""
+        sends = [Send(board, self.ply_for(board)) for board in (self.guests if boards is None else boards)]
+        return [*sends, Send(None, self.record())]
+
+    def receive(self, sender: str, message: Message) -> list[Send]:
+        """A guest's message; a board without a seat here is ignored (the caller logs it)."""
+        if sender not in self.guests:
+            raise ValueError(f"board {sender} has no seat in game {self.game_id}")
+        if isinstance(message, Sync):
+            return self.announce([sender]) if message.have != self.ply else [Send(sender, self.ply_for(sender))]
+        if isinstance(message, Propose):
+            return self._proposed(sender, message)
+        raise ValueError(f"a {message.type} message is not for the host of game {self.game_id}")
+
+    def _proposed(self, sender: str, message: Propose) -> list[Send]:
+        if message.ply < self.ply:
+            if self.played[message.ply].text == message.move and self.owns(sender, self.played[message.ply].seat):
+                return [Send(sender, self.ply_for(sender))]  # a repeat: it was played, the board may have missed it
+            late = f"the game is at move {self.ply + 1} already; {message.move} came late"
+            return self._refuse(sender, message, late)
+        if message.ply > self.ply:
+            return self._refuse(sender, message, f"the game is at move {self.ply + 1}, not {message.ply + 1}")
+        state = self.state
+        if state.is_terminal():
+            return self._refuse(sender, message, "the game is over")
+        if not self.owns(sender, state.current_player):
+            return self._refuse(sender, message, self._elsewhere(state))
+        try:
+            action = state.parse_action(message.move)
+            self._play(action)
+        except IllegalAction as error:
+            return self._refuse(sender, message, f"{message.move} is not legal here: {error.reason}")
+        return self.announce()
+
+    def _refuse(self, sender: str, message: Propose, reason: str) -> list[Send]:
+        refusal = Refuse(self.game_id, message.ply, message.move, reason)
+        return [Send(sender, refusal), Send(sender, self.ply_for(sender))]
+
+    def _elsewhere(self, state: State) -> str:
+        seat = state.current_player
+        return f"{seat_name(state, seat)} is to move, and plays on board {self.seats[seat]}"
+
+    def _play(self, action: Action) -> None:
+        state = self.state
+        after = state.apply(action)
+        text, public = state.action_to_str(action), state.public_action_to_str(action)
+        self.played.append(Played(state.current_player, text, public))
+        self.history.append(after)
+        if after.is_terminal():
+            self.status = "over"
+
+    # --- what each board may read ----------------------------------------------------------------------
+    def ply_for(self, board: str) -> Ply:
+        """The current ply as `board` may read it: its stand-in, and the last move in the notation
+        its seats may read."""
+        state = self.state
+        mine = [seat for seat, owner in enumerate(self.seats) if owner == board]
+        stand_in = state.sample_unseen(mine[0], self._rng) if mine else state
+        moves = tuple(played.text if played.seat in mine else played.public for played in self.played)
+        seat = self.played[-1].seat if self.played else -1
+        return Ply(
+            self.game_id, self.ply, moves[-1] if moves else "", seat, digest(state, self.ply), stand_in.to_json(), moves
+        )
+
+    def record(self) -> Record:
+        state = self.state
+        public, _ = public_observation(state)
+        return Record(
+            self.game_id,
+            state.game.name,
+            self.me,
+            self.ply,
+            digest(state, self.ply),
+            tuple(played.public for played in self.played),
+            self.seats,
+            public,
+            result_line(state) if state.is_terminal() else "",
+            self.status,
+        )

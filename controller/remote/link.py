@@ -1,0 +1,162 @@
+"""One board's connection to the broker (docs/remote.md). paho-mqtt's network thread does all the
+I/O and reconnects by itself; what arrives waits in a queue the scan loop drains between two scans,
+so a slow broker or a dead link never holds up the board. A message that does not parse is reported
+in words and dropped here; the board never sees it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller.remote import topics
+from controller.remote.host import Send
+from controller.remote.messages import Message, MessageError, Presence, decode, encode
+
+QOS = 1  # at least once: a repeat changes nothing (docs/remote.md, rule 4), a loss would
+KEEPALIVE_S = 15  # a vanished board is declared offline (its last will) within 1.5 keep-alives
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    """Where the broker is and who this board is on it (`[remote]` in the configuration)."""
+
+    board: str
+    host: str = "localhost"
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None  # a club's own certificate authority; None: the system's
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A checked message from `sender` (the topic's sender part), on topic `address`."""
+
+    address: topics.Address
+    message: Message
+
+    @property
+    def sender(self) -> str:
+        return self.address.sender or self.address.board
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """The link came up (`up`) or went down: on coming up a board says hello again."""
+
+    up: bool
+    reason: str = ""
+
+
+Event = Incoming | LinkState
+
+
+class Link:
+    """A board's MQTT client: subscribes to its inbox, `follow` (presence, records) and keeps its
+    own presence retained, with a last will that says offline."""
+
+    def __init__(self, settings: BrokerSettings, follow: Sequence[str] = (), log: logging.Logger | None = None) -> None:
+        import paho.mqtt.client as mqtt  # lazily: the rest of the board runs without it
+
+        self.settings = settings
+        self.log = log or logging.getLogger("tafel.remote")
+        self._follow = tuple(follow)
+        self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.connected = False
+        self.problems = 0  # messages dropped as malformed or misaddressed
+        client = self._client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=f"tafel-{settings.board}",
+            clean_session=False,  # the broker keeps this board's messages while it is away
+            reconnect_on_failure=True,
+        )
+        if settings.username is not None:
+            client.username_pw_set(settings.username, settings.password)
+        if settings.tls:
+            client.tls_set(ca_certs=settings.ca_file)
+        client.reconnect_delay_set(1, 8)
+        client.max_queued_messages_set(1000)
+        offline = encode(Presence(False, settings.board))
+        client.will_set(topics.presence(settings.board), offline, qos=QOS, retain=True)
+        client.on_connect = self._connected
+        client.on_disconnect = self._disconnected
+        client.on_message = self._message
+
+    def start(self) -> None:
+        """Connect in the background: the board plays on while the broker is out of reach."""
+        self._client.connect_async(self.settings.host, self.settings.port, KEEPALIVE_S)
+        self._client.loop_start()
+
+    def close(self) -> None:
+        """Say offline and leave (a clean stop; a crash leaves the last will to say it)."""
+        if self.connected:
+            info = self._client.publish(
+                topics.presence(self.settings.board), encode(Presence(False, self.settings.board)), QOS, retain=True
+            )
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(1.0)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def send(self, send: Send, host_of: str | None = None) -> None:
+        """Queue one message: to a board's inbox, or (`to` None) game `host_of`'s public record."""
+        if send.to is None:
+            assert host_of is not None
+            topic, retain = topics.record(self.settings.board, host_of), True
+        else:
+            topic, retain = topics.inbox(send.to, self.settings.board), False
+        self.publish(topic, send.message, retain)
+
+    def publish(self, topic: str, message: Message, retain: bool = False) -> None:
+        self._client.publish(topic, encode(message), QOS, retain=retain)
+
+    def drain(self) -> list[Event]:
+        """Everything that arrived since the last call, oldest first (never waits)."""
+        events = []
+        while True:
+            try:
+                events.append(self._events.get_nowait())
+            except queue.Empty:
+                return events
+
+    # --- paho's thread ----------------------------------------------------------------------------------
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        if reason.is_failure:
+            self._events.put(LinkState(False, f"the broker refused board {self.settings.board}: {reason}"))
+            return
+        wanted = [topics.my_inbox(self.settings.board), *self._follow]
+        client.subscribe([(topic, QOS) for topic in wanted])
+        board = self.settings.board
+        client.publish(topics.presence(board), encode(Presence(True, board)), QOS, retain=True)
+        self.connected = True
+        self._events.put(LinkState(True))
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        was = self.connected
+        self.connected = False
+        if was:
+            self._events.put(LinkState(False, f"the link to the broker dropped ({reason}); reconnecting"))
+
+    def _message(self, client: Any, userdata: Any, raw: Any) -> None:
+        address = topics.parse(raw.topic)
+        if address is None:
+            self._dropped(f"a message on {raw.topic[:80]!r}, which is none of tafel's topics")
+            return
+        if address.kind == "inbox" and address.board != self.settings.board:
+            self._dropped(f"a message for board {address.board} reached board {self.settings.board}")
+            return
+        try:
+            message = decode(raw.payload)
+        except MessageError as error:
+            self._dropped(f"a message from {address.sender or address.board} was ignored: {error}")
+            return
+        self._events.put(Incoming(address, message))
+
+    def _dropped(self, why: str) -> None:
+        self.problems += 1
+        self.log.warning("%s", why)

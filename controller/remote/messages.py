@@ -1,0 +1,183 @@
+"""The messages boards send each other, as values that print and parse themselves (docs/remote.md,
+"The messages"). Parsing checks every field: a bad message becomes a `MessageError` in words."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+REQUEST_KINDS = ("takeback", "draw", "resign", "abandon")
+MAX_PAYLOAD = 256 * 1024  # a stand-in state is a few kilobytes; anything far larger is refused unread
+
+
+class MessageError(ValueError):
+    """A message that is not one of ours, in words that say what is wrong."""
+
+
+@dataclass(frozen=True)
+class Presence:
+    type: ClassVar[str] = "presence"
+    online: bool
+    name: str
+
+
+@dataclass(frozen=True)
+class Invite:
+    type: ClassVar[str] = "invite"
+    game: str
+    title: str  # the game's name, e.g. "klotz"
+    players: int
+    seats: tuple[str, ...]  # the board that owns each seat
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Accept:
+    type: ClassVar[str] = "accept"
+    game: str
+
+
+@dataclass(frozen=True)
+class Decline:
+    type: ClassVar[str] = "decline"
+    game: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Ply:
+    """The host's word on one position: the move that led to it and the receiver's stand-in."""
+
+    type: ClassVar[str] = "ply"
+    game: str
+    ply: int
+    move: str  # the move that led here ("" for ply 0), in the notation of the position before it
+    seat: int  # who made it (-1 for ply 0)
+    digest: str
+    state: dict[str, Any]  # the receiving board's stand-in (docs/remote.md, rule 2)
+    moves: tuple[str, ...] = ()  # every move so far, as the receiving board may read them
+
+
+@dataclass(frozen=True)
+class Propose:
+    type: ClassVar[str] = "propose"
+    game: str
+    ply: int  # the ply the move was made at
+    move: str
+
+
+@dataclass(frozen=True)
+class Refuse:
+    type: ClassVar[str] = "refuse"
+    game: str
+    ply: int
+    move: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Sync:
+    type: ClassVar[str] = "sync"
+    game: str
+    have: int  # the last ply the asking board has
+
+
+@dataclass(frozen=True)
+class Request:
+    type: ClassVar[str] = "request"
+    game: str
+    kind: str  # one of REQUEST_KINDS
+    ply: int  # the ply the request was made at: an answer to an older one counts for nothing
+
+
+@dataclass(frozen=True)
+class Answer:
+    type: ClassVar[str] = "answer"
+    game: str
+    kind: str
+    ply: int
+    accept: bool
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game's public record: what every account, and the relay, may read."""
+
+    type: ClassVar[str] = "record"
+    game: str
+    title: str
+    host: str
+    ply: int
+    digest: str
+    moves: tuple[str, ...]  # public notation
+    seats: tuple[str, ...]
+    public: dict[str, Any]
+    result: str = ""  # "" while the game goes on
+    status: str = "playing"  # "playing", "over", "abandoned"
+
+
+Message = Presence | Invite | Accept | Decline | Ply | Propose | Refuse | Sync | Request | Answer | Record
+TYPES: dict[str, type[Message]] = {
+    kind.type: kind for kind in (Presence, Invite, Accept, Decline, Ply, Propose, Refuse, Sync, Request, Answer, Record)
+}
+
+_KINDS = {"str": str, "int": int, "bool": bool, "dict[str, Any]": dict, "tuple[str, ...]": list}
+_NAMES = {str: "text", int: "a whole number", bool: "true or false", dict: "an object", list: "a list"}
+
+
+def encode(message: Message) -> bytes:
+    return json.dumps({"type": message.type, **asdict(message)}, separators=(",", ":")).encode()
+
+
+def decode(payload: bytes) -> Message:
+    """The message in `payload`; a MessageError saying what is wrong otherwise."""
+    if len(payload) > MAX_PAYLOAD:
+        raise MessageError(f"the message is {len(payload)} bytes long, more than {MAX_PAYLOAD} allowed")
+    try:
+        data = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise MessageError(f"the message is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise MessageError("the message is not a JSON object")
+    kind = TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if kind is None:
+        known = ", ".join(TYPES)
+        raise MessageError(f"the message has no known type (got {str(data.get('type'))[:40]!r}; known: {known})")
+    values: dict[str, Any] = {}
+    for spec in fields(kind):
+        if spec.name not in data:
+            if spec.default is not MISSING or spec.default_factory is not MISSING:
+                continue
+            raise MessageError(f"a {kind.type} message lacks its {spec.name!r}")
+        values[spec.name] = _checked(kind.type, spec.name, str(spec.type), data[spec.name])
+    extra = set(data) - {spec.name for spec in fields(kind)} - {"type"}
+    if extra:
+        raise MessageError(f"a {kind.type} message has fields it should not: {', '.join(sorted(extra))}")
+    message = kind(**values)
+    _check_values(message)
+    return message
+
+
+def _checked(kind: str, name: str, annotation: str, value: Any) -> Any:
+    expected = _KINDS[annotation]
+    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise MessageError(f"a {kind} message's {name!r} should be {_NAMES[int]}, not {value!r:.40}")
+    if not isinstance(value, expected):
+        raise MessageError(f"a {kind} message's {name!r} should be {_NAMES[expected]}, not {value!r:.40}")
+    if expected is list:
+        if not all(isinstance(item, str) for item in value):
+            raise MessageError(f"a {kind} message's {name!r} should be a list of text")
+        return tuple(value)
+    return value
+
+
+def _check_values(message: Message) -> None:
+    if isinstance(message, Request | Answer) and message.kind not in REQUEST_KINDS:
+        raise MessageError(f"a {message.type} message names no known request ({message.kind!r:.40})")
+    if isinstance(message, Ply | Propose | Refuse | Sync | Request | Answer | Record):
+        ply = message.have if isinstance(message, Sync) else message.ply
+        if ply < 0:
+            raise MessageError(f"a {message.type} message names ply {ply}, and plies count from 0")
+    if isinstance(message, Invite) and len(message.seats) != message.players:
+        raise MessageError(f"an invitation for {message.players} players names {len(message.seats)} seats")

@@ -1,0 +1,110 @@
+"""One board's part in a remote game: its link to the broker and its role, host or guest
+(docs/remote.md). The service calls `poll` once per scan and `committed` when its tracker commits a
+move; both return at once. What comes back says which position the board should now show."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from controller.games import Action, State
+from controller.games.seats import seat_name
+from controller.remote.guest import Guest
+from controller.remote.host import Host, Send
+from controller.remote.link import Incoming, Link, LinkState
+from controller.remote.messages import Presence, Refuse
+
+
+@dataclass
+class Update:
+    """What the broker brought in one poll: the position to show (with the states before it) if it
+    moved on, the moves played on other boards (for the host's journal), and words for the people."""
+
+    position: tuple[State, list[State]] | None = None
+    played: list[tuple[State, Action, State]] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+
+
+class RemoteTable:
+    def __init__(self, link: Link, role: Host | Guest, log: logging.Logger | None = None) -> None:
+        self.link = link
+        self.role = role
+        self.log = log or logging.getLogger("tafel.remote")
+        self.online: dict[str, bool] = {}  # the other boards' presence, as last heard
+
+    @property
+    def game_id(self) -> str:
+        return self.role.game_id
+
+    def poll(self) -> Update:
+        update = Update()
+        for event in self.link.drain():
+            if isinstance(event, LinkState):
+                self._link_changed(event, update)
+            else:
+                self._incoming(event, update)
+        return update
+
+    def committed(self, before: State, action: Action) -> None:
+        """This board's tracker committed `action` in `before`."""
+        role = self.role
+        sends = role.local_move(action) if isinstance(role, Host) else role.local_move(before, action)
+        self._send(sends)
+
+    def owns(self, seat: int) -> bool:
+        return 0 <= seat < len(self.role.seats) and self.role.seats[seat] == self.link.settings.board
+
+    # --- what arrives -----------------------------------------------------------------------------------
+    def _link_changed(self, event: LinkState, update: Update) -> None:
+        if not event.up:
+            update.said.append(event.reason)
+            return
+        role = self.role
+        if isinstance(role, Host):
+            self._send(role.announce())
+        else:
+            self._send([*role.hello(), *(Send(role.host, proposal) for proposal in role.pending)])
+
+    def _incoming(self, event: Incoming, update: Update) -> None:
+        message, address = event.message, event.address
+        if isinstance(message, Presence):
+            if address.board != message.name:
+                self.log.warning("board %s announced itself as %s; ignored", address.board, message.name)
+                return
+            if address.board != self.link.settings.board and address.board in self.role.seats:
+                if self.online.get(address.board) != message.online:
+                    update.said.append(f"board {address.board} is {'online' if message.online else 'offline'}")
+                self.online[address.board] = message.online
+            return
+        if address.kind != "inbox" or message.game != self.game_id:
+            return  # another game's record or message: not this board's business
+        try:
+            self._from_board(event.sender, event, update)
+        except ValueError as error:
+            self.log.warning("a message from board %s was ignored: %s", event.sender, error)
+
+    def _from_board(self, sender: str, event: Incoming, update: Update) -> None:
+        role = self.role
+        if isinstance(role, Host):
+            before = role.ply
+            self._send(role.receive(sender, event.message))
+            if role.ply > before:
+                for ply in range(before, role.ply):
+                    state, played = role.history[ply], role.played[ply]
+                    update.played.append((state, state.parse_action(played.text), role.history[ply + 1]))
+                    update.said.append(f"{seat_name(state, played.seat)} played {played.text} on board {sender}")
+                update.position = (role.state, role.history[:-1])
+            return
+        heard = role.receive(sender, event.message)
+        update.said.extend(heard.said)
+        self._send(heard.sends)
+        if heard.moved:
+            update.position = role.position()
+            if role.pending and role.pending[0].ply == role.ply:
+                self._send([Send(role.host, proposal) for proposal in role.pending])
+
+    def _send(self, sends: list[Send]) -> None:
+        for send in sends:
+            if isinstance(send.message, Refuse):
+                self.log.info("board %s's move %s was refused: %s", send.to, send.message.move, send.message.reason)
+            self.link.send(send, self.game_id)
