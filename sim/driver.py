@@ -109,6 +109,12 @@ class Judge:
     def intend(self, move: Performance) -> None:
         self._intended.append(move)
 
+    def withdraw(self, move: Performance) -> None:
+        """A move the hands gave up before its commit (the game moved on elsewhere): never meant."""
+        if self._intended and self._intended[-1] is move:
+            self._intended.pop()
+            self.stats.intended -= 1
+
     def see(self, output: TrackerOutput) -> None:
         for _ in range(output.happened.took_back):
             if self._live:
@@ -431,6 +437,16 @@ class HandsDriver:
         person answers any confirmation request it raises."""
         self._requested.append(action)
 
+    def position_changed(self) -> None:
+        """The game moved on without these hands (another board's move, docs/remote.md): set the
+        board to the new position before the next move; a move under way is given up, as a person
+        stops when the LEDs show another board's move."""
+        if self.current is not None:
+            self._log(f"virtual hands: {self.current.text} given up; the game moved on elsewhere")
+            self.judge.withdraw(self.current)
+            self.current = None
+        self._ready = False
+
     def before_scan(self, now: int) -> None:
         if self.current is None and (not self._ready or self._restoring is not None):
             self._restore(now)
@@ -476,7 +492,11 @@ class HandsDriver:
             # Ready once the pieces really stand where the game says: sensors that cannot count a
             # stack may read idle while a restore is still putting pieces back.
             self._ready = True
-        elif output.display.mode in ("guidance", "restore") and self.current is None and self._restoring is None:
+        elif (
+            output.display.mode in ("guidance", "restore", "remote")
+            and self.current is None
+            and self._restoring is None
+        ):
             self._ready = False  # the game went another way than the board (a take-back): set it right
         if self._judged_from is not None:
             self.judge.see(output)

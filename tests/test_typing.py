@@ -7,7 +7,7 @@ from mypy import api
 
 from tests.service.configs import ROOT
 
-STRICT = [str(ROOT / "controller" / "table"), str(ROOT / "controller" / "bots")]
+STRICT = [str(ROOT / "controller" / name) for name in ("table", "bots", "remote")]
 
 
 def test_the_tracker_and_bots_packages_pass_mypy_strict() -> None:

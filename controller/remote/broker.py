@@ -1,11 +1,15 @@
 """Mosquitto's configuration for a tafel club: one listener, an account per board and the relay,
 the ACL of topics.acl(), and persistence so queued messages outlive a broker restart
-(docs/remote.md, "Setting up a broker"). `tafel broker-config` and the test suite write it."""
+(docs/remote.md, "Setting up a broker"); and a private Mosquitto on a free loopback port, which
+`tafel bench --remote` and the test suite start."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import socket
 import subprocess
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -33,6 +37,7 @@ def mosquitto_conf(
         f"persistence_location {directory}/",
         "autosave_interval 1",
         "max_queued_messages 10000",
+        "set_tcp_nodelay true",  # a move is one small packet: Nagle's wait would add 40 ms to each
         f"listener {port} {bind}",
     ]
     if tls is not None:
@@ -54,3 +59,66 @@ def write_accounts(directory: Path, accounts: Mapping[str, str]) -> None:
         subprocess.run([tool, "-b", str(passwd), name, password], check=True, capture_output=True)
     passwd.chmod(0o600)
     (directory / "acl").write_text(topics.acl())
+
+
+def broker_problem() -> str | None:
+    """Why no private Mosquitto can be started here, in words; None when it can."""
+    for program in ("mosquitto", "mosquitto_passwd"):
+        if _program(program) is None:
+            return f"{program} is not installed (Debian's mosquitto package)"
+    return None
+
+
+def _program(name: str) -> str | None:
+    found = shutil.which(name)
+    if found is None and Path(f"/usr/sbin/{name}").exists():
+        found = f"/usr/sbin/{name}"
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivateBroker:
+    """A Mosquitto of our own on a free loopback port, with `accounts` (name: password), that can
+    be stopped and started again (its persistence keeps what it queued)."""
+
+    def __init__(self, directory: Path, accounts: Mapping[str, str]) -> None:
+        self.directory = Path(directory)
+        self.port = free_port()
+        write_accounts(self.directory, accounts)
+        self.conf = self.directory / "mosquitto.conf"
+        user = "root" if os.geteuid() == 0 else None  # as root it would drop to `mosquitto`, which cannot read here
+        self.conf.write_text(mosquitto_conf(self.directory, self.port, user=user))
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        program = _program("mosquitto")
+        if program is None:
+            raise OSError("mosquitto is not installed (Debian's mosquitto package)")
+        log = self.directory / "broker.log"
+        with log.open("ab") as output:
+            self._process = subprocess.Popen([program, "-c", str(self.conf)], stdout=output, stderr=output)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self._process.poll() is not None:
+                    raise OSError(f"mosquitto did not start: {log.read_text()[-500:]}") from None
+                time.sleep(0.02)  # start-up only: the broker says nothing until it listens
+        raise OSError(f"mosquitto did not listen on port {self.port} within {timeout:g} s")
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            self._process.wait(10)
+            self._process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

@@ -34,15 +34,23 @@ class Guest:
         self.game = game
         self.seats = tuple(seats)
         self.ply = -1  # the last ply the host has told this board (-1: none yet)
-        self.history: list[State] = []  # the stand-ins of the plies told, oldest first (gaps skipped)
+        self.revision = 0  # of the host's last word (Ply.revision): a copy from before a correction is stale
+        self._known: dict[int, State] = {}  # the stand-ins of the plies told, by ply (gaps skipped)
         self.moves: list[str] = []  # the moves as this board may read them, one per ply
+        self.movers: list[int] = []  # the seat that made each
         self.pending: list[Propose] = []  # this board's moves the host has not answered yet
         self.disagree: str | None = None
+        self.last: Ply | None = None  # the host's last word, kept so a restarted board can show it
+
+    @property
+    def history(self) -> list[State]:
+        """The stand-ins of the plies told, oldest first (a ply missed while away is not there)."""
+        return [self._known[ply] for ply in sorted(self._known)]
 
     @property
     def state(self) -> State | None:
         """The host's last word: the stand-in of the last ply told."""
-        return self.history[-1] if self.history else None
+        return self._known.get(self.ply)
 
     def mine(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat] == self.me
@@ -67,14 +75,21 @@ class Guest:
         return state, history
 
     # --- the board's own moves --------------------------------------------------------------------------
-    def local_move(self, before: State, action: Action) -> list[Send]:
-        """The tracker committed `action` on this board: propose it if the seat is this board's."""
+    def local_move(self, before: State, action: Action, replace: bool = False) -> list[Send]:
+        """The tracker committed `action` on this board, or (`replace`) corrected this board's last
+        move into it: propose it if the seat is this board's."""
         seat = before.current_player
         if not self.mine(seat):
             where = self.seats[seat] if seat < len(self.seats) else "another board"
             raise ValueError(f"{seat_name(before, seat)} plays on board {where}: wait for the move from there")
-        proposal = Propose(self.game_id, self.ply + len(self.pending), before.action_to_str(action))
-        self.pending.append(proposal)
+        text = before.action_to_str(action)
+        if replace and self.pending:
+            proposal = Propose(self.game_id, self.pending[-1].ply, text, replace=True)
+            self.pending[-1] = proposal
+        else:
+            ply = self.ply + len(self.pending) - (1 if replace else 0)
+            proposal = Propose(self.game_id, ply, text, replace=replace)
+            self.pending.append(proposal)
         return [Send(self.host, proposal)]
 
     # --- the host's word --------------------------------------------------------------------------------
@@ -88,7 +103,7 @@ class Guest:
         raise ValueError(f"a {message.type} message is not for a guest of game {self.game_id}")
 
     def _ply(self, message: Ply) -> Heard:
-        if message.ply <= self.ply:
+        if (message.revision, message.ply) <= (self.revision, self.ply):
             return Heard()  # a repeat or a late copy: nothing changes
         try:
             stand_in = self.game.state_from_json(message.state)
@@ -101,9 +116,13 @@ class Guest:
             heard.said.append(self.disagree + "; the host's position stands")
         if message.ply > self.ply + 1 and self.ply >= 0:
             heard.said.append(f"caught up from move {self.ply + 1} to move {message.ply + 1}")
-        self.moves = list(message.moves)
-        self.history.append(stand_in)
-        self.ply = message.ply
+        if message.revision > self.revision and message.ply <= self.ply:
+            heard.said.append(f"move {message.ply} was corrected to {message.move}")
+        self.moves, self.movers = list(message.moves), list(message.movers)
+        self._known = {ply: state for ply, state in self._known.items() if ply < message.ply}
+        self._known[message.ply] = stand_in
+        self.ply, self.revision = message.ply, message.revision
+        self.last = message
         self.pending = [p for p in self.pending if p.ply >= message.ply]
         if message.ply > 0 and not self.mine(message.seat):
             who = seat_name(stand_in, message.seat)

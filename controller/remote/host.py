@@ -11,7 +11,7 @@ from controller.games import Action, IllegalAction, State
 from controller.games.public import has_hidden_hands, public_observation
 from controller.games.seats import result_line, seat_name
 from controller.remote.messages import Message, Ply, Propose, Record, Refuse, Sync
-from controller.remote.position import digest
+from controller.remote.position import digest, public_board
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ class Host:
         self.played = list(played)
         self._rng = rng or random.Random()
         self.status = "playing"
+        self.revision = 0  # corrections of moves already sent (Ply.revision)
 
     @property
     def state(self) -> State:
@@ -78,13 +79,24 @@ class Host:
         return 0 <= seat < len(self.seats) and self.seats[seat] == board
 
     # --- what happens here ----------------------------------------------------------------------------
-    def local_move(self, action: Action) -> list[Send]:
-        """A seat of this board moved (the local tracker committed it): tell everyone."""
+    def local_move(self, action: Action, replace: bool = False) -> list[Send]:
+        """A seat of this board moved (the local tracker committed it), or (`replace`) its last move
+        was corrected into `action`: tell everyone."""
+        if replace:
+            self._take_back_last()
         state = self.state
         if not self.owns(self.me, state.current_player):
             raise ValueError(self._elsewhere(state))
         self._play(action)
         return self.announce()
+
+    def _take_back_last(self) -> None:
+        """The last move is replaced by a correction (docs/remote.md, rule 5): the boards that have
+        it take the corrected position, which a higher revision marks as newer."""
+        self.history.pop()
+        self.played.pop()
+        self.revision += 1
+        self.status = "playing"
 
     def announce(self, boards: Sequence[str] | None = None) -> list[Send]:
         """The current ply to `boards` (default: every guest), and the public record."""
@@ -102,6 +114,18 @@ class Host:
         raise ValueError(f"a {message.type} message is not for the host of game {self.game_id}")
 
     def _proposed(self, sender: str, message: Propose) -> list[Send]:
+        if message.replace and message.ply == self.ply - 1 and self.owns(sender, self.played[-1].seat):
+            if self.played[-1].text == message.move:
+                return [Send(sender, self.ply_for(sender))]  # a repeat of a correction already made
+            before = self.history[-2]
+            try:
+                action = before.parse_action(message.move)
+                before.apply(action)
+            except IllegalAction as error:
+                return self._refuse(sender, message, f"{message.move} is not legal here: {error.reason}")
+            self._take_back_last()
+            self._play(action)
+            return self.announce()
         if message.ply < self.ply:
             if self.played[message.ply].text == message.move and self.owns(sender, self.played[message.ply].seat):
                 return [Send(sender, self.ply_for(sender))]  # a repeat: it was played, the board may have missed it
@@ -146,9 +170,17 @@ class Host:
         mine = [seat for seat, owner in enumerate(self.seats) if owner == board]
         stand_in = state.sample_unseen(mine[0], self._rng) if mine else state
         moves = tuple(played.text if played.seat in mine else played.public for played in self.played)
-        seat = self.played[-1].seat if self.played else -1
+        movers = tuple(played.seat for played in self.played)
         return Ply(
-            self.game_id, self.ply, moves[-1] if moves else "", seat, digest(state, self.ply), stand_in.to_json(), moves
+            self.game_id,
+            self.ply,
+            moves[-1] if moves else "",
+            movers[-1] if movers else -1,
+            digest(state, self.ply),
+            stand_in.to_json(),
+            moves,
+            movers,
+            self.revision,
         )
 
     def record(self) -> Record:
@@ -165,4 +197,6 @@ class Host:
             public,
             result_line(state) if state.is_terminal() else "",
             self.status,
+            public_board(state),
+            state.players,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,16 @@ class BrokerSettings:
     password: str | None = None
     tls: bool = False
     ca_file: str | None = None  # a club's own certificate authority; None: the system's
+
+
+@dataclass(frozen=True)
+class RemoteGame:
+    """A game played with other boards (`[remote]` game, host and seats in the configuration): its
+    id, the board that hosts it and the board that owns each seat."""
+
+    game: str
+    host: str
+    seats: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,7 @@ class Link:
 
     def __init__(self, settings: BrokerSettings, follow: Sequence[str] = (), log: logging.Logger | None = None) -> None:
         import paho.mqtt.client as mqtt  # lazily: the rest of the board runs without it
+        from paho.mqtt.enums import CallbackAPIVersion
 
         self.settings = settings
         self.log = log or logging.getLogger("tafel.remote")
@@ -70,7 +82,7 @@ class Link:
         self.connected = False
         self.problems = 0  # messages dropped as malformed or misaddressed
         client = self._client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
+            CallbackAPIVersion.VERSION2,
             client_id=f"tafel-{settings.board}",
             clean_session=False,  # the broker keeps this board's messages while it is away
             reconnect_on_failure=True,
@@ -129,6 +141,10 @@ class Link:
         if reason.is_failure:
             self._events.put(LinkState(False, f"the broker refused board {self.settings.board}: {reason}"))
             return
+        sock = client.socket()
+        if sock is not None:  # a move, its acknowledgement and the answer are small packets in a row:
+            with contextlib.suppress(OSError):  # Nagle's wait for the broker's delayed ACK would add 40 ms
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         wanted = [topics.my_inbox(self.settings.board), *self._follow]
         client.subscribe([(topic, QOS) for topic in wanted])
         board = self.settings.board

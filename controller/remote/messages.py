@@ -57,6 +57,8 @@ class Ply:
     digest: str
     state: dict[str, Any]  # the receiving board's stand-in (docs/remote.md, rule 2)
     moves: tuple[str, ...] = ()  # every move so far, as the receiving board may read them
+    movers: tuple[int, ...] = ()  # the seat that made each of them
+    revision: int = 0  # how often a move already sent was corrected: a copy from before is stale
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class Propose:
     game: str
     ply: int  # the ply the move was made at
     move: str
+    replace: bool = False  # a correction of this board's move at `ply`, before the next seat moved
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,8 @@ class Record:
     public: dict[str, Any]
     result: str = ""  # "" while the game goes on
     status: str = "playing"  # "playing", "over", "abandoned"
+    board: dict[str, Any] = field(default_factory=dict)  # field name -> the pieces on it ("kind:seat"), all public
+    players: int = 0
 
 
 Message = Presence | Invite | Accept | Decline | Ply | Propose | Refuse | Sync | Request | Answer | Record
@@ -160,12 +165,16 @@ def decode(payload: bytes) -> Message:
 
 
 def _checked(kind: str, name: str, annotation: str, value: Any) -> Any:
-    expected = _KINDS[annotation]
+    if annotation == "tuple[int, ...]":
+        if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+            raise MessageError(f"a {kind} message's {name!r} should be a list of whole numbers")
+        return tuple(value)
+    expected: type = _KINDS[annotation]
     if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise MessageError(f"a {kind} message's {name!r} should be {_NAMES[int]}, not {value!r:.40}")
     if not isinstance(value, expected):
         raise MessageError(f"a {kind} message's {name!r} should be {_NAMES[expected]}, not {value!r:.40}")
-    if expected is list:
+    if isinstance(value, list):
         if not all(isinstance(item, str) for item in value):
             raise MessageError(f"a {kind} message's {name!r} should be a list of text")
         return tuple(value)

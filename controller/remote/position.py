@@ -11,6 +11,15 @@ from controller.games import State
 from controller.games.public import public_observation
 
 
+def public_board(state: State) -> dict[str, list[str]]:
+    """The pieces on the board by field name, as anyone at the table sees them ("kind:seat")."""
+    game = state.game
+    return {
+        game.format_cell(cell): [f"{piece.kind}:{'' if piece.owner is None else piece.owner}" for piece in pieces]
+        for cell, pieces in sorted(state.occupancy().items())
+    }
+
+
 def digest(state: State, ply: int) -> str:
     public, _ = public_observation(state)
     text = json.dumps({"ply": ply, "public": public}, sort_keys=True, separators=(",", ":"), default=str)

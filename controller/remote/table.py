@@ -4,6 +4,7 @@ move; both return at once. What comes back says which position the board should 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 
@@ -12,7 +13,7 @@ from controller.games.seats import seat_name
 from controller.remote.guest import Guest
 from controller.remote.host import Host, Send
 from controller.remote.link import Incoming, Link, LinkState
-from controller.remote.messages import Presence, Refuse
+from controller.remote.messages import Presence, Propose, Refuse
 
 
 @dataclass
@@ -21,22 +22,37 @@ class Update:
     moved on, the moves played on other boards (for the host's journal), and words for the people."""
 
     position: tuple[State, list[State]] | None = None
-    played: list[tuple[State, Action, State]] = field(default_factory=list)
+    # (before, action, after, via): via "remote", or "correction" where it replaces the move before
+    played: list[tuple[State, Action, State, str]] = field(default_factory=list)
+    moved: bool = True  # whether `position` differs from what the board shows, as anyone can see
     said: list[str] = field(default_factory=list)
 
 
 class RemoteTable:
-    def __init__(self, link: Link, role: Host | Guest, log: logging.Logger | None = None) -> None:
+    """`quiet_ms`: how long the board must stand still after one of its moves before the move
+    leaves it (docs/remote.md, rule 5): a hand that lets go on a wrong field and moves on corrects
+    the move before anyone else sees it. 0: at once."""
+
+    def __init__(self, link: Link, role: Host | Guest, log: logging.Logger | None = None, quiet_ms: int = 0) -> None:
         self.link = link
         self.role = role
         self.log = log or logging.getLogger("tafel.remote")
         self.online: dict[str, bool] = {}  # the other boards' presence, as last heard
+        self.quiet_ms = quiet_ms
+        self._unsent: list[Send] = []  # this board's last moves, until the board stands still
+        self._quiet_since = 0
 
     @property
     def game_id(self) -> str:
         return self.role.game_id
 
-    def poll(self) -> Update:
+    def poll(self, now: int = 0, board_changed: bool = False) -> Update:
+        """What arrived; and this board's moves leave once the board has stood still `quiet_ms`."""
+        if board_changed:
+            self._quiet_since = now
+        if self._unsent and now - self._quiet_since >= self.quiet_ms:
+            unsent, self._unsent = self._unsent, []
+            self._send(unsent)
         update = Update()
         for event in self.link.drain():
             if isinstance(event, LinkState):
@@ -45,11 +61,24 @@ class RemoteTable:
                 self._incoming(event, update)
         return update
 
-    def committed(self, before: State, action: Action) -> None:
-        """This board's tracker committed `action` in `before`."""
+    def committed(self, before: State, action: Action, replace: bool = False) -> None:
+        """This board's tracker committed `action` in `before`, or (`replace`) corrected its last
+        move into it."""
         role = self.role
-        sends = role.local_move(action) if isinstance(role, Host) else role.local_move(before, action)
-        self._send(sends)
+        if isinstance(role, Host):
+            sends = role.local_move(action, replace)
+            self._unsent = sends  # each announcement is the whole position: the last one says all
+        else:
+            sends = role.local_move(before, action, replace)
+            proposal = sends[-1].message
+            assert isinstance(proposal, Propose)
+            unsent = [s for s in self._unsent if not (isinstance(s.message, Propose) and s.message.ply == proposal.ply)]
+            if replace and len(unsent) < len(self._unsent):  # the host never had the move corrected
+                sends = [Send(sends[-1].to, dataclasses.replace(proposal, replace=False))]
+            self._unsent = unsent + sends
+        if not self.quiet_ms:
+            self._send(self._unsent)
+            self._unsent = []
 
     def owns(self, seat: int) -> bool:
         return 0 <= seat < len(self.role.seats) and self.role.seats[seat] == self.link.settings.board
@@ -86,12 +115,15 @@ class RemoteTable:
     def _from_board(self, sender: str, event: Incoming, update: Update) -> None:
         role = self.role
         if isinstance(role, Host):
-            before = role.ply
+            ply, revision = role.ply, role.revision
             self._send(role.receive(sender, event.message))
-            if role.ply > before:
-                for ply in range(before, role.ply):
-                    state, played = role.history[ply], role.played[ply]
-                    update.played.append((state, state.parse_action(played.text), role.history[ply + 1]))
+            if role.revision > revision:  # a correction replaced the last move
+                ply -= 1
+            if (role.ply, role.revision) != (ply, revision):
+                for index in range(ply, role.ply):
+                    state, played = role.history[index], role.played[index]
+                    via = "correction" if role.revision > revision and index == ply else "remote"
+                    update.played.append((state, state.parse_action(played.text), role.history[index + 1], via))
                     update.said.append(f"{seat_name(state, played.seat)} played {played.text} on board {sender}")
                 update.position = (role.state, role.history[:-1])
             return

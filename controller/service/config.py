@@ -26,6 +26,8 @@ from typing import Any
 
 from controller.bots import BOTS
 from controller.games import Game, load_game
+from controller.remote.link import BrokerSettings, RemoteGame
+from controller.remote.topics import check_name
 from controller.table.tracker import TAKEBACK_MODES, TrackerConfig
 from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
@@ -150,6 +152,7 @@ class Config:
     sim: SimConfig
     profile: BoardProfile  # the board profile with this file's [board] sensor_model and [leds] brightness
     web: WebConfig = WebConfig(True, "0.0.0.0", DEFAULT_WEB_PORT, None)
+    remote: tuple[BrokerSettings, RemoteGame] | None = None  # [remote]: a game played with other boards
 
     def load_game(self) -> Game:
         return load_game(self.game.name)
@@ -213,6 +216,7 @@ SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "service": ("state_dir", "scan_hz", "watchdog", "log_level"),
     "sim": ("noise", "seed", "hands", "speed", "bots", "bot", "moves"),
     "web": ("enabled", "listen", "port", "pin"),
+    "remote": ("board", "broker", "port", "username", "password", "tls", "ca_file", "game", "host", "seats"),
 }
 WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (keys: wiring/README.md)
 BACKEND_KEYS: dict[str, tuple[str, ...]] = {"sim": (), "gpio": (), "serial": ("port", "baud")}
@@ -397,7 +401,36 @@ class _Loader:
             sim,
             profile,
             self.web(self._table(data, "web")),
+            self.remote(data.get("remote"), game_config.players),
         )
+
+    def remote(self, table: Mapping[str, Any] | None, players: int) -> tuple[BrokerSettings, RemoteGame] | None:
+        """[remote]: the broker, this board's name and the game it plays with others (docs/remote.md)."""
+        if table is None:
+            return None
+        names = {}
+        for key in ("board", "game", "host"):
+            try:
+                names[key] = check_name(self._require(table, "remote", key), key)
+            except ValueError as error:
+                raise self.error("remote", key, str(error)) from None
+        seats = table.get("seats")
+        if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+            raise self.error("remote", "seats", f"must list the board of each of the {players} seats, in seat order")
+        if names["board"] not in seats or names["host"] not in seats:
+            raise self.error("remote", "seats", f"names no seat for board {names['board']} or host {names['host']}")
+        port = self._int(table, "remote", "port", 8883 if table.get("tls") else 1883, 1)
+        password = table.get("password")
+        settings = BrokerSettings(
+            names["board"],
+            self._text(table, "remote", "broker", "localhost"),
+            port,
+            self._text(table, "remote", "username", names["board"]),
+            str(password) if password is not None else None,
+            self._bool(table, "remote", "tls", False),
+            str(self._path(table["ca_file"])) if "ca_file" in table else None,
+        )
+        return settings, RemoteGame(names["game"], names["host"], tuple(seats))
 
     def web(self, table: Mapping[str, Any]) -> WebConfig:
         listen = self._text(table, "web", "listen", "0.0.0.0")

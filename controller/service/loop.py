@@ -31,9 +31,10 @@ from controller.games.seats import result_line, seat_name
 from controller.service.archive import Archive
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.control import ControlChannel, Notice
+from controller.service.control import ControlChannel, MoveEntry, Notice
 from controller.service.memory import CollectionPacer
-from controller.service.persistence import JournalPersistence, Persistence
+from controller.service.persistence import JournalPersistence, NoPersistence, Persistence
+from controller.service.remote_play import RemotePlay
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
 from controller.service.table_control import TableControl, moves_of, new_game_id
 from controller.table.palette import OFF
@@ -222,6 +223,7 @@ class Service(TableControl):
         self._revision = 0
         self._published: TrackerOutput | None = None
         self._readings_at = 0
+        self.remote_play: RemotePlay | None = None  # [remote]: a game played with other boards
 
     # --- control -------------------------------------------------------------------------------
     def request_stop(self, reason: str) -> None:
@@ -265,7 +267,15 @@ class Service(TableControl):
         seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
         fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
         start = self._start_record(game, fresh.players, seed, settings.options, self._configured_seats(fresh.players))
+        remote = config.remote
+        if remote is not None and remote[1].host != remote[0].board:
+            # A guest's game lives on its host (docs/remote.md, rule 7): it keeps only the host's last word.
+            self.persistence.close()
+            self.persistence = NoPersistence()
         history = list(self.persistence.resume(game, fresh, start, self._fits))
+        if remote is not None:
+            moves = moves_of(history, self.persistence.standing_actions())
+            self.remote_play = RemotePlay.start(*remote, history, moves, config.service.state_dir, self.log)
         state = history[-1]
         game = state.game
         profile = config.profile
@@ -324,6 +334,9 @@ class Service(TableControl):
         session.on_takeback.append(self.persistence.on_takeback)
         session.on_takeback.append(self._takeback_move)
         session.on_abandon.append(self._abandon)
+        if self.remote_play is not None:
+            session.on_record.append(self.remote_play.committed)
+            self.remote_play.begin(session.tracker, 0)
         if backends.device_status() is not None:
             session.device_trouble = backends.device_trouble
         self._announced_over = state.is_terminal()
@@ -401,6 +414,8 @@ class Service(TableControl):
         now = self._clock.tick()
         began = time.perf_counter()
         self.control.drain(self._execute, self._command_failed)  # a screen's commands, between two scans
+        if self.remote_play is not None:
+            self._remote_scan(now)
         driver = self.driver
         if driver is not None:
             hands = time.perf_counter()
@@ -421,6 +436,24 @@ class Service(TableControl):
             self._report_hands(driver)
         if self.scan_observer is not None:
             self.scan_observer(self)
+
+    def _remote_scan(self, now: int) -> None:
+        """What the other boards sent: the host journals the moves made elsewhere (the tracker
+        follows them on the board, `RemotePlay.scan`)."""
+        assert self.remote_play is not None and self.session is not None
+        update = self.remote_play.scan(now, self.session.tracker, self.session.last_scan_changed)
+        for before, action, after, via in update.played:
+            self.persistence.on_commit(before, action, after, via)
+            self._record_move(before, action, after, via)
+        guest = self.remote_play.guest
+        if guest is not None and update.position is not None:  # a guest's move list is the host's
+            self.moves = [
+                MoveEntry(seat, text, text, "remote") for seat, text in zip(guest.movers, guest.moves, strict=False)
+            ]
+        if update.position is not None and update.moved and self.driver is not None:
+            self.driver.position_changed()
+        if update.position is not None or update.said:
+            self._changed = True
 
     def _command_failed(self, command: object, error: Exception) -> None:
         self.log.error("a command from a screen failed: %r: %s", command, error, exc_info=error)
@@ -465,7 +498,7 @@ class Service(TableControl):
         if output.display.state.is_terminal() and not self._announced_over:
             self._announced_over = True
             self.log.info(
-                "game over after %d moves: %s", len(session.tracker.history), self._result(output.display.state)
+                "game over after %d moves: %s", len(self.moves), self._result(output.display.state)
             )
         if changed and self._ready:  # before READY, the READY message carries the status
             wait = STATE_CHANGE_WAIT if output.display.state.is_terminal() else 0.0  # the end is worth a wait
@@ -511,9 +544,11 @@ class Service(TableControl):
         if mode == "setup":
             self.log.info("set-up: the board does not match the game yet; the LEDs show where pieces go")
         elif mode == "restore":
-            self.log.info("the board does not match the resumed game; the LEDs show how to restore it")
+            self.log.info("the board does not match the game; the LEDs show how to put it back")
         elif mode == "guidance":
             self.log.info("the board matches no legal move; the LEDs guide towards one")
+        elif mode == "remote":
+            self.log.info("a move from another board: the LEDs show it, to be made on this board")
         elif mode == "confirm":
             shown = ", ".join(map(output.display.text_of, output.display.candidates))
             self.log.info("which move? the sensors cannot tell apart: %s (press confirm while it is shown)", shown)
@@ -562,6 +597,8 @@ class Service(TableControl):
             for problem in backends.close():
                 self.log.warning("%s", problem)
         self._close_bots()  # searching bots stop thinking, their workers end
+        if self.remote_play is not None:
+            self.remote_play.close()  # the other boards hear "offline" at once
         if self.driver is not None and not self._hands_done:
             self._hands_done = True
             self._report_hands(self.driver)

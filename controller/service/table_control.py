@@ -44,6 +44,7 @@ from controller.service.control import (
 )
 from controller.service.deciding import Candidate, candidate_of, candidates_of, deciding_seat
 from controller.service.journal import atomic_write
+from controller.service.remote_play import RemotePlay
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
 from controller.table.session import ABANDON, Session
@@ -118,6 +119,7 @@ class TableControl:
     _revision: int
     _published: TrackerOutput | None
     _readings_at: int
+    remote_play: RemotePlay | None
 
     @property
     def game_id(self) -> str:
@@ -166,8 +168,10 @@ class TableControl:
         """The bot seats of a new game (the last game's bots stop thinking)."""
         self._close_bots()
         seed = int(self.start_record.get("seed", 0))
+        here = self.remote_play.seats_here if self.remote_play is not None else frozenset(range(len(self.seats)))
         self._seated = [
-            None if name == HUMAN else thinking_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(self.seats)
+            None if name == HUMAN or seat not in here else thinking_bot(name, bot_seed(seed, seat))
+            for seat, name in enumerate(self.seats)
         ]
         return self._seated
 

@@ -66,7 +66,7 @@ class Guide:
     (`guidance`), or the way back to the game's position (`setup`, `restore`); with any sensor
     faults found."""
 
-    mode: Literal["moving", "guidance", "setup", "restore"]
+    mode: Literal["moving", "guidance", "setup", "restore", "remote"]
     hints: Hints = field(default_factory=dict)
     faults: tuple[SensorFault, ...] = ()
 

@@ -25,13 +25,14 @@ HINT_PALETTE: dict[str, RGB] = {
     "place": HINT_COLOURS["blue"],
     "confirm": HINT_COLOURS["amber"],
 }
-BLINKING_MODES = frozenset({"guidance", "setup", "restore"})
+BLINKING_MODES = frozenset({"guidance", "setup", "restore", "remote"})
 STATUS_COLOURS: dict[str, RGB] = {
     "confirm": HINT_COLOURS["amber"],
     "takeback": HINT_COLOURS["amber"],
     "guidance": HINT_COLOURS["blue"],
     "setup": HINT_COLOURS["blue"],
     "restore": HINT_COLOURS["blue"],
+    "remote": HINT_COLOURS["blue"],
 }
 
 

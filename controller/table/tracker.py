@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
+from controller.games.seats import seat_name
 from controller.table import guidance
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
@@ -78,6 +79,11 @@ class Tracker:
         self._debouncer = Debouncer(board.channels, self.config.debounce_ms)
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
+        self._remote = False  # guide to a position another board's move made (follow)
+        # The seats whose moves are made on this board; None: all. While another board's seat is to
+        # move (docs/remote.md, rule 6) nothing here is a move of it: whatever changes is guided back
+        # until its move arrives (`follow`), and no button or declaration commits one.
+        self.seats_here: frozenset[int] | None = None
         self._expected = self._table(state).expected
         self._mismatch: dict[int, int] = {}
         self._health = SensorHealth(self.config.stuck_after_ms, self.config.mask_stuck)
@@ -157,6 +163,9 @@ class Tracker:
         messages: list[str] = []
         took_back = 0
         for event in events:
+            if self._held():
+                messages.append(f"{seat_name(self._state, self._state.current_player)} moves on another board")
+                continue
             took_back += self._carry_out(now, self._inputs.handle(event, self._board_now(now)), committed, messages)
         return self._evaluate(now, committed, messages, took_back)
 
@@ -178,6 +187,10 @@ class Tracker:
             self._seams.declared,
             self._field_name,
         )
+
+    def _held(self) -> bool:
+        state = self._state
+        return self.seats_here is not None and not state.is_terminal() and state.current_player not in self.seats_here
 
     def _field_name(self, channel: int) -> str:
         cell = self.board.cell_of_channel.get(channel)
@@ -270,7 +283,8 @@ class Tracker:
 
     def _takeback_mismatch(self) -> Mismatch | None:
         """The mismatch the previous position shows, if a take-back is allowed now."""
-        if not self._history or self.config.takeback == "off":
+        if not self._history or self.config.takeback == "off" or self.seats_here is not None:
+            # In a game across boards a take-back is a request to the others (docs/remote.md, rule 8).
             return None
         previous = self._history[-1]
         if chance_count(previous) != chance_count(self._state):
@@ -372,6 +386,19 @@ class Tracker:
         self._setup = False
         self._knocks.unseen_hands = frozenset()
 
+    def follow(self, now: int, state: State, history: Sequence[State]) -> None:
+        """The game moved on elsewhere (another board's move, or the host's word on this board's
+        own, docs/remote.md): `state` is the position now, `history` the states before it. The LEDs
+        guide the pieces there at once; nothing is committed until the board shows it."""
+        self._history = list(history)
+        self._knocks.forget()
+        self._health.taken_back()  # a field the move elsewhere changes has not outlived it: no fault
+        moved = state.occupancy() != self._state.occupancy()
+        self._enter(now, state)
+        self._remote = moved
+        self._last_commit = None
+        self._output = None
+
     def restart(self, now: int, state: State) -> None:
         """A new game (the old one was abandoned): no history, guide the set-up."""
         self._history.clear()
@@ -467,7 +494,15 @@ class Tracker:
             choice.asking = ()
             self._setup = False
             self._restore = False
+            self._remote = False
             return Idle(self._card_hints())
+        if self._remote:  # a move made on another board, to be made here
+            return Guide("remote", self._guidance_to(frozenset()), self._stuck(now, mismatch))
+        if self._held():  # another board's seat is to move: only this board's last move may still change
+            corrections = self._seams.corrections(mismatch)
+            if len(corrections) == 1:
+                return self._single(now, Correction(corrections[0]), self._table(state))
+            return Guide("restore", self._guidance_to(frozenset()), self._stuck(now, mismatch))
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
             # A sensor that fails at power-up would otherwise hold set-up forever without a word.

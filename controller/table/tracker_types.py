@@ -22,7 +22,7 @@ def unmasked(mismatch: Mismatch, masked: Collection[int]) -> Mismatch:
 
 
 HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
-Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore"]
+Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore", "remote"]
 TAKEBACK_MODES = ("auto", "offer", "off")
 
 

@@ -188,6 +188,12 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         action="store_true",
         help="measure the scan jitter with the strongest bots thinking instead of random ones (about two minutes)",
     )
+    bench.add_argument(
+        "--remote",
+        action="store_true",
+        help="measure remote play instead: 100 boards in 50 games through a private Mosquitto and a relay,"
+        " at people's pace and flat out (about two minutes; docs/remote.md)",
+    )
     bench.set_defaults(run=commands["bench"])
 
     run = sub.add_parser("run", help="run the board as a service (what systemd starts); see docs/service.md")
@@ -232,6 +238,17 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     wiring.add_argument("--svg", action="store_true", help="draw the wiring as an SVG picture instead of a pin list")
     wiring.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the terminal")
     wiring.set_defaults(run=commands["wiring"])
+
+    relay = sub.add_parser("relay", help="serve a club's games live from the broker (docs/remote.md)")
+    relay.add_argument("--broker", default="localhost", metavar="HOST", help="the MQTT broker (default localhost)")
+    relay.add_argument("--port", type=int, default=1883, metavar="N", help="the broker's port (default 1883)")
+    relay.add_argument("--username", default="relay", help="the relay's broker account (default relay)")
+    relay.add_argument("--password-file", metavar="FILE", help="a file holding the account's password")
+    relay.add_argument("--tls", action="store_true", help="connect with TLS (the system's certificate authorities)")
+    relay.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS", help="where the page listens (default all)")
+    relay.add_argument("--http-port", type=int, default=8090, metavar="N", help="the page's port (default 8090)")
+    relay.add_argument("--games-dir", default="relay-games", metavar="DIR", help="where finished games are kept")
+    relay.set_defaults(run=commands["relay"])
 
     ladder = sub.add_parser("ladder", help="rate the bot levels of a game against each other (docs/bots.md)")
     _game(ladder)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import sys
 import textwrap
@@ -249,6 +251,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         thinking = bench_thinking()
         print(json.dumps(thinking) if args.json else format_thinking(thinking))
         return 0
+    if args.remote:
+        from controller.terminal.bench_remote import bench_remote, format_remote
+
+        try:
+            remote = bench_remote(seed=args.seed)
+        except OSError as error:
+            print(f"tafel bench --remote: {error}", file=sys.stderr)
+            return 2
+        print(json.dumps(remote) if args.json else format_remote(remote))
+        return 0
     if args.web:
         from controller.terminal.bench_web import bench_web, format_web
 
@@ -339,6 +351,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check, front_end=front_end)
 
 
+def cmd_relay(args: argparse.Namespace) -> int:
+    import signal
+
+    from controller.remote.link import BrokerSettings
+    from controller.web.relay_page import RelayServer
+
+    password = None
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as error:
+            print(f"tafel relay: cannot read the password file {args.password_file}: {error.strerror}", file=sys.stderr)
+            return 2
+    settings = BrokerSettings("relay", args.broker, args.port, args.username, password, args.tls)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    server = RelayServer(settings, Path(args.games_dir), args.listen, args.http_port)
+    signal.signal(signal.SIGTERM, lambda *_: server.stopping.set())
+    print(f"tafel relay: following {args.broker}:{args.port}; the page is on port {args.http_port}")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     from controller.terminal.ladder import format_ladder, ladder_svg, run_ladder, schedule
 
@@ -366,6 +401,7 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "calibrate": cmd_calibrate,
     "ladder": cmd_ladder,
+    "relay": cmd_relay,
 }
 
 

@@ -201,7 +201,7 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
     if decider is not None and decider != viewer:
         mode, who = "confirm_elsewhere", seat_name(state, decider)
     lines = [WAITING.get(mode, "").format(who=who, move=move)]
-    if output.display.mode in ("setup", "restore"):
+    if output.display.mode in ("setup", "restore", "remote"):
         lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
     if output.display.mode == "guidance":
         board, readings = snapshot.board, snapshot.readings

@@ -16,6 +16,7 @@ from controller.table.board import BoardMap
 WAITING = {
     "setup": "Set up the board: blue fields want a piece, red fields want theirs taken away.",
     "restore": "Put the board back as the game stands: blue fields want a piece, red ones are to be cleared.",
+    "remote": "Another board moved: make its move here. Blue fields want a piece, red ones are to be cleared.",
     "idle": "{who} to move.",
     "moving": "{who} is moving.",
     "acknowledged": "Seen: {move}. Let go of the pieces to confirm it.",

@@ -560,3 +560,44 @@ def test_the_web_section_has_documented_defaults_and_clear_errors(tmp_path: Path
     ):
         message = error_of(tmp_path, MINIMAL + f"\n[web]\n{table}\n")
         assert re.search(words, message), message
+
+
+REMOTE = """
+[remote]
+board = "club"
+broker = "broker.example.org"
+password = "pw"
+game = "friday-1"
+host = "kitchen"
+seats = ["kitchen", "club"]
+"""
+
+
+def test_a_remote_section_names_the_broker_the_board_and_the_game(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, sim_config(extra=REMOTE)))
+    assert config.remote is not None
+    settings, game = config.remote
+    assert (settings.board, settings.host, settings.port, settings.username, settings.tls) == (
+        "club",
+        "broker.example.org",
+        1883,
+        "club",
+        False,
+    )
+    assert (game.game, game.host, game.seats) == ("friday-1", "kitchen", ("kitchen", "club"))
+    assert load_config(write(tmp_path, sim_config())).remote is None
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (('board = "club"', 'board = "Club/1"'), "[remote] board: board 'Club/1' is not usable"),
+        (('seats = ["kitchen", "club"]', 'seats = ["kitchen"]'), "[remote] seats: must list the board of each"),
+        (('seats = ["kitchen", "club"]', 'seats = ["kitchen", "pub"]'), "names no seat for board club"),
+        (('game = "friday-1"\n', ""), "[remote] game"),
+    ],
+)
+def test_a_bad_remote_section_is_named_in_words(tmp_path: Path, change: tuple[str, str], words: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, sim_config(extra=REMOTE.replace(*change))))
+    assert words in str(caught.value)

@@ -1,0 +1,134 @@
+"""The service's side of a game played with other boards (docs/remote.md): the board's link and its
+role (host or guest), fed once per scan. It tells the tracker which seats move on this board and
+which position another board's move made; it sends this board's own moves; the host journals the
+moves made elsewhere, a guest keeps the host's last word so that it can show the game after a power
+cut before the host answers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from controller.games import Action, Game, State
+from controller.remote import topics
+from controller.remote.guest import Guest
+from controller.remote.host import Host, Played
+from controller.remote.link import BrokerSettings, Link, RemoteGame
+from controller.remote.messages import MessageError, Ply, decode, encode
+from controller.remote.position import digest
+from controller.remote.table import RemoteTable, Update
+from controller.service.control import MoveEntry
+from controller.service.journal import atomic_write
+from controller.table.tracker import Tracker
+
+QUIET_MS = 1000  # longer than a hand rests on a wrong field before moving on (sim/hands.py: 300-800 ms)
+
+
+class RemotePlay:
+    def __init__(self, table: RemoteTable, state_dir: Path, log: logging.Logger) -> None:
+        self.table = table
+        self._saved = state_dir / f"remote-{table.game_id}.json"
+        self.log = log
+
+    @classmethod
+    def start(
+        cls,
+        settings: BrokerSettings,
+        spec: RemoteGame,
+        history: Sequence[State],
+        moves: Sequence[MoveEntry],
+        state_dir: Path,
+        log: logging.Logger,
+        link: Link | None = None,
+    ) -> RemotePlay:
+        """Connect (in the background) and take this board's role in game `spec`; `history` and
+        `moves` are the host's journal (a guest's are only the stand-in it starts from)."""
+        game = history[-1].game
+        role: Host | Guest
+        if spec.host == settings.board:
+            played = [Played(move.seat, move.text, move.public) for move in moves]
+            role = Host(settings.board, spec.game, history, spec.seats, played)
+        else:
+            role = Guest(settings.board, spec.host, spec.game, game, spec.seats)
+        link = link or Link(settings, follow=[topics.ALL_PRESENCE], log=log)
+        play = cls(RemoteTable(link, role, log, QUIET_MS), Path(state_dir), log)
+        if isinstance(role, Guest):
+            play._load_saved(game)
+        link.start()
+        return play
+
+    @property
+    def seats_here(self) -> frozenset[int]:
+        me = self.table.link.settings.board
+        return frozenset(seat for seat, board in enumerate(self.table.role.seats) if board == me)
+
+    @property
+    def role(self) -> Host | Guest:
+        return self.table.role
+
+    @property
+    def guest(self) -> Guest | None:
+        role = self.table.role
+        return role if isinstance(role, Guest) else None
+
+    def begin(self, tracker: Tracker, now: int) -> None:
+        """The tracker of this game: which seats move here, and the host's last word if known."""
+        tracker.seats_here = self.seats_here
+        position = self.position()
+        if position is not None and position[0] is not tracker.state:
+            tracker.follow(now, *position)
+
+    def position(self) -> tuple[State, list[State]] | None:
+        role = self.role
+        return (role.state, role.history[:-1]) if isinstance(role, Host) else role.position()
+
+    def committed(self, before: State, action: Action, after: State, via: str) -> None:
+        """A move the tracker committed on this board (session.on_record): one of this board's
+        seats' (the tracker commits no other, `Tracker.seats_here`)."""
+        try:
+            self.table.committed(before, action, replace=via == "correction")
+        except ValueError as error:
+            self.log.error("%s", error)
+
+    def scan(self, now: int, tracker: Tracker, board_changed: bool) -> Update:
+        """Once per scan: what arrived, and the position the board now follows."""
+        update = self.table.poll(now, board_changed)
+        for line in update.said:
+            self.log.info("%s", line)
+        if update.position is not None:
+            state, history = update.position
+            # The host's word on this board's own moves changes nothing anyone can see: the hands
+            # here go on (`moved` stays False); only another board's move or a refusal moves them.
+            update.moved = digest(state, len(history)) != digest(tracker.state, len(tracker.history))
+            tracker.follow(now, state, history)
+            if isinstance(self.role, Guest):
+                self._save()
+        return update
+
+    def close(self) -> None:
+        self.table.link.close()
+
+    # --- a guest's memory of the host's last word ------------------------------------------------------
+    def _save(self) -> None:
+        role = self.role
+        assert isinstance(role, Guest)
+        if role.last is None:
+            return
+        atomic_write(self._saved, encode(role.last))
+
+    def _load_saved(self, game: Game) -> None:
+        role = self.role
+        assert isinstance(role, Guest)
+        try:
+            message = decode(self._saved.read_bytes())
+        except FileNotFoundError:
+            return
+        except (OSError, MessageError) as error:
+            self.log.warning("the last position heard from the host (%s) is unreadable: %s", self._saved, error)
+            return
+        if isinstance(message, Ply):
+            try:
+                role.receive(role.host, message)
+            except ValueError as error:
+                self.log.warning("the last position heard from the host cannot be used: %s", error)
