@@ -450,7 +450,14 @@ class HandsDriver:
     def before_scan(self, now: int) -> None:
         if self.current is None and (not self._ready or self._restoring is not None):
             self._restore(now)
-        if self.current is None and self._ready and not self.finished and not self._backends.mishaps.pending:
+        seat = self._tracker.state.current_player
+        if (
+            self.current is None
+            and self._ready
+            and self._tracker.plays_here(seat)
+            and not self.finished
+            and not self._backends.mishaps.pending
+        ):
             asked = bool(self._requested)
             action = self._next_action(self._tracker.state)
             if action is not None:

@@ -216,6 +216,11 @@ class State(ABC):
         (its legal actions): a state that only waits in a long game's history then weighs no more
         than its position. Games that remember such things forget them here."""
 
+    def chance_count(self) -> int:
+        """How many hidden random events (a card drawn or shown, a reshuffle) this state has seen: an
+        action across which it changes had an outcome only the dealer knew. Default: none ever."""
+        return 0
+
     def sample_unseen(self, player: int, rng: random.Random) -> State:
         """A state `player` cannot tell from this one: what they cannot see (other hands, the order
         of face-down piles, the random state that decides future shuffles) dealt anew from `rng`,

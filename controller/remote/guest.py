@@ -41,6 +41,14 @@ class Guest:
         self.pending: list[Propose] = []  # this board's moves the host has not answered yet
         self.disagree: str | None = None
         self.last: Ply | None = None  # the host's last word, kept so a restarted board can show it
+        # The plies of this board's moves whose outcome only the host knows (a card drawn): until the
+        # host's word on them, this board's stand-in holds a made-up card, and its seats wait.
+        self.blind: set[int] = set()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether this board's seats must wait for the host's word before they move again."""
+        return any(proposal.ply in self.blind for proposal in self.pending)
 
     @property
     def history(self) -> list[State]:
@@ -83,6 +91,8 @@ class Guest:
             where = self.seats[seat] if seat < len(self.seats) else "another board"
             raise ValueError(f"{seat_name(before, seat)} plays on board {where}: wait for the move from there")
         text = before.action_to_str(action)
+        if before.apply(action).chance_count() != before.chance_count():
+            self.blind.add(self.ply + len(self.pending) - (1 if replace else 0))
         if replace and self.pending:
             proposal = Propose(self.game_id, self.pending[-1].ply, text, replace=True)
             self.pending[-1] = proposal
@@ -124,6 +134,7 @@ class Guest:
         self.ply, self.revision = message.ply, message.revision
         self.last = message
         self.pending = [p for p in self.pending if p.ply >= message.ply]
+        self.blind = {ply for ply in self.blind if ply >= message.ply}
         if message.ply > 0 and not self.mine(message.seat):
             who = seat_name(stand_in, message.seat)
             heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")

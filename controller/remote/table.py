@@ -51,8 +51,7 @@ class RemoteTable:
         if board_changed:
             self._quiet_since = now
         if self._unsent and now - self._quiet_since >= self.quiet_ms:
-            unsent, self._unsent = self._unsent, []
-            self._send(unsent)
+            self.flush()
         update = Update()
         for event in self.link.drain():
             if isinstance(event, LinkState):
@@ -79,6 +78,17 @@ class RemoteTable:
         if not self.quiet_ms:
             self._send(self._unsent)
             self._unsent = []
+
+    @property
+    def settled(self) -> bool:
+        """Whether every move of this board has left it, and (a guest) the host has taken it."""
+        role = self.role
+        return not self._unsent and not (isinstance(role, Guest) and role.pending)
+
+    def flush(self) -> None:
+        """Send this board's held moves now (a clean stop does not wait for the board to be still)."""
+        unsent, self._unsent = self._unsent, []
+        self._send(unsent)
 
     def owns(self, seat: int) -> bool:
         return 0 <= seat < len(self.role.seats) and self.role.seats[seat] == self.link.settings.board

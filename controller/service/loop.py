@@ -459,6 +459,8 @@ class Service(TableControl):
         self.log.error("a command from a screen failed: %r: %s", command, error, exc_info=error)
 
     def _game_done(self) -> bool:
+        if self.remote_play is not None and not self.remote_play.settled:
+            return False  # the game is over only once the other boards have this board's last move
         if self.driver is not None:
             return self.driver.finished
         return self.session is not None and self.session.state.is_terminal()

@@ -30,6 +30,7 @@ class RemotePlay:
         self.table = table
         self._saved = state_dir / f"remote-{table.game_id}.json"
         self.log = log
+        self._tracker: Tracker | None = None
 
     @classmethod
     def start(
@@ -74,6 +75,7 @@ class RemotePlay:
 
     def begin(self, tracker: Tracker, now: int) -> None:
         """The tracker of this game: which seats move here, and the host's last word if known."""
+        self._tracker = tracker
         tracker.seats_here = self.seats_here
         position = self.position()
         if position is not None and position[0] is not tracker.state:
@@ -90,12 +92,17 @@ class RemotePlay:
             self.table.committed(before, action, replace=via == "correction")
         except ValueError as error:
             self.log.error("%s", error)
+        guest = self.guest
+        if guest is not None and guest.waiting and self._tracker is not None:
+            self._tracker.seats_here = frozenset()  # a card only the host knows was drawn: wait for it
 
     def scan(self, now: int, tracker: Tracker, board_changed: bool) -> Update:
         """Once per scan: what arrived, and the position the board now follows."""
         update = self.table.poll(now, board_changed)
         for line in update.said:
             self.log.info("%s", line)
+        guest = self.guest
+        tracker.seats_here = frozenset() if guest is not None and guest.waiting else self.seats_here
         if update.position is not None:
             state, history = update.position
             # The host's word on this board's own moves changes nothing anyone can see: the hands
@@ -106,7 +113,13 @@ class RemotePlay:
                 self._save()
         return update
 
+    @property
+    def settled(self) -> bool:
+        """Whether this board's moves have all reached the host and been taken."""
+        return self.table.settled
+
     def close(self) -> None:
+        self.table.flush()  # a move made just before a clean stop still leaves
         self.table.link.close()
 
     # --- a guest's memory of the host's last word ------------------------------------------------------

@@ -343,6 +343,5 @@ class CandidateTable:
 
 
 def chance_count(state: State) -> int:
-    """How many hidden random events a state has seen (games with randomness say so)."""
-    count = getattr(state, "chance_count", None)
-    return count() if callable(count) else 0
+    """How many hidden random events a state has seen (`State.chance_count`)."""
+    return state.chance_count()

@@ -188,9 +188,13 @@ class Tracker:
             self._field_name,
         )
 
+    def plays_here(self, seat: int) -> bool:
+        """Whether `seat`'s moves are made on this board now (`seats_here`)."""
+        return self.seats_here is None or seat in self.seats_here
+
     def _held(self) -> bool:
         state = self._state
-        return self.seats_here is not None and not state.is_terminal() and state.current_player not in self.seats_here
+        return not state.is_terminal() and not self.plays_here(state.current_player)
 
     def _field_name(self, channel: int) -> str:
         cell = self.board.cell_of_channel.get(channel)
