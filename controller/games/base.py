@@ -221,11 +221,13 @@ class State(ABC):
         action across which it changes had an outcome only the dealer knew. Default: none ever."""
         return 0
 
-    def sample_unseen(self, player: int, rng: random.Random) -> State:
-        """A state `player` cannot tell from this one: what they cannot see (other hands, the order
-        of face-down piles, the random state that decides future shuffles) dealt anew from `rng`,
-        everything they see kept. Search bots plan on such samples so they never peek. Default: a
-        game without hidden information or chance to come is its own only sample."""
+    def sample_unseen(self, player: int | frozenset[int], rng: random.Random) -> State:
+        """A state `player` (or a set of seats, together) cannot tell from this one: what they cannot
+        see (other hands, the order of face-down piles, the random state that decides future
+        shuffles) dealt anew from `rng`, everything they see kept. Search bots plan on such samples
+        so they never peek; a board playing several seats of a game across boards holds one
+        (docs/remote.md). Default: a game without hidden information or chance to come is its own
+        only sample."""
         return self
 
     def public_action_to_str(self, action: Action) -> str:

@@ -25,6 +25,11 @@ class Refill:
             raise ValueError(f"hidden cards do not add up: {len(self._cards)} left over")
 
 
+def seats_of(player: int | frozenset[int]) -> frozenset[int]:
+    """The seats a sample is for: one seat, or several seen together (one board's seats)."""
+    return frozenset((player,)) if isinstance(player, int) else player
+
+
 def reseeded(rng: random.Random) -> dict[str, int]:
     """A random state drawn anew: future shuffles are as unknown to the seat as the cards."""
     return {"seed": rng.randrange(2**31), "draws": 0}

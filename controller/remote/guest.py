@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from controller.games import Action, Game, State
 from controller.games.seats import seat_name
 from controller.remote.host import Send
-from controller.remote.messages import Message, Ply, Propose, Refuse, Sync
+from controller.remote.messages import Answer, Message, Ply, Propose, Refuse, Request, Sync
 from controller.remote.position import digest
+
+ASKED = {"takeback": "take back the last move", "abandon": "abandon the game"}
 
 
 @dataclass
@@ -44,6 +46,8 @@ class Guest:
         # The plies of this board's moves whose outcome only the host knows (a card drawn): until the
         # host's word on them, this board's stand-in holds a made-up card, and its seats wait.
         self.blind: set[int] = set()
+        self.asked: Request | None = None  # another board's request, waiting for this board's answer
+        self.abandoned = False  # the boards agreed to abandon the game
 
     @property
     def waiting(self) -> bool:
@@ -110,7 +114,36 @@ class Guest:
             return self._ply(message)
         if isinstance(message, Refuse):
             return self._refused(message)
+        if isinstance(message, Request):
+            self.asked = message
+            return Heard(said=[f"board {message.by} asks to {ASKED[message.kind]}: accept or decline"])
+        if isinstance(message, Answer):
+            return self._answered(message)
         raise ValueError(f"a {message.type} message is not for a guest of game {self.game_id}")
+
+    # --- requests: take-back and abandon, by agreement (docs/remote.md, rule 8) --------------------------
+    def request(self, kind: str) -> list[Send]:
+        """Ask the other boards (through the host) for a take-back or to abandon the game."""
+        return [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
+
+    def answer(self, accept: bool) -> list[Send]:
+        """This board's answer to the request it was asked."""
+        asked, self.asked = self.asked, None
+        if asked is None:
+            raise ValueError("no other board is asking anything")
+        return [Send(self.host, Answer(self.game_id, asked.kind, asked.ply, accept, self.me))]
+
+    def _answered(self, message: Answer) -> Heard:
+        if self.asked is not None and (self.asked.kind, self.asked.ply) == (message.kind, message.ply):
+            self.asked = None
+        what = ASKED.get(message.kind, message.kind)
+        if message.reason:
+            return Heard(said=[f"the request to {what} was refused: {message.reason}"])
+        if not message.accept:
+            return Heard(said=[f"board {message.by} declined to {what}"])
+        if message.kind == "abandon":
+            self.abandoned = True
+        return Heard(said=[f"the boards agreed to {what}"])
 
     def _ply(self, message: Ply) -> Heard:
         if (message.revision, message.ply) <= (self.revision, self.ply):
@@ -126,7 +159,10 @@ class Guest:
             heard.said.append(self.disagree + "; the host's position stands")
         if message.ply > self.ply + 1 and self.ply >= 0:
             heard.said.append(f"caught up from move {self.ply + 1} to move {message.ply + 1}")
-        if message.revision > self.revision and message.ply <= self.ply:
+        back = message.revision > self.revision and message.ply < self.ply
+        if back:
+            heard.said.append("the last move was taken back: put the pieces back as the LEDs show")
+        elif message.revision > self.revision and message.ply == self.ply:
             heard.said.append(f"move {message.ply} was corrected to {message.move}")
         self.moves, self.movers = list(message.moves), list(message.movers)
         self._known = {ply: state for ply, state in self._known.items() if ply < message.ply}
@@ -135,7 +171,7 @@ class Guest:
         self.last = message
         self.pending = [p for p in self.pending if p.ply >= message.ply]
         self.blind = {ply for ply in self.blind if ply >= message.ply}
-        if message.ply > 0 and not self.mine(message.seat):
+        if message.ply > 0 and not back and not self.mine(message.seat):
             who = seat_name(stand_in, message.seat)
             heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")
         return heard

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, IllegalAction, State
-from controller.games.public import has_hidden_hands, public_observation
+from controller.games.public import public_observation
 from controller.games.seats import result_line, seat_name
-from controller.remote.messages import Message, Ply, Propose, Record, Refuse, Sync
+from controller.remote.messages import Answer, Message, Ply, Propose, Record, Refuse, Request, Sync
 from controller.remote.position import digest, public_board
 
 
@@ -20,6 +20,19 @@ class Send:
 
     to: str | None
     message: Message
+
+
+ASKABLE = ("takeback", "abandon")  # draw and resign: no game here has such a result
+
+
+@dataclass
+class Asking:
+    """An open request: what, at which ply, by whom, and the boards whose yes it still needs."""
+
+    kind: str
+    ply: int
+    by: str
+    waiting: set[str]
 
 
 @dataclass(frozen=True)
@@ -48,12 +61,6 @@ class Host:
         state = history[-1]
         if len(seats) != state.players:
             raise ValueError(f"{state.game.title} here has {state.players} seats, and {len(seats)} boards were named")
-        for board in dict.fromkeys(seats):
-            if has_hidden_hands(state) and list(seats).count(board) > 1:
-                raise ValueError(
-                    f"in {state.game.title} each board plays one seat over the network (its hand stays on its "
-                    f"board); board {board} was named for {list(seats).count(board)}"
-                )
         self.me = me
         self.game_id = game_id
         self.seats = tuple(seats)
@@ -61,7 +68,8 @@ class Host:
         self.played = list(played)
         self._rng = rng or random.Random()
         self.status = "playing"
-        self.revision = 0  # corrections of moves already sent (Ply.revision)
+        self.revision = 0  # corrections and take-backs of moves already sent (Ply.revision)
+        self.asking: Asking | None = None  # the open request, if any
 
     @property
     def state(self) -> State:
@@ -82,6 +90,8 @@ class Host:
     def local_move(self, action: Action, replace: bool = False) -> list[Send]:
         """A seat of this board moved (the local tracker committed it), or (`replace`) its last move
         was corrected into `action`: tell everyone."""
+        if self.status == "abandoned":
+            raise ValueError("the game was abandoned by agreement: start a new one")
         if replace:
             self._take_back_last()
         state = self.state
@@ -97,6 +107,7 @@ class Host:
         self.played.pop()
         self.revision += 1
         self.status = "playing"
+        self.asking = None  # a request was about the position that is gone
 
     def announce(self, boards: Sequence[str] | None = None) -> list[Send]:
         """The current ply to `boards` (default: every guest), and the public record."""
@@ -111,7 +122,61 @@ class Host:
             return self.announce([sender]) if message.have != self.ply else [Send(sender, self.ply_for(sender))]
         if isinstance(message, Propose):
             return self._proposed(sender, message)
+        if isinstance(message, Request):
+            return self.request(sender, message.kind, message.ply)
+        if isinstance(message, Answer):
+            return self.answer(sender, message.kind, message.ply, message.accept)
         raise ValueError(f"a {message.type} message is not for the host of game {self.game_id}")
+
+    # --- requests: take-back and abandon, by agreement (docs/remote.md, rule 8) --------------------------
+    @property
+    def boards(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.seats))
+
+    def request(self, by: str, kind: str, ply: int) -> list[Send]:
+        """Board `by` asks the others for a take-back or to abandon the game; refused in words
+        (to `by`) when it cannot be asked now."""
+        refusal = self._why_not(kind, ply)
+        if refusal is not None:
+            if by == self.me:
+                raise ValueError(refusal)
+            return [Send(by, Answer(self.game_id, kind, ply, False, self.me, refusal))]
+        self.asking = Asking(kind, ply, by, set(self.boards) - {by})
+        return [
+            Send(board, Request(self.game_id, kind, ply, by)) for board in self.boards if board not in (by, self.me)
+        ]
+
+    def _why_not(self, kind: str, ply: int) -> str | None:
+        if kind not in ASKABLE:
+            return f"{kind} is not a result these games know; ask to abandon the game instead"
+        if self.status != "playing" and kind == "abandon":
+            return "the game is over already"
+        if self.asking is not None:
+            return f"board {self.asking.by} is asking the others already"
+        if ply != self.ply:
+            return f"the game is at move {self.ply + 1}, not {ply + 1}"
+        if kind == "takeback" and not self.played:
+            return "no move has been made yet"
+        return None
+
+    def answer(self, by: str, kind: str, ply: int, accept: bool) -> list[Send]:
+        """Board `by` answers the open request; the first no ends it, the last yes carries it out."""
+        asking = self.asking
+        if asking is None or (asking.kind, asking.ply) != (kind, ply) or by not in asking.waiting:
+            return []  # an answer to a request already settled, or not this board's to give
+        others = [board for board in self.boards if board != self.me]
+        if not accept:
+            self.asking = None
+            return [Send(board, Answer(self.game_id, kind, ply, False, by)) for board in others]
+        asking.waiting.discard(by)
+        if asking.waiting:
+            return []
+        self.asking = None
+        if kind == "takeback":
+            self._take_back_last()
+        else:
+            self.status = "abandoned"
+        return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
 
     def _proposed(self, sender: str, message: Propose) -> list[Send]:
         if message.replace and message.ply == self.ply - 1 and self.owns(sender, self.played[-1].seat):
@@ -134,8 +199,10 @@ class Host:
         if message.ply > self.ply:
             return self._refuse(sender, message, f"the game is at move {self.ply + 1}, not {message.ply + 1}")
         state = self.state
-        if state.is_terminal():
-            return self._refuse(sender, message, "the game is over")
+        if state.is_terminal() or self.status == "abandoned":
+            return self._refuse(
+                sender, message, "the game is over" if state.is_terminal() else "the game was abandoned"
+            )
         if not self.owns(sender, state.current_player):
             return self._refuse(sender, message, self._elsewhere(state))
         try:
@@ -158,6 +225,7 @@ class Host:
         after = state.apply(action)
         text, public = state.action_to_str(action), state.public_action_to_str(action)
         self.played.append(Played(state.current_player, text, public))
+        self.asking = None  # a request was about the position before this move
         self.history.append(after)
         if after.is_terminal():
             self.status = "over"
@@ -168,7 +236,7 @@ class Host:
         its seats may read."""
         state = self.state
         mine = [seat for seat, owner in enumerate(self.seats) if owner == board]
-        stand_in = state.sample_unseen(mine[0], self._rng) if mine else state
+        stand_in = state.sample_unseen(frozenset(mine), self._rng) if mine else state
         moves = tuple(played.text if played.seat in mine else played.public for played in self.played)
         movers = tuple(played.seat for played in self.played)
         return Ply(

@@ -92,6 +92,7 @@ class Request:
     game: str
     kind: str  # one of REQUEST_KINDS
     ply: int  # the ply the request was made at: an answer to an older one counts for nothing
+    by: str = ""  # the board that asks (the host passes a request on to the others)
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class Answer:
     kind: str
     ply: int
     accept: bool
+    by: str = ""  # the board that answered
+    reason: str = ""  # why a request was refused before anyone was asked
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 from controller.games import Action, State
 from controller.games.seats import seat_name
-from controller.remote.guest import Guest
+from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Send
 from controller.remote.link import Incoming, Link, LinkState
-from controller.remote.messages import Presence, Propose, Refuse
+from controller.remote.messages import Presence, Propose, Refuse, Request
 
 
 @dataclass
@@ -25,6 +25,7 @@ class Update:
     # (before, action, after, via): via "remote", or "correction" where it replaces the move before
     played: list[tuple[State, Action, State, str]] = field(default_factory=list)
     moved: bool = True  # whether `position` differs from what the board shows, as anyone can see
+    took_back: int = 0  # moves the boards agreed to take back (the host's journal drops them)
     said: list[str] = field(default_factory=list)
 
 
@@ -40,6 +41,7 @@ class RemoteTable:
         self.online: dict[str, bool] = {}  # the other boards' presence, as last heard
         self.quiet_ms = quiet_ms
         self._unsent: list[Send] = []  # this board's last moves, until the board stands still
+        self._local = Update()  # what this board's own answer changed, reported by the next poll
         self._quiet_since = 0
 
     @property
@@ -52,7 +54,7 @@ class RemoteTable:
             self._quiet_since = now
         if self._unsent and now - self._quiet_since >= self.quiet_ms:
             self.flush()
-        update = Update()
+        update, self._local = self._local, Update()
         for event in self.link.drain():
             if isinstance(event, LinkState):
                 self._link_changed(event, update)
@@ -126,16 +128,11 @@ class RemoteTable:
         role = self.role
         if isinstance(role, Host):
             ply, revision = role.ply, role.revision
-            self._send(role.receive(sender, event.message))
-            if role.revision > revision:  # a correction replaced the last move
-                ply -= 1
-            if (role.ply, role.revision) != (ply, revision):
-                for index in range(ply, role.ply):
-                    state, played = role.history[index], role.played[index]
-                    via = "correction" if role.revision > revision and index == ply else "remote"
-                    update.played.append((state, state.parse_action(played.text), role.history[index + 1], via))
-                    update.said.append(f"{seat_name(state, played.seat)} played {played.text} on board {sender}")
-                update.position = (role.state, role.history[:-1])
+            message = event.message
+            self._send(role.receive(sender, message))
+            if isinstance(message, Request) and role.asking is not None and role.asking.by == sender:
+                update.said.append(f"board {sender} asks to {ASKED[message.kind]}: accept or decline")
+            self._host_moved(ply, revision, update, f"board {sender}")
             return
         heard = role.receive(sender, event.message)
         update.said.extend(heard.said)
@@ -144,6 +141,57 @@ class RemoteTable:
             update.position = role.position()
             if role.pending and role.pending[0].ply == role.ply:
                 self._send([Send(role.host, proposal) for proposal in role.pending])
+
+    def _host_moved(self, ply: int, revision: int, update: Update, where: str) -> None:
+        """What changed in the host's game since (`ply`, `revision`): moves played elsewhere, a
+        correction, or a take-back the boards agreed to."""
+        role = self.role
+        assert isinstance(role, Host)
+        if (role.ply, role.revision) == (ply, revision):
+            return
+        if role.revision > revision and role.ply < ply:
+            update.took_back += ply - role.ply
+            update.said.append("the boards agreed to take back the last move")
+        elif role.revision > revision:  # a correction replaced the last move
+            ply -= 1
+        for index in range(ply, role.ply):
+            state, played = role.history[index], role.played[index]
+            via = "correction" if role.revision > revision and index == ply else "remote"
+            update.played.append((state, state.parse_action(played.text), role.history[index + 1], via))
+            update.said.append(f"{seat_name(state, played.seat)} played {played.text} on {where}")
+        update.position = (role.state, role.history[:-1])
+
+    # --- requests across boards (docs/remote.md, rule 8) ------------------------------------------------
+    @property
+    def asked(self) -> tuple[str, str] | None:
+        """The request this board is asked to answer: (what, by which board); None: none."""
+        role, me = self.role, self.link.settings.board
+        if isinstance(role, Host):
+            asking = role.asking
+            return (asking.kind, asking.by) if asking is not None and me in asking.waiting else None
+        return (role.asked.kind, role.asked.by) if role.asked is not None else None
+
+    def ask(self, kind: str) -> None:
+        """This board asks the others; ValueError in words when it cannot now."""
+        role = self.role
+        if isinstance(role, Host):
+            self._send(role.request(role.me, kind, role.ply))
+        else:
+            self._send(role.request(kind))
+
+    def answer(self, accept: bool) -> None:
+        """This board's answer to the request it is asked (see `asked`); what it changes comes with
+        the next poll."""
+        role, update = self.role, self._local
+        if isinstance(role, Host):
+            asking = role.asking
+            if asking is None:
+                raise ValueError("no other board is asking anything")
+            ply, revision = role.ply, role.revision
+            self._send(role.answer(role.me, asking.kind, asking.ply, accept))
+            self._host_moved(ply, revision, update, "this board")
+        else:
+            self._send(role.answer(accept))
 
     def _send(self, sends: list[Send]) -> None:
         for send in sends:

@@ -143,6 +143,22 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class RemoteView:
+    """A game played with other boards, as the screens show it (docs/remote.md)."""
+
+    game: str
+    host: str
+    me: str
+    seats: tuple[str, ...]  # the board of each seat
+    online: Mapping[str, bool]  # the other boards' presence, as last heard
+    waiting: bool  # this board waits for the host's word (on a card only the host knows)
+    asked: tuple[str, str] | None = None  # another board's request this board may answer: (what, board)
+
+    def here(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat] == self.me
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Everything a screen may show of the table at one moment; immutable, so any thread may read it."""
 
@@ -170,6 +186,7 @@ class Snapshot:
     scan_hz: float = 100.0
     # The sensor and LED backends by name, and their last error (None: working).
     devices: Mapping[str, str | None] = field(default_factory=dict)
+    remote: RemoteView | None = None  # a game played with other boards
 
 
 # --- the channel ---------------------------------------------------------------------------------

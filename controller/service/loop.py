@@ -442,6 +442,10 @@ class Service(TableControl):
         follows them on the board, `RemotePlay.scan`)."""
         assert self.remote_play is not None and self.session is not None
         update = self.remote_play.scan(now, self.session.tracker, self.session.last_scan_changed)
+        if update.took_back:  # the boards agreed to take back moves: the host's journal drops them
+            for _ in range(update.took_back):
+                self.persistence.on_takeback(self.session.state)
+            del self.moves[max(0, len(self.moves) - update.took_back) :]
         for before, action, after, via in update.played:
             self.persistence.on_commit(before, action, after, via)
             self._record_move(before, action, after, via)
@@ -499,9 +503,7 @@ class Service(TableControl):
             self._last_faults = output.display.faults
         if output.display.state.is_terminal() and not self._announced_over:
             self._announced_over = True
-            self.log.info(
-                "game over after %d moves: %s", len(self.moves), self._result(output.display.state)
-            )
+            self.log.info("game over after %d moves: %s", len(self.moves), self._result(output.display.state))
         if changed and self._ready:  # before READY, the READY message carries the status
             wait = STATE_CHANGE_WAIT if output.display.state.is_terminal() else 0.0  # the end is worth a wait
             self._notify(self.notifier.status(self.describe(), wait=wait))

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from controller.games import Action, Game, State
 from controller.remote import topics
-from controller.remote.guest import Guest
+from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Played
 from controller.remote.link import BrokerSettings, Link, RemoteGame
 from controller.remote.messages import MessageError, Ply, decode, encode
 from controller.remote.position import digest
 from controller.remote.table import RemoteTable, Update
-from controller.service.control import MoveEntry
+from controller.service.control import Abandon, Command, CommandError, MoveEntry, NewGame, Press, RemoteView, Resume
 from controller.service.journal import atomic_write
 from controller.table.tracker import Tracker
 
@@ -102,7 +102,8 @@ class RemotePlay:
         for line in update.said:
             self.log.info("%s", line)
         guest = self.guest
-        tracker.seats_here = frozenset() if guest is not None and guest.waiting else self.seats_here
+        waiting = guest is not None and guest.waiting
+        tracker.seats_here = frozenset() if waiting or not self.playing else self.seats_here
         if update.position is not None:
             state, history = update.position
             # The host's word on this board's own moves changes nothing anyone can see: the hands
@@ -112,6 +113,40 @@ class RemotePlay:
             if isinstance(self.role, Guest):
                 self._save()
         return update
+
+    def view(self) -> RemoteView:
+        role, me = self.role, self.table.link.settings.board
+        host = role.me if isinstance(role, Host) else role.host
+        guest = self.guest
+        waiting = guest is not None and guest.waiting
+        return RemoteView(role.game_id, host, me, role.seats, dict(self.table.online), waiting, self.table.asked)
+
+    def command(self, command: Command) -> str | None:
+        """A screen's command in a game across boards (docs/remote.md, rule 8): undo and abandon
+        become requests to the other boards, and confirm and undo answer another board's; None:
+        the command is this board's own business."""
+        asked = self.table.asked
+        try:
+            if isinstance(command, Press) and asked is not None and command.button in ("confirm", "undo"):
+                accept = command.button == "confirm"
+                self.table.answer(accept)
+                return f"{'accepted' if accept else 'declined'}: board {asked[1]} asked to {ASKED[asked[0]]}"
+            if (isinstance(command, Press) and command.button == "undo") or isinstance(command, Abandon):
+                kind = "takeback" if isinstance(command, Press) else "abandon"
+                self.table.ask(kind)
+                return f"the other boards are asked to {ASKED[kind]}"
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if isinstance(command, NewGame | Resume) and self.playing:
+            raise CommandError("a game across boards is on: ask the other boards to abandon it first")
+        return None
+
+    @property
+    def playing(self) -> bool:
+        role = self.role
+        over = role.status != "playing" if isinstance(role, Host) else role.abandoned
+        state = role.state
+        return not over and not (state is not None and state.is_terminal())
 
     @property
     def settled(self) -> bool:

@@ -295,6 +295,9 @@ class TableControl:
         session = self.session
         assert session is not None and self.game is not None
         state = session.state
+        if self.remote_play is not None and (said := self.remote_play.command(command)) is not None:
+            self._changed = True
+            return said
         if isinstance(command, Press):
             return self._press(command)
         if isinstance(command, Declare | ShowCard):
@@ -571,6 +574,7 @@ class TableControl:
                 hotseat=bool(self.start_record.get("hotseat", False)),
                 sensors_only=sensors_only,
                 scan_hz=self.config.service.scan_hz,
+                remote=self.remote_play.view() if self.remote_play is not None else None,
                 devices={
                     "sensors": self.config.sensors.backend,
                     "leds": self.config.leds.backend,

@@ -63,12 +63,14 @@ class OfferTakeBack:
 @dataclass(frozen=True)
 class Guide:
     """No explanation fits yet: a move under way (`moving`), the way to the nearest legal position
-    (`guidance`), or the way back to the game's position (`setup`, `restore`); with any sensor
+    (`guidance`), the way back to the game's position (`setup`, `restore`), or the way to the
+    position another board's move made (`remote`, with the seat that moved); with any sensor
     faults found."""
 
     mode: Literal["moving", "guidance", "setup", "restore", "remote"]
     hints: Hints = field(default_factory=dict)
     faults: tuple[SensorFault, ...] = ()
+    mover: int | None = None
 
 
 @dataclass(frozen=True)
@@ -108,4 +110,5 @@ def display(decision: Shown, state: State, hints: Hints, faults: tuple[SensorFau
         mode, shown = "takeback", decision.shown
     else:
         mode = decision.mode
-    return Display(mode, state, shown, hints, acknowledged, candidates, previewed, faults, played_in)
+    mover = decision.mover if isinstance(decision, Guide) else None
+    return Display(mode, state, shown, hints, acknowledged, candidates, previewed, faults, played_in, mover)

@@ -92,12 +92,23 @@ class FrameComposer:
         frame = list(self._marks_layer(display.shown))
         hints_on = not (display.mode in BLINKING_MODES and phase == 1)
         if hints_on:
+            palette = self._remote_palette(display) if display.mode == "remote" else HINT_PALETTE
             for cell, kind in display.hints.items():
                 led = led_of.get(cell)
                 if led is not None:
-                    frame[led] = HINT_PALETTE[kind]
+                    frame[led] = palette.get(kind, HINT_PALETTE[kind])
         self._status(frame, display, phase, faults, profile.extra_leds)
         return tuple(frame)
+
+    @staticmethod
+    def _remote_palette(display: Display) -> Mapping[str, RGB]:
+        """Another board's move in its mover's colour: bright where a piece goes, dim where one
+        leaves (docs/remote.md, rule 6)."""
+        colours = seat_colours(display.state)
+        if display.mover is None or display.mover >= len(colours) or colours[display.mover] not in PLAYER_COLOURS:
+            return HINT_PALETTE
+        colour = PLAYER_COLOURS[colours[display.mover]]
+        return {"place": colour, "return": colour, "remove": scale(colour, 0.2), "capture": scale(colour, 0.2)}
 
     def _marks_layer(self, state: State) -> tuple[RGB, ...]:
         """The LEDs of the state's marks alone, kept for the state shown (it stays the same while a

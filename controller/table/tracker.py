@@ -500,8 +500,9 @@ class Tracker:
             self._restore = False
             self._remote = False
             return Idle(self._card_hints())
-        if self._remote:  # a move made on another board, to be made here
-            return Guide("remote", self._guidance_to(frozenset()), self._stuck(now, mismatch))
+        if self._remote:  # a move made on another board, to be made here, lit in the mover's colour
+            mover = self._history[-1].current_player if self._history else None
+            return Guide("remote", self._guidance_to(frozenset()), self._stuck(now, mismatch), mover)
         if self._held():  # another board's seat is to move: only this board's last move may still change
             corrections = self._seams.corrections(mismatch)
             if len(corrections) == 1:

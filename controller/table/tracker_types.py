@@ -84,6 +84,7 @@ class Display:
     # The state an action named above is played in where that is not `state`: before the last move
     # for a correction of it, after the move acknowledged a moment ago for the next player's reply.
     played_in: dict[Action, State] = field(default_factory=dict)
+    mover: int | None = None  # in mode `remote`: the seat whose move, made on another board, is shown
 
     def same_as(self, other: Display | None) -> bool:
         """Whether `other` shows the very same: states compared by identity (a state's equality
@@ -98,6 +99,7 @@ class Display:
             and self.candidates == other.candidates
             and self.previewed == other.previewed
             and self.faults == other.faults
+            and self.mover == other.mover
             and self.played_in.keys() == other.played_in.keys()
             and all(state is other.played_in[action] for action, state in self.played_in.items())
         )

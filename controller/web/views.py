@@ -17,6 +17,7 @@ from typing import Any
 from controller.games import Action, Game, State
 from controller.games.public import public_observation
 from controller.games.seats import result_line, seat_colours, seat_name
+from controller.remote.guest import ASKED
 from controller.service import deciding
 from controller.service.control import Snapshot
 from controller.service.deciding import Candidate
@@ -122,6 +123,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "revision": snapshot.revision,
         "game_id": snapshot.game_id,
         "game": {"name": game.name, "title": game.title},
+        "remote": _remote_part(snapshot),
         "board": geometry,
         "led": led,
         "blinking": output.display.mode in BLINKING_MODES or output.display.mode == "confirm",
@@ -192,6 +194,45 @@ def _candidate_list(
     return list(listed.values())
 
 
+def _remote_part(snapshot: Snapshot) -> dict[str, Any] | None:
+    remote = snapshot.remote
+    if remote is None:
+        return None
+    boards = dict.fromkeys(remote.seats)
+    return {
+        "game": remote.game,
+        "host": remote.host,
+        "board": remote.me,
+        "boards": [
+            {
+                "name": name,
+                "online": name == remote.me or remote.online.get(name, False),
+                "seats": [seat for seat, owner in enumerate(remote.seats) if owner == name],
+            }
+            for name in boards
+        ],
+    }
+
+
+def _remote_lines(snapshot: Snapshot) -> list[str]:
+    """Who plays where in a game across boards, and which board is away (docs/remote.md)."""
+    remote, state = snapshot.remote, snapshot.state
+    if remote is None:
+        return []
+    lines = []
+    if not state.is_terminal() and not remote.here(state.current_player):
+        lines.append(f"{seat_name(state, state.current_player)} plays on board {remote.seats[state.current_player]}.")
+    if remote.asked is not None:
+        what = ASKED.get(remote.asked[0], remote.asked[0])
+        lines.append(f"Board {remote.asked[1]} asks to {what}: press confirm to accept, undo to decline.")
+    if remote.waiting:
+        lines.append(f"Waiting for board {remote.host} to say which card was drawn.")
+    away = sorted(board for board in set(remote.seats) - {remote.me} if not remote.online.get(board, False))
+    if away:
+        lines.append(f"Offline: board {', board '.join(away)}; the game goes on when it is back.")
+    return lines
+
+
 def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool, viewer: int | None) -> list[str]:
     state, output = snapshot.state, snapshot.output
     if state.is_terminal():
@@ -217,6 +258,7 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
         lines.extend(guidance_lines(state, target, board, readings))
     if snapshot.bot_move is not None:
         lines.append(f"{who} is a bot and plays {snapshot.bot_move}: make that move for it on the board.")
+    lines.extend(_remote_lines(snapshot))
     for fault in output.display.faults:
         where = snapshot.game.format_cell(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
         lines.append(f"The sensor of {where} reads {fault.reading}, the game expects {fault.expected}: check it.")
@@ -226,8 +268,10 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
 def seat_view(snapshot: Snapshot, seat: int) -> dict[str, Any]:
     """A seat's page: the seat's own observation and the decisions it may take now."""
     state = snapshot.state
-    mine = state.observation(seat)
-    on_turn = not state.is_terminal() and state.current_player == seat
+    elsewhere = snapshot.remote is not None and not snapshot.remote.here(seat)
+    # A seat played on another board: this board holds only a stand-in of its hand, never shown.
+    mine = state.observation(seat) if not elsewhere else {}
+    on_turn = not state.is_terminal() and state.current_player == seat and not elsewhere
     actions = state.legal_action_strings() if on_turn else ()
     return {
         "type": "seat",

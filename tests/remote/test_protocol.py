@@ -231,7 +231,113 @@ def test_a_guest_takes_the_host_word_only_from_the_host() -> None:
         guest.local_move(state, state.legal_actions()[0])
 
 
-def test_in_a_game_with_hands_each_board_plays_one_seat() -> None:
-    state = GAMES["zillo"].new_game(players=3, seed=1)
-    with pytest.raises(ValueError, match="each board plays one seat"):
-        Host("h", "x", [state], ["h", "g1", "g1"])
+@pytest.mark.parametrize("name", ["zillo", "zillertal", "zodiac"])
+def test_a_board_with_two_seats_gets_both_hands_and_nothing_else(name: str) -> None:
+    """People at one table play two seats of a game with hands on one board: its stand-in keeps both
+    hands, and depends on nothing the two seats together cannot see."""
+    state = GAMES[name].new_game(players=3, seed=2)
+    together = frozenset({1, 2})
+    boards = ["h", "g1", "g1"]
+    read = []
+    for truth in (state, state.sample_unseen(together, random.Random(5))):
+        host = Host("h", "x", [truth], boards, rng=random.Random(7))
+        message = host.ply_for("g1")
+        stand_in = GAMES[name].state_from_json(message.state)
+        for seat in together:
+            assert stand_in.observation(seat).get("hand") == truth.observation(seat).get("hand")
+        read.append(encode(message))
+    assert read[0] == read[1]
+
+
+# --- requests across boards ----------------------------------------------------------------------------
+
+
+def three_boards(moves: int = 2) -> tuple[Host, dict[str, Guest]]:
+    """A Klotz game of boards h, g1 and g2 after `moves` moves, every board told."""
+    game = GAMES["klotz"]
+    boards = ["h", "g1", "g2"]
+    host = Host("h", "x", [game.new_game(players=3, seed=1)], boards, rng=random.Random(1))
+    guests = {board: Guest(board, "h", "x", game, boards) for board in boards[1:]}
+    for _ in range(moves):
+        state = host.state
+        owner = boards[state.current_player]
+        action = state.legal_actions()[0]
+        if owner == "h":
+            host.local_move(action)
+        else:
+            guest = guests[owner]
+            guest.receive("h", host.ply_for(owner))
+            [proposal] = guest.local_move(state, action)
+            host.receive(owner, proposal.message)
+    for board, guest in guests.items():
+        guest.receive("h", host.ply_for(board))
+    return host, guests
+
+
+def deliver(host: Host, guests: dict[str, Guest], sends: list[Send], sender: str = "h") -> list[str]:
+    """Deliver `sends` (and what they cause) until nothing is left; what the guests said."""
+    said: list[str] = []
+    queue = [(sender, send) for send in sends]
+    while queue:
+        source, send = queue.pop(0)
+        if send.to is None:
+            continue
+        message = decode(encode(send.message))
+        if send.to == "h":
+            queue += [("h", s) for s in host.receive(source, message)]
+        else:
+            heard = guests[send.to].receive(source, message)
+            said += heard.said
+            queue += [(send.to, s) for s in heard.sends]
+    return said
+
+
+def test_a_take_back_needs_every_other_board_and_then_every_board_goes_back() -> None:
+    host, guests = three_boards()
+    before = host.history[-2]
+    said = deliver(host, guests, guests["g1"].request("takeback"), "g1")
+    assert host.asking is not None and host.asking.waiting == {"h", "g2"}
+    assert guests["g2"].asked is not None and any("board g1 asks to take back" in line for line in said)
+    deliver(host, guests, guests["g2"].answer(True), "g2")
+    assert host.ply == 2  # the host's own board has not answered yet
+    said = deliver(host, guests, host.answer("h", "takeback", 2, True))
+    assert host.ply == 1 and host.state == before and host.revision == 1 and host.asking is None
+    for guest in guests.values():
+        assert guest.ply == 1 and guest.state == before and guest.asked is None and len(guest.moves) == 1
+    assert any("taken back" in line for line in said)
+
+
+def test_the_first_no_ends_a_request_and_nothing_changes() -> None:
+    host, guests = three_boards()
+    deliver(host, guests, host.request("h", "takeback", 2))
+    said = deliver(host, guests, guests["g1"].answer(False), "g1")
+    assert host.asking is None and host.ply == 2
+    assert any("board g1 declined to take back the last move" in line for line in said)
+    assert deliver(host, guests, guests["g2"].answer(True) if guests["g2"].asked else [], "g2") == []
+    assert host.ply == 2
+
+
+@pytest.mark.parametrize(
+    ("kind", "ply", "words"),
+    [
+        ("draw", 2, "not a result these games know"),
+        ("takeback", 1, "the game is at move 3, not 2"),
+    ],
+)
+def test_a_request_that_cannot_be_asked_is_refused_in_words(kind: str, ply: int, words: str) -> None:
+    host, _ = three_boards()
+    sends = host.receive("g1", Request("x", kind, ply, "g1"))
+    [refusal] = [send.message for send in sends]
+    assert isinstance(refusal, Answer) and not refusal.accept and words in refusal.reason
+    assert host.asking is None
+    with pytest.raises(ValueError, match="no move has been made yet"):
+        three_boards(0)[0].request("h", "takeback", 0)
+
+
+def test_abandoning_by_agreement_ends_the_game_on_every_board() -> None:
+    host, guests = three_boards()
+    deliver(host, guests, guests["g2"].request("abandon"), "g2")
+    deliver(host, guests, guests["g1"].answer(True), "g1")
+    deliver(host, guests, host.answer("h", "abandon", 2, True))
+    assert host.status == "abandoned" and host.record().status == "abandoned"
+    assert all(guest.abandoned for guest in guests.values())

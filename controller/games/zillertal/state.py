@@ -75,7 +75,7 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
         self._legal: tuple[Action, ...] | None = None
         self._valley: Valley | None = None
 
-    def sample_unseen(self, player: int, rng: random.Random) -> ZillertalState:
+    def sample_unseen(self, player: int | frozenset[int], rng: random.Random) -> ZillertalState:
         return unseen.sample_unseen(self, player, rng)
 
     def forget_derived(self) -> None:

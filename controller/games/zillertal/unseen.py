@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from controller.games.unseen import Refill, reseeded
+from controller.games.unseen import Refill, reseeded, seats_of
 
 if TYPE_CHECKING:
     from controller.games.zillertal.state import ZillertalState
@@ -14,13 +14,14 @@ if TYPE_CHECKING:
 UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 
 
-def sample_unseen(state: ZillertalState, player: int, rng: random.Random) -> ZillertalState:
+def sample_unseen(state: ZillertalState, player: int | frozenset[int], rng: random.Random) -> ZillertalState:
     """The other hands, the deck and the unused Valley cards dealt anew from the cards among them;
     each contract pile shuffled (which contracts it holds is public, not their order): ZT-8."""
     data = state.to_json()
     if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
         return state
-    hidden = [seat for seat in range(len(data["hands"])) if seat != player]
+    seats = seats_of(player)
+    hidden = [seat for seat in range(len(data["hands"])) if seat not in seats]
     refill = Refill([card for seat in hidden for card in data["hands"][seat]] + data["deck"] + data["unused"], rng)
     for seat in hidden:
         data["hands"][seat] = refill.take(len(data["hands"][seat]))

@@ -273,7 +273,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             return t.ply - 1  # the game stopped: the last action turned up nothing
         return t.ply
 
-    def sample_unseen(self, player: int, rng: random.Random) -> ZilloState:
+    def sample_unseen(self, player: int | frozenset[int], rng: random.Random) -> ZilloState:
         return unseen.sample_unseen(self, player, rng)
 
     def unseen_by(self, player: int) -> tuple[Card, ...]:

@@ -64,7 +64,7 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         self._legal: tuple[Action, ...] | None = None
         self._seen: dict[Card, int] | None = None
 
-    def sample_unseen(self, player: int, rng: random.Random) -> ZodiacState:
+    def sample_unseen(self, player: int | frozenset[int], rng: random.Random) -> ZodiacState:
         return unseen.sample_unseen(self, player, rng)
 
     def forget_derived(self) -> None:

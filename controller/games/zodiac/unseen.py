@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from controller.games.unseen import Refill, reseeded
+from controller.games.unseen import Refill, reseeded, seats_of
 
 if TYPE_CHECKING:
     from controller.games.zodiac.state import ZodiacState
@@ -13,14 +13,17 @@ if TYPE_CHECKING:
 UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 
 
-def sample_unseen(state: ZodiacState, player: int, rng: random.Random) -> ZodiacState:
+def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.Random) -> ZodiacState:
     """The other hands and the deck dealt anew from the cards among them; a hand shown to `player`
     (an offender's, to the player who chooses its penalty, ZO-E6) stays as it is."""
     data = state.to_json()
     if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
         return state
-    penalty = state.observation(player).get("penalty") or {}
-    known = {player} | ({penalty["offender"]} if "shown" in penalty else set())
+    known = set(seats_of(player))
+    for seat in seats_of(player):
+        penalty = state.observation(seat).get("penalty") or {}
+        if "shown" in penalty:
+            known.add(penalty["offender"])
     hidden = [seat for seat in range(len(data["hands"])) if seat not in known]
     refill = Refill([card for seat in hidden for card in data["hands"][seat]] + data["deck"], rng)
     for seat in hidden:

@@ -121,6 +121,10 @@ function drawTable(message) {
   if (!window.tafelDrawn) window.tafelDrawn = performance.now() || 1;  // when the board was first drawn
   document.title = `tafel: ${message.game.title}`;
   $("title").textContent = message.game.title + (message.you ? ` — ${message.you.name}` : "");
+  if (message.remote) {
+    const boards = message.remote.boards.map((b) => `${b.name}${b.online ? "" : " (offline)"}`);
+    $("title").textContent += ` · across boards: ${boards.join(", ")}`;
+  }
   const turn = $("turn");
   if (message.terminal) { turn.textContent = message.result; turn.style.borderColor = "#888"; }
   else {
