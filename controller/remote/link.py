@@ -124,6 +124,10 @@ class Link:
             topic, retain = topics.inbox(send.to, self.settings.board), False
         self.publish(topic, send.message, retain)
 
+    def send_to(self, board: str, message: Message) -> None:
+        """One message to `board`'s inbox."""
+        self.publish(topics.inbox(board, self.settings.board), message)
+
     def publish(self, topic: str, message: Message, retain: bool = False) -> None:
         self._client.publish(topic, encode(message), QOS, retain=retain)
 

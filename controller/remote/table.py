@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Action, State
 from controller.games.seats import seat_name
 from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Send
-from controller.remote.link import Incoming, Link, LinkState
+from controller.remote.link import Event, Incoming, Link, LinkState
 from controller.remote.messages import Presence, Propose, Refuse, Request
 
 
@@ -49,13 +50,18 @@ class RemoteTable:
         return self.role.game_id
 
     def poll(self, now: int = 0, board_changed: bool = False) -> Update:
-        """What arrived; and this board's moves leave once the board has stood still `quiet_ms`."""
+        """What arrived on the link; and this board's moves leave once the board has stood still
+        `quiet_ms`."""
+        return self.handle(self.link.drain(), now, board_changed)
+
+    def handle(self, events: Sequence[Event], now: int = 0, board_changed: bool = False) -> Update:
+        """`poll` for events drained by the caller (a board that also follows its invitations)."""
         if board_changed:
             self._quiet_since = now
         if self._unsent and now - self._quiet_since >= self.quiet_ms:
             self.flush()
         update, self._local = self._local, Update()
-        for event in self.link.drain():
+        for event in events:
             if isinstance(event, LinkState):
                 self._link_changed(event, update)
             else:
@@ -100,6 +106,11 @@ class RemoteTable:
         if not event.up:
             update.said.append(event.reason)
             return
+        self.greet()
+
+    def greet(self) -> None:
+        """On (re)connecting: the host tells every board where the game stands; a guest asks, and
+        sends its moves the host has not answered again."""
         role = self.role
         if isinstance(role, Host):
             self._send(role.announce())

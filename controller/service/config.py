@@ -152,7 +152,8 @@ class Config:
     sim: SimConfig
     profile: BoardProfile  # the board profile with this file's [board] sensor_model and [leds] brightness
     web: WebConfig = WebConfig(True, "0.0.0.0", DEFAULT_WEB_PORT, None)
-    remote: tuple[BrokerSettings, RemoteGame] | None = None  # [remote]: a game played with other boards
+    # [remote]: this board on a broker, and the game it plays with other boards if one is configured
+    remote: tuple[BrokerSettings, RemoteGame | None] | None = None
 
     def load_game(self) -> Game:
         return load_game(self.game.name)
@@ -404,21 +405,23 @@ class _Loader:
             self.remote(data.get("remote"), game_config.players),
         )
 
-    def remote(self, table: Mapping[str, Any] | None, players: int) -> tuple[BrokerSettings, RemoteGame] | None:
-        """[remote]: the broker, this board's name and the game it plays with others (docs/remote.md)."""
+    def remote(self, table: Mapping[str, Any] | None, players: int) -> tuple[BrokerSettings, RemoteGame | None] | None:
+        """[remote]: the broker, this board's name and the game it plays with others, if one is
+        configured here rather than started from the lobby (docs/remote.md)."""
         if table is None:
             return None
         names = {}
-        for key in ("board", "game", "host"):
+        given = [key for key in ("game", "host", "seats") if key in table]
+        if given and len(given) < 3:
+            missing = ", ".join(key for key in ("game", "host", "seats") if key not in table)
+            raise self.error(
+                "remote", missing.split(", ")[0], f"a game across boards needs game, host and seats ({missing} missing)"
+            )
+        for key in ("board", *(("game", "host") if given else ())):
             try:
                 names[key] = check_name(self._require(table, "remote", key), key)
             except ValueError as error:
                 raise self.error("remote", key, str(error)) from None
-        seats = table.get("seats")
-        if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
-            raise self.error("remote", "seats", f"must list the board of each of the {players} seats, in seat order")
-        if names["board"] not in seats or names["host"] not in seats:
-            raise self.error("remote", "seats", f"names no seat for board {names['board']} or host {names['host']}")
         port = self._int(table, "remote", "port", 8883 if table.get("tls") else 1883, 1)
         password = table.get("password")
         settings = BrokerSettings(
@@ -430,6 +433,13 @@ class _Loader:
             self._bool(table, "remote", "tls", False),
             str(self._path(table["ca_file"])) if "ca_file" in table else None,
         )
+        if not given:
+            return settings, None
+        seats = table.get("seats")
+        if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+            raise self.error("remote", "seats", f"must list the board of each of the {players} seats, in seat order")
+        if names["board"] not in seats or names["host"] not in seats:
+            raise self.error("remote", "seats", f"names no seat for board {names['board']} or host {names['host']}")
         return settings, RemoteGame(names["game"], names["host"], tuple(seats))
 
     def web(self, table: Mapping[str, Any]) -> WebConfig:

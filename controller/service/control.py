@@ -94,6 +94,15 @@ class Resume:
 
 
 @dataclass(frozen=True)
+class AnswerInvite:
+    """Accept or decline another board's invitation to a game across boards (docs/remote.md)."""
+
+    board: str
+    accept: bool
+    abandon: bool = False  # the game in progress may be dropped (it stays in the history)
+
+
+@dataclass(frozen=True)
 class Abandon:
     """End the game in progress (it stays in the history) and start the same kind of game afresh."""
 
@@ -116,7 +125,7 @@ class ShowPin:
     pin: str
 
 
-Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin
+Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin | AnswerInvite
 
 
 # --- snapshots -----------------------------------------------------------------------------------
@@ -159,6 +168,17 @@ class RemoteView:
 
 
 @dataclass(frozen=True)
+class LobbyView:
+    """This board on a broker, as the lobby shows it: the boards online to invite, the invitations
+    it received (board, game, players, this board's seats), and the boards it still waits for."""
+
+    me: str
+    online: tuple[str, ...]
+    invitations: tuple[tuple[str, str, int, tuple[int, ...]], ...]
+    waiting_for: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Everything a screen may show of the table at one moment; immutable, so any thread may read it."""
 
@@ -187,6 +207,7 @@ class Snapshot:
     # The sensor and LED backends by name, and their last error (None: working).
     devices: Mapping[str, str | None] = field(default_factory=dict)
     remote: RemoteView | None = None  # a game played with other boards
+    lobby: LobbyView | None = None  # this board on a broker: who is online, invitations
 
 
 # --- the channel ---------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ SNAPSHOT_VERSION = 1
 RECORD_TYPES = ("start", "action", "takeback", "correction", "abandon")
 # What a start record holds: how the game was made, who plays each seat ("human" or a bot), whether
 # the configuration or the lobby started it, and the game's id in the history.
-START_KEYS = ("game", "players", "seed", "options", "seats", "origin", "id")
+START_KEYS = ("game", "players", "seed", "options", "seats", "origin", "id", "remote")  # remote: docs/remote.md
 
 
 class JournalError(ValueError):
@@ -195,7 +195,7 @@ class Journal:
             self.compact()
 
     def start_game(self, game: str, players: int, seed: int, options: Mapping[str, Any], **more: Any) -> None:
-        """A new game; `more` are the other START_KEYS (seats, origin, id)."""
+        """A new game; `more` are the other START_KEYS (seats, origin, id, remote)."""
         extra = {key: value for key, value in more.items() if key in START_KEYS}
         self.append(
             {"type": "start", "game": game, "players": players, "seed": seed, "options": dict(options), **extra}

@@ -33,8 +33,9 @@ from controller.service.backends import BackendError, Backends, from_config
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from controller.service.control import ControlChannel, MoveEntry, Notice
 from controller.service.memory import CollectionPacer
-from controller.service.persistence import JournalPersistence, NoPersistence, Persistence
-from controller.service.remote_play import RemotePlay
+from controller.service.persistence import JournalPersistence, Persistence
+from controller.service.remote_board import RemoteBoard
+from controller.service.remote_play import RemotePlay, remote_game_of
 from controller.service.sdnotify import STATE_CHANGE_WAIT, Notifier, watchdog_interval
 from controller.service.table_control import TableControl, moves_of, new_game_id
 from controller.table.palette import OFF
@@ -223,7 +224,13 @@ class Service(TableControl):
         self._revision = 0
         self._published: TrackerOutput | None = None
         self._readings_at = 0
-        self.remote_play: RemotePlay | None = None  # [remote]: a game played with other boards
+        self.remote: RemoteBoard | None = None  # [remote]: this board on a broker (docs/remote.md)
+        self._invited_seats: tuple[str, ...] = ()  # who plays this board's seats of the game it invited to
+
+    @property
+    def remote_play(self) -> RemotePlay | None:  # type: ignore[override]
+        """The game this board plays with other boards, if any."""
+        return self.remote.play if self.remote is not None else None
 
     # --- control -------------------------------------------------------------------------------
     def request_stop(self, reason: str) -> None:
@@ -267,15 +274,16 @@ class Service(TableControl):
         seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
         fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
         start = self._start_record(game, fresh.players, seed, settings.options, self._configured_seats(fresh.players))
-        remote = config.remote
-        if remote is not None and remote[1].host != remote[0].board:
-            # A guest's game lives on its host (docs/remote.md, rule 7): it keeps only the host's last word.
-            self.persistence.close()
-            self.persistence = NoPersistence()
         history = list(self.persistence.resume(game, fresh, start, self._fits))
-        if remote is not None:
-            moves = moves_of(history, self.persistence.standing_actions())
-            self.remote_play = RemotePlay.start(*remote, history, moves, config.service.state_dir, self.log)
+        if config.remote is not None:
+            settings, spec = config.remote
+            remote = self.remote = RemoteBoard(settings, self.log)
+            spec = spec or remote_game_of(self.persistence.started)  # else a game started from the lobby
+            if spec is not None:
+                moves = moves_of(history, self.persistence.standing_actions())
+                state_dir = config.service.state_dir
+                remote.play = RemotePlay.start(remote.link, spec, history, moves, state_dir, self.log)
+            remote.start()
         state = history[-1]
         game = state.game
         profile = config.profile
@@ -328,10 +336,12 @@ class Service(TableControl):
             self.tracker_config,
             history[:-1],
         )
-        session.on_record.append(self.persistence.on_commit)
+        guest = self.remote_play is not None and self.remote_play.guest is not None
+        if not guest:  # a guest's game is journaled on its host (docs/remote.md, rule 7)
+            session.on_record.append(self.persistence.on_commit)
+            session.on_takeback.append(self.persistence.on_takeback)
         session.on_record.append(self._log_commit)
         session.on_record.append(self._record_move)
-        session.on_takeback.append(self.persistence.on_takeback)
         session.on_takeback.append(self._takeback_move)
         session.on_abandon.append(self._abandon)
         if self.remote_play is not None:
@@ -414,7 +424,7 @@ class Service(TableControl):
         now = self._clock.tick()
         began = time.perf_counter()
         self.control.drain(self._execute, self._command_failed)  # a screen's commands, between two scans
-        if self.remote_play is not None:
+        if self.remote is not None:
             self._remote_scan(now)
         driver = self.driver
         if driver is not None:
@@ -440,8 +450,15 @@ class Service(TableControl):
     def _remote_scan(self, now: int) -> None:
         """What the other boards sent: the host journals the moves made elsewhere (the tracker
         follows them on the board, `RemotePlay.scan`)."""
-        assert self.remote_play is not None and self.session is not None
-        update = self.remote_play.scan(now, self.session.tracker, self.session.last_scan_changed)
+        assert self.remote is not None and self.session is not None
+        news = self.remote.scan(now, self.session.tracker, self.session.last_scan_changed)
+        if news.said or news.changed:
+            self._changed = True  # an invitation, or a board come or gone: the screens say so
+        if news.start is not None:
+            self._start_remote(*news.start)
+        update = news.update
+        if update is None or self.remote_play is None:
+            return
         if update.took_back:  # the boards agreed to take back moves: the host's journal drops them
             for _ in range(update.took_back):
                 self.persistence.on_takeback(self.session.state)
@@ -601,8 +618,8 @@ class Service(TableControl):
             for problem in backends.close():
                 self.log.warning("%s", problem)
         self._close_bots()  # searching bots stop thinking, their workers end
-        if self.remote_play is not None:
-            self.remote_play.close()  # the other boards hear "offline" at once
+        if self.remote is not None:
+            self.remote.close()  # the other boards hear "offline" at once
         if self.driver is not None and not self._hands_done:
             self._hands_done = True
             self._report_hands(self.driver)

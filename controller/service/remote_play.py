@@ -7,22 +7,37 @@ cut before the host answers."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from controller.games import Action, Game, State
-from controller.remote import topics
 from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Played
-from controller.remote.link import BrokerSettings, Link, RemoteGame
+from controller.remote.link import Event, Link, RemoteGame
 from controller.remote.messages import MessageError, Ply, decode, encode
 from controller.remote.position import digest
 from controller.remote.table import RemoteTable, Update
+from controller.remote.topics import check_name
 from controller.service.control import Abandon, Command, CommandError, MoveEntry, NewGame, Press, RemoteView, Resume
 from controller.service.journal import atomic_write
 from controller.table.tracker import Tracker
 
 QUIET_MS = 1000  # longer than a hand rests on a wrong field before moving on (sim/hands.py: 300-800 ms)
+
+
+def remote_game_of(start: Mapping[str, Any]) -> RemoteGame | None:
+    """The game across boards a journal's start record names (one started from the lobby), if any."""
+    remote = start.get("remote")
+    if not isinstance(remote, Mapping):
+        return None
+    try:
+        seats = remote["seats"]
+        if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
+            return None
+        return RemoteGame(check_name(remote["game"], "game"), check_name(remote["host"], "host"), tuple(seats))
+    except (KeyError, ValueError):
+        return None
 
 
 class RemotePlay:
@@ -35,28 +50,28 @@ class RemotePlay:
     @classmethod
     def start(
         cls,
-        settings: BrokerSettings,
+        link: Link,
         spec: RemoteGame,
         history: Sequence[State],
         moves: Sequence[MoveEntry],
         state_dir: Path,
         log: logging.Logger,
-        link: Link | None = None,
     ) -> RemotePlay:
-        """Connect (in the background) and take this board's role in game `spec`; `history` and
-        `moves` are the host's journal (a guest's are only the stand-in it starts from)."""
+        """Take this board's role in game `spec` over `link`; `history` and `moves` are the host's
+        journal (a guest's are only the stand-in it starts from)."""
         game = history[-1].game
+        me = link.settings.board
         role: Host | Guest
-        if spec.host == settings.board:
+        if spec.host == me:
             played = [Played(move.seat, move.text, move.public) for move in moves]
-            role = Host(settings.board, spec.game, history, spec.seats, played)
+            role = Host(me, spec.game, history, spec.seats, played)
         else:
-            role = Guest(settings.board, spec.host, spec.game, game, spec.seats)
-        link = link or Link(settings, follow=[topics.ALL_PRESENCE], log=log)
+            role = Guest(me, spec.host, spec.game, game, spec.seats)
         play = cls(RemoteTable(link, role, log, QUIET_MS), Path(state_dir), log)
         if isinstance(role, Guest):
             play._load_saved(game)
-        link.start()
+        if link.connected:
+            play.table.greet()  # the link is up already: say hello now (else on connecting)
         return play
 
     @property
@@ -96,9 +111,10 @@ class RemotePlay:
         if guest is not None and guest.waiting and self._tracker is not None:
             self._tracker.seats_here = frozenset()  # a card only the host knows was drawn: wait for it
 
-    def scan(self, now: int, tracker: Tracker, board_changed: bool) -> Update:
-        """Once per scan: what arrived, and the position the board now follows."""
-        update = self.table.poll(now, board_changed)
+    def scan(self, now: int, tracker: Tracker, board_changed: bool, events: Sequence[Event]) -> Update:
+        """Once per scan: what arrived (`events`, drained from the link), and the position the
+        board now follows."""
+        update = self.table.handle(events, now, board_changed)
         for line in update.said:
             self.log.info("%s", line)
         guest = self.guest
@@ -155,7 +171,6 @@ class RemotePlay:
 
     def close(self) -> None:
         self.table.flush()  # a move made just before a clean stop still leaves
-        self.table.link.close()
 
     # --- a guest's memory of the host's last word ------------------------------------------------------
     def _save(self) -> None:

@@ -23,10 +23,13 @@ from controller.bots.seeds import bot_seed
 from controller.bots.thinking import Thinking, thinking_bot
 from controller.games import Action, Game, IllegalAction, State, load_game
 from controller.games.seats import seat_name
+from controller.remote.link import RemoteGame
+from controller.remote.messages import Invite
 from controller.service.archive import Archive, ArchiveError
 from controller.service.config import Config
 from controller.service.control import (
     Abandon,
+    AnswerInvite,
     Command,
     CommandError,
     ControlChannel,
@@ -44,6 +47,7 @@ from controller.service.control import (
 )
 from controller.service.deciding import Candidate, candidate_of, candidates_of, deciding_seat
 from controller.service.journal import atomic_write
+from controller.service.remote_board import RemoteBoard
 from controller.service.remote_play import RemotePlay
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
@@ -60,6 +64,9 @@ NOTICES_KEPT = 6
 PAGE_INPUTS_KEPT = 16  # the texts pages sent lately: a notice that answers one is for its sender
 OPTION_FILES = "*.toml"  # the files an option that names a file may choose, in the state directory
 BUILT_IN = "built-in"  # the name of an option file's default (the game's own data)
+
+
+BOARD_SEAT = "board:"  # a seat of a new game played on another board: "board:club" (docs/remote.md)
 
 
 def new_game_id() -> str:
@@ -119,7 +126,12 @@ class TableControl:
     _revision: int
     _published: TrackerOutput | None
     _readings_at: int
-    remote_play: RemotePlay | None
+    remote: RemoteBoard | None
+    _invited_seats: tuple[str, ...]
+
+    @property
+    def remote_play(self) -> RemotePlay | None:
+        return self.remote.play if self.remote is not None else None
 
     @property
     def game_id(self) -> str:
@@ -311,6 +323,8 @@ class TableControl:
             return "game abandoned: it is in the history; set up the board for the new one"
         if isinstance(command, NewGame):
             return self._new_game(command)
+        if isinstance(command, AnswerInvite):
+            return self._answer_invitation(command)
         if isinstance(command, Resume):
             return self._resume(command)
         if isinstance(command, Settings):
@@ -472,6 +486,8 @@ class TableControl:
         if not self._fits(game):
             raise CommandError(f"{game.title} cannot be played on this board ({self.config.profile.name})")
         known = (HUMAN, *BOTS)
+        if any(seat.startswith(BOARD_SEAT) for seat in command.seats) and len(command.seats) == command.players:
+            return self._invite(command, game, chosen)
         if len(command.seats) != command.players or any(seat not in known for seat in command.seats):
             raise CommandError(f"say for each of the {command.players} seats who plays it: {', '.join(known)}")
         seed = secrets.randbelow(2**31)
@@ -491,6 +507,58 @@ class TableControl:
             "new game from the lobby: %s, %d players (%s)", game.title, command.players, ", ".join(command.seats)
         )
         return f"a new game of {game.title} starts: set up the board"
+
+    def _invite(self, command: NewGame, game: Game, options: Mapping[str, Any]) -> str:
+        """A new game with seats played on other boards: invite them; it starts once each accepts."""
+        if self.remote is None:
+            raise CommandError("this board is on no broker ([remote] in the configuration): it cannot invite boards")
+        me = self.remote.me
+        boards = [seat.removeprefix(BOARD_SEAT) if seat.startswith(BOARD_SEAT) else me for seat in command.seats]
+        self._invited_seats = tuple(HUMAN if seat.startswith(BOARD_SEAT) else seat for seat in command.seats)
+        self._refuse_to_drop(command.abandon)
+        try:
+            return self.remote.invite(game.name, command.players, boards, options)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+
+    def _answer_invitation(self, command: AnswerInvite) -> str:
+        if self.remote is None:
+            raise CommandError("this board is on no broker ([remote] in the configuration)")
+        if command.accept:
+            self._refuse_to_drop(command.abandon)
+        try:
+            said, news = self.remote.answer(command.board, command.accept)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if news.start is not None:
+            self._start_remote(*news.start)
+        return said
+
+    def _start_remote(self, spec: RemoteGame, invite: Invite) -> None:
+        """Every board accepted (the host), or this board accepted (a guest): the game starts."""
+        assert self.remote is not None
+        try:
+            game = load_game(invite.title)
+            game.check_players(invite.players)
+            options = game.resolve_options(invite.options)
+            host = spec.host == self.remote.me
+            seed = secrets.randbelow(2**31) if host else 0  # a guest's position comes from the host
+            fresh = game.new_game(players=invite.players, seed=seed, **options)
+        except ValueError as error:
+            self.log.error("the game across boards cannot start here: %s", error)
+            return
+        invited = self._invited_seats if host else ()
+        seats = invited if len(invited) == invite.players else self._configured_seats(invite.players)
+        self._keep_in_history()
+        start = self._start_record(game, invite.players, seed, dict(invite.options), seats, "remote")
+        start["remote"] = {"game": spec.game, "host": spec.host, "seats": list(spec.seats)}
+        self.persistence.new_game(start)
+        state_dir = self.config.service.state_dir
+        self.remote.play = RemotePlay.start(self.remote.link, spec, [fresh], [], state_dir, self.log)
+        self._begin([fresh], start, [])
+        self.log.info(
+            "a game across boards starts: %s, hosted by board %s (%s)", game.title, spec.host, ", ".join(spec.seats)
+        )
 
     def _option_files(self, game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
         """`options` from a screen, with each file chosen by name turned into its path. A screen never
@@ -575,6 +643,7 @@ class TableControl:
                 sensors_only=sensors_only,
                 scan_hz=self.config.service.scan_hz,
                 remote=self.remote_play.view() if self.remote_play is not None else None,
+                lobby=self.remote.view() if self.remote is not None else None,
                 devices={
                     "sensors": self.config.sensors.backend,
                     "leds": self.config.leds.backend,

@@ -388,7 +388,24 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
         for record in archive.games()
         if record.status == "abandoned" and (snapshot is None or _fits(snapshot, GAMES[record.start["game"]]))
     ]
-    return {"games": games, "bots": ["human", *BOTS], "current": current, "resumable": resumable}
+    lobby = snapshot.lobby if snapshot is not None else None
+    remote = None
+    if lobby is not None:
+        remote = {
+            "me": lobby.me,
+            "online": list(lobby.online),
+            "invitations": [
+                {
+                    "board": board,
+                    "game": GAMES[title].title if title in GAMES else title,
+                    "players": players,
+                    "seats": [s + 1 for s in seats],
+                }
+                for board, title, players, seats in lobby.invitations
+            ],
+            "waiting_for": list(lobby.waiting_for),
+        }
+    return {"games": games, "bots": ["human", *BOTS], "current": current, "resumable": resumable, "remote": remote}
 
 
 def _option(option: Any, files: list[str] | None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.service.control import (
     Abandon,
+    AnswerInvite,
     Command,
     Declare,
     NewGame,
@@ -57,6 +58,12 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "hotseat": ((bool,), False),
     },
     "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
+    "invitation": {
+        "pin": ((str,), True),
+        "board": ((str,), True),
+        "accept": ((bool,), True),
+        "abandon": ((bool,), False),
+    },
     "abandon": {"pin": ((str,), True)},
     "links": {"pin": ((str,), True)},
     "show_pin": {},
@@ -179,6 +186,8 @@ def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
         )
     if kind == "resume":
         return Resume(message["game_id"], message.get("abandon", False))
+    if kind == "invitation":
+        return AnswerInvite(message["board"].strip(), message["accept"], message.get("abandon", False))
     if kind == "abandon":
         return Abandon()
     if kind == "settings":

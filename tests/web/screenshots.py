@@ -2,7 +2,8 @@
 
 A Zillo game with dealt cards on the simulated board, while the board asks Red which card made its
 move: Red's seat page with its hand and the candidates only Red may choose between
-(docs/web-seat.png), and the table view, which says only which fields changed (docs/web-table.png).
+(docs/web-seat.png), and the table view, which says only which fields changed (docs/web-table.png);
+and the lobby of a board on a broker inviting another board (docs/web-lobby-remote.png).
 """
 
 from __future__ import annotations
@@ -46,6 +47,28 @@ def main() -> None:
             wait(driver, lambda d: len(css(d, "#candidates button.candidate")) == 1)
             driver.save_screenshot(str(DOCS / "web-table.png"))
     print(f"wrote {DOCS / 'web-table.png'} and {DOCS / 'web-seat.png'}")
+    lobby_across_boards()
+
+
+def lobby_across_boards() -> None:
+    """The lobby of a board on a broker, about to invite board g1 to a seat (docs/web-lobby-remote.png)."""
+    from controller.remote.broker import PrivateBroker
+    from tests.remote.conftest import PASSWORDS
+    from tests.remote.test_lobby_browser import (
+        test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own,
+    )
+
+    with tempfile.TemporaryDirectory() as directory:
+        tmp_path = Path(directory)
+        (tmp_path / "broker").mkdir()
+        broker = PrivateBroker(tmp_path / "broker", PASSWORDS)
+        broker.start()
+        try:
+            shot = DOCS / "web-lobby-remote.png"
+            test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own(broker, tmp_path, shot)
+        finally:
+            broker.stop()
+    print(f"wrote {shot}")
 
 
 if __name__ == "__main__":

@@ -288,6 +288,25 @@ async function loadLobby() {
     $("lobby-abandon-label").hidden = lobby.current.terminal || !lobby.current.moves;
   }
   lobbyGame();
+  const remote = lobby.remote;
+  $("lobby-remote").hidden = !remote;
+  if (remote) {
+    $("lobby-remote-status").textContent = remote.waiting_for.length
+      ? `This board (${remote.me}) waits for board ${remote.waiting_for.join(", board ")} to accept.`
+      : `This board is ${remote.me}; online now: ${remote.online.join(", ") || "no other board"}.`;
+    $("lobby-invitations").replaceChildren(...remote.invitations.map((invitation) => {
+      const item = li(`Board ${invitation.board} invites this board to ${invitation.game}, ${invitation.players} players (seat ${invitation.seats.join(", ")}) `);
+      for (const accept of [true, false]) {
+        const button = document.createElement("button");
+        button.textContent = accept ? "Accept" : "Decline";
+        button.addEventListener("click", () => send(
+          {type: "invitation", board: invitation.board, accept, pin: $("lobby-pin").value, abandon: $("lobby-abandon").checked},
+          answer("lobby-notice")));
+        item.append(button);
+      }
+      return item;
+    }));
+  }
   $("lobby-resumable").replaceChildren(...lobby.resumable.map((record) => {
     const item = li(`${record.title}, ${record.players} players: ${record.result} (${record.ended}) `);
     const button = document.createElement("button");
@@ -343,6 +362,9 @@ function lobbySeats() {
   for (let seat = 0; seat < count; seat++) {
     const select = document.createElement("select");
     select.replaceChildren(...lobby.bots.map((b) => new Option(b === "human" ? "a person" : `${b} bot`, b)));
+    for (const board of (lobby.remote ? lobby.remote.online : [])) {
+      select.append(new Option(`someone on board ${board}`, `board:${board}`));
+    }
     const label = document.createElement("label");
     label.append(`Seat ${seat + 1} `, select);
     box.append(label);

@@ -1,0 +1,119 @@
+"""This board on the broker (docs/remote.md): its link, its invitations, and the game it plays with
+other boards, if any. The link's events are drained once per scan and split between the lobby
+(invitations) and the game; what the people must hear, and a game to start, come back."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.remote import topics
+from controller.remote.link import BrokerSettings, Event, Incoming, Link, LinkState, RemoteGame
+from controller.remote.lobby import Lobby, Said
+from controller.remote.messages import Accept, Decline, Invite, Presence
+from controller.remote.table import Update
+from controller.service.control import LobbyView
+from controller.service.remote_play import RemotePlay
+from controller.table.tracker import Tracker
+
+INVITATIONS = (Invite, Accept, Decline)
+
+
+@dataclass
+class News:
+    """What one scan brought: the game's update, a game to start here, words for the people."""
+
+    update: Update | None = None
+    start: tuple[RemoteGame, Invite] | None = None
+    said: list[str] = field(default_factory=list)
+    changed: bool = False  # what the lobby shows changed (a board came or went, an invitation)
+
+
+class RemoteBoard:
+    def __init__(self, settings: BrokerSettings, log: logging.Logger, link: Link | None = None) -> None:
+        self.me = settings.board
+        self.log = log
+        self.link = link or Link(settings, follow=[topics.ALL_PRESENCE], log=log)
+        self.lobby = Lobby(self.me)
+        self.online: dict[str, bool] = {}  # every board heard of on the broker
+        self.play: RemotePlay | None = None
+
+    def start(self) -> None:
+        self.link.start()
+
+    def close(self) -> None:
+        if self.play is not None:
+            self.play.close()
+        self.link.close()
+
+    def scan(self, now: int, tracker: Tracker, board_changed: bool) -> News:
+        events = self.link.drain()
+        news = News()
+        game_events: list[Event] = []
+        for event in events:
+            if isinstance(event, Incoming) and isinstance(event.message, INVITATIONS):
+                self._lobby(event, news)
+                continue
+            if isinstance(event, Incoming) and isinstance(event.message, Presence) and event.sender != self.me:
+                online = event.message.online and event.sender == event.message.name
+                news.changed |= self.online.get(event.sender) != online
+                self.online[event.sender] = online
+            game_events.append(event)
+        if self.play is not None:
+            news.update = self.play.scan(now, tracker, board_changed, game_events)
+        else:
+            news.said += [event.reason for event in game_events if isinstance(event, LinkState) and event.reason]
+        return news
+
+    def _lobby(self, event: Incoming, news: News) -> None:
+        message, sender = event.message, event.sender
+        if isinstance(message, Invite) and self.play is not None and self.play.playing:
+            self.link.send_to(sender, Decline(message.game, f"board {self.me} is playing a game across boards"))
+            return
+        try:
+            said = self.lobby.heard(sender, message)
+        except ValueError as error:
+            self.log.warning("an invitation from board %s was ignored: %s", sender, error)
+            return
+        self._apply(said, news)
+
+    def _apply(self, said: Said, news: News) -> None:
+        news.changed = True
+        for send in said.sends:
+            assert send.to is not None
+            self.link.send_to(send.to, send.message)
+        news.said += said.said
+        for line in said.said:
+            self.log.info("%s", line)
+        if said.start is not None:
+            news.start = said.start
+
+    def view(self) -> LobbyView:
+        online = tuple(sorted(board for board, up in self.online.items() if up and board != topics.RELAY))
+        invitations = tuple(
+            (board, invite.title, invite.players, tuple(seat for seat, b in enumerate(invite.seats) if b == self.me))
+            for board, invite in self.lobby.received.items()
+        )
+        return LobbyView(self.me, online, invitations, self.lobby.waiting_for())
+
+    # --- what the people here do -------------------------------------------------------------------------
+    def invite(self, title: str, players: int, seats: Sequence[str], options: Mapping[str, Any]) -> str:
+        """Invite the boards of `seats` (this board's name where a seat is played here)."""
+        if self.play is not None and self.play.playing:
+            raise ValueError("a game across boards is on: ask the other boards to abandon it first")
+        for send in self.lobby.invite(title, players, seats, options):
+            assert send.to is not None
+            self.link.send_to(send.to, send.message)
+        away = [board for board in self.lobby.waiting_for() if not self.online.get(board, False)]
+        note = f" (offline now: {', '.join(away)}; it sees the invitation when it is back)" if away else ""
+        return f"invited board {', board '.join(self.lobby.waiting_for())}; the game starts when each accepts{note}"
+
+    def answer(self, board: str, accept: bool) -> tuple[str, News]:
+        """This board's people answer board `board`'s invitation."""
+        if accept and self.play is not None and self.play.playing:
+            raise ValueError("a game across boards is on: ask the other boards to abandon it first")
+        news = News()
+        self._apply(self.lobby.answer(board, accept), news)
+        return (f"accepted board {board}'s invitation" if accept else f"declined board {board}'s invitation"), news

@@ -1,0 +1,74 @@
+"""Inviting a board from the lobby in a real browser (headless Chromium): the inviting board's
+lobby offers the boards online on the broker for a seat, the invited board's lobby shows the
+invitation with Accept, and the game starts on both (docs/remote.md, "Inviting a board")."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.support.ui import Select
+
+from controller.service.loop import Service
+from tests.remote.broker import Broker
+from tests.remote.conftest import PASSWORDS
+from tests.web.browser import browser_problem, chromium, served
+from tests.web.harness import PIN, config_text, running_service
+from tests.web.test_browser import css, wait
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def board_text(name: str, port: int) -> str:
+    """The web tests' board (people play every seat) on the test's broker as board `name`."""
+    return (
+        config_text("klotz", 2)
+        + f"""
+[remote]
+board = "{name}"
+broker = "127.0.0.1"
+port = {port}
+password = "{PASSWORDS[name]}"
+"""
+    )
+
+
+def lobby_ready(service: Service, other: str) -> bool:
+    return service.remote is not None and service.remote.online.get(other, False)
+
+
+def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own(
+    broker: Broker, tmp_path: Path, shot: Path | None = None
+) -> None:
+    problem = browser_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with ExitStack() as stack:
+        (tmp_path / "h").mkdir()
+        (tmp_path / "g1").mkdir()
+        host = stack.enter_context(running_service(tmp_path / "h", board_text("h", broker.port)))
+        guest = stack.enter_context(running_service(tmp_path / "g1", board_text("g1", broker.port)))
+        host_web = stack.enter_context(served(host, tmp_path / "h" / "state", PIN))
+        guest_web = stack.enter_context(served(guest, tmp_path / "g1" / "state", PIN))
+        driver = stack.enter_context(chromium(1000, 1200))
+        wait(driver, lambda d: lobby_ready(host, "g1") and lobby_ready(guest, "h"))
+        driver.get(host_web.url + "lobby")
+        wait(driver, lambda d: len(css(d, "#lobby-seats select")) == 2)
+        seat = Select(css(driver, "#lobby-seats select")[1])
+        wait(driver, lambda d: any(o.get_attribute("value") == "board:g1" for o in seat.options))
+        seat.select_by_value("board:g1")
+        css(driver, "#lobby-pin")[0].send_keys(PIN)
+        if shot is not None:
+            driver.save_screenshot(str(shot))
+        css(driver, "#lobby-start")[0].click()
+        wait(driver, lambda d: guest.remote is not None and "h" in guest.remote.lobby.received)
+        driver.get(guest_web.url + "lobby")
+        wait(driver, lambda d: "Board h invites this board to Klotz" in css(d, "#lobby-invitations")[0].text)
+        css(driver, "#lobby-pin")[0].send_keys(PIN)
+        accept = next(b for b in css(driver, "#lobby-invitations button") if b.text == "Accept")
+        accept.click()
+        wait(driver, lambda d: host.remote_play is not None and guest.remote_play is not None)
+        assert host.remote_play.role.seats == guest.remote_play.role.seats == ("h", "g1")  # type: ignore[union-attr]
+        driver.get(guest_web.url)
+        wait(driver, lambda d: "across boards: h" in css(d, "#title")[0].text)
