@@ -42,6 +42,7 @@ readonly SRC
 usage() {
     cat <<EOF
 usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start] [--dry-run] [--uninstall]
+               [--broker ACCOUNTS]
 
   --variant VARIANT  wiring of this board, for a first install: ${VARIANTS// /, }
                      (copies wiring/examples/VARIANT.toml to $CONFIG; an existing config is kept)
@@ -53,6 +54,9 @@ usage: sudo $0 [--variant VARIANT] [--editable] [--any-os] [--no-start] [--dry-r
                      make none; needs no root
   --uninstall        stop and remove the service, unit, udev rule and program; keeps
                      $CONFIG_DIR and the saved game in /var/lib/tafel
+  --broker ACCOUNTS  this board also runs the club's MQTT broker (docs/remote.md): installs
+                     Mosquitto with an account per name (e.g. kitchen,club,relay) and the ACL;
+                     the new passwords go to $CONFIG_DIR/broker-passwords
 EOF
 }
 
@@ -83,6 +87,7 @@ any_os=0
 start=1
 dry_run=0
 uninstall=0
+broker=""
 while (($#)); do
     case "$1" in
     --variant)
@@ -93,6 +98,11 @@ while (($#)); do
     --variant=*)
         variant="${1#--variant=}"
         shift
+        ;;
+    --broker)
+        (($# >= 2)) || die "--broker needs the accounts, e.g. kitchen,club,relay"
+        broker="$2"
+        shift 2
         ;;
     --editable) editable=1 && shift ;;
     --any-os) any_os=1 && shift ;;
@@ -304,6 +314,14 @@ if ((dry_run)); then
     printf 'tafel install: would run: %s\n' "runuser -u $SERVICE_USER -- $VENV/bin/tafel diagnose --imports --config $CONFIG"
 elif ! runuser -u "$SERVICE_USER" -- "$VENV/bin/tafel" diagnose --imports --config "$CONFIG"; then
     say "some libraries are missing (named above): install them, then run me again"
+fi
+
+# The club's broker on this board (docs/remote.md, "Setting up a broker").
+if [[ -n "$broker" ]]; then
+    say "setting up Mosquitto for the accounts $broker"
+    run apt-get install -y mosquitto
+    run "$VENV/bin/tafel" broker-config "$broker" --dir /etc/mosquitto --passwords "$CONFIG_DIR/broker-passwords"
+    run systemctl restart mosquitto
 fi
 
 run install -D -m 0644 "$SRC/systemd/tafel.service" "$UNIT"

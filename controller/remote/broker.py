@@ -6,11 +6,12 @@ the ACL of topics.acl(), and persistence so queued messages outlive a broker res
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from controller.remote import topics
@@ -46,19 +47,45 @@ def mosquitto_conf(
     return "\n".join(lines) + "\n"
 
 
-def write_accounts(directory: Path, accounts: Mapping[str, str]) -> None:
+def system_broker(directory: Path, accounts: Sequence[str], port: int = 1883, bind: str = "0.0.0.0") -> dict[str, str]:
+    """Set up the system's Mosquitto (Debian's, whose main configuration includes conf.d/ and keeps
+    persistence on) for a club: `conf.d/tafel.conf`, the ACL and a password file in `directory`,
+    one account per name with a new random password; the passwords, by account."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    passwords = {name: secrets.token_urlsafe(12) for name in accounts}
+    write_accounts(directory, passwords, prefix="tafel.")
+    (directory / "conf.d").mkdir(parents=True, exist_ok=True)
+    (directory / "conf.d" / "tafel.conf").write_text(
+        "\n".join(
+            (
+                "# tafel: the club's boards and relay (docs/remote.md); written by tafel broker-config",
+                "per_listener_settings false",
+                "allow_anonymous false",
+                f"password_file {directory / 'tafel.passwd'}",
+                f"acl_file {directory / 'tafel.acl'}",
+                "set_tcp_nodelay true",
+                f"listener {port} {bind}",
+                "",
+            )
+        )
+    )
+    return passwords
+
+
+def write_accounts(directory: Path, accounts: Mapping[str, str], prefix: str = "") -> None:
     """The password file (hashed by mosquitto_passwd) and the ACL for `accounts` (name: password)."""
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise OSError("mosquitto_passwd is missing: install Debian's mosquitto package")
-    passwd = directory / "passwd"
+    passwd = directory / f"{prefix}passwd"
     passwd.write_text("")
     for name, password in accounts.items():
         if name != topics.RELAY:
             topics.check_name(name)
         subprocess.run([tool, "-b", str(passwd), name, password], check=True, capture_output=True)
     passwd.chmod(0o600)
-    (directory / "acl").write_text(topics.acl())
+    (directory / f"{prefix}acl").write_text(topics.acl())
 
 
 def broker_problem() -> str | None:

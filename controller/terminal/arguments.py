@@ -239,6 +239,15 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     wiring.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the terminal")
     wiring.set_defaults(run=commands["wiring"])
 
+    broker = sub.add_parser("broker-config", help="set up Mosquitto for a club's boards (docs/remote.md)")
+    broker.add_argument("accounts", help="the boards' names and relay, comma-separated, e.g. kitchen,club,relay")
+    broker.add_argument("--dir", default="/etc/mosquitto", help="Mosquitto's configuration directory")
+    broker.add_argument("--port", type=int, default=1883, metavar="N", help="the port to listen on (default 1883)")
+    broker.add_argument(
+        "--passwords", metavar="FILE", help="write the new accounts' passwords here (mode 600) instead of printing them"
+    )
+    broker.set_defaults(run=commands["broker-config"])
+
     relay = sub.add_parser("relay", help="serve a club's games live from the broker (docs/remote.md)")
     relay.add_argument("--broker", default="localhost", metavar="HOST", help="the MQTT broker (default localhost)")
     relay.add_argument("--port", type=int, default=1883, metavar="N", help="the broker's port (default 1883)")

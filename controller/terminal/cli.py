@@ -351,6 +351,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_service(args.config, Limits(args.max_seconds, args.until_game_over), args.check, front_end=front_end)
 
 
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from controller.remote.broker import system_broker
+    from controller.remote.topics import RELAY, check_name
+
+    accounts = [name.strip() for name in args.accounts.split(",") if name.strip()]
+    try:
+        for name in accounts:
+            if name != RELAY:
+                check_name(name)
+        passwords = system_broker(Path(args.dir), accounts, args.port)
+    except (OSError, ValueError) as error:
+        print(f"tafel broker-config: {error}", file=sys.stderr)
+        return 2
+    lines = "".join(f"{name} {password}\n" for name, password in passwords.items())
+    if args.passwords:
+        path = Path(args.passwords)
+        path.write_text("")
+        path.chmod(0o600)
+        path.write_text(lines)
+        print(f"tafel broker-config: {len(accounts)} accounts; their passwords are in {path}")
+    else:
+        print(lines, end="")
+    print(f"tafel broker-config: wrote {Path(args.dir) / 'conf.d' / 'tafel.conf'}; restart mosquitto", file=sys.stderr)
+    return 0
+
+
 def cmd_relay(args: argparse.Namespace) -> int:
     import signal
 
@@ -402,6 +428,7 @@ COMMANDS = {
     "calibrate": cmd_calibrate,
     "ladder": cmd_ladder,
     "relay": cmd_relay,
+    "broker-config": cmd_broker_config,
 }
 
 

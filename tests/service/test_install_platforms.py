@@ -132,3 +132,16 @@ def test_an_unsupported_release_or_processor_is_named_without_any_os(release: st
     command = ["bash", str(INSTALL), "--dry-run", "--variant", "sim"]
     ok = subprocess.run(command, capture_output=True, text=True, env=env)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_the_install_can_set_up_the_clubs_broker_on_this_board() -> None:
+    env = {**os.environ, "TAFEL_OS": "bookworm", "TAFEL_MACHINE": "aarch64"}
+    command = ["bash", str(INSTALL), "--dry-run", "--any-os", "--variant", "sim", "--broker", "kitchen,club,relay"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "would run: apt-get install -y mosquitto" in result.stdout
+    assert (
+        "tafel broker-config kitchen,club,relay --dir /etc/mosquitto --passwords /etc/tafel/broker-passwords"
+        in result.stdout
+    )
+    assert "would run: systemctl restart mosquitto" in result.stdout

@@ -1,0 +1,88 @@
+"""`tafel broker-config` sets up a system Mosquitto for a club (docs/remote.md, "Setting up a
+broker"): the configuration it writes is loaded by a real Mosquitto, and its accounts and ACL work."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.remote import topics
+from controller.remote.broker import broker_problem, free_port
+from controller.remote.link import BrokerSettings, Event, Link, LinkState
+from controller.remote.messages import Presence
+from controller.terminal.cli import main
+
+
+def test_broker_config_writes_a_configuration_mosquitto_loads_and_accounts_that_work(tmp_path: Path) -> None:
+    if broker_problem() is not None:
+        pytest.skip(f"needs Mosquitto: {broker_problem()}")
+    port = free_port()
+    passwords_file = tmp_path / "passwords"
+    assert (
+        main(
+            [
+                "broker-config",
+                "kitchen,club,relay",
+                "--dir",
+                str(tmp_path),
+                "--port",
+                str(port),
+                "--passwords",
+                str(passwords_file),
+            ]
+        )
+        == 0
+    )
+    assert oct(passwords_file.stat().st_mode & 0o777) == "0o600"
+    passwords = dict(line.split() for line in passwords_file.read_text().splitlines())
+    assert set(passwords) == {"kitchen", "club", "relay"} and len(set(passwords.values())) == 3
+    conf = (
+        (tmp_path / "conf.d" / "tafel.conf")
+        .read_text()
+        .replace(f"listener {port} 0.0.0.0", f"listener {port} 127.0.0.1")
+    )
+    (tmp_path / "conf.d" / "tafel.conf").write_text(conf)
+    main_conf = tmp_path / "mosquitto.conf"  # as Debian's: it includes conf.d/
+    user = "user root\n" if os.geteuid() == 0 else ""
+    main_conf.write_text(f"{user}include_dir {tmp_path / 'conf.d'}\n")
+    program = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    broker = subprocess.Popen([program, "-c", str(main_conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and broker.poll() is None, "mosquitto did not start"
+                time.sleep(0.02)  # start-up only
+        good = Link(BrokerSettings("club", "127.0.0.1", port, "club", passwords["club"]), follow=[topics.ALL_PRESENCE])
+        bad = Link(BrokerSettings("kitchen", "127.0.0.1", port, "kitchen", "wrong"))
+        good.start()
+        bad.start()
+        heard = collect(good, lambda events: any(getattr(e, "message", None) == Presence(True, "club") for e in events))
+        assert good.connected and any(isinstance(e, LinkState) and e.up for e in heard)  # its own presence, read back
+        refused = collect(bad, lambda events: any(isinstance(e, LinkState) and not e.up for e in events))
+        assert not bad.connected and any("refused" in e.reason for e in refused if isinstance(e, LinkState))
+        good.close()
+        bad.close()
+    finally:
+        broker.terminate()
+        broker.wait(10)
+
+
+def collect(link: Link, done, seconds: float = 10.0) -> list[Event]:
+    """What `link` brings until `done(everything so far)`, within `seconds`."""
+    events: list[Event] = []
+    deadline = time.monotonic() + seconds
+    while not done(events):
+        assert time.monotonic() < deadline, f"not within {seconds} s: {events}"
+        events.extend(link.drain())
+        time.sleep(0.01)  # the link's own thread delivers
+    return events
