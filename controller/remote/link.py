@@ -32,6 +32,7 @@ class BrokerSettings:
     password: str | None = None
     tls: bool = False
     ca_file: str | None = None  # a club's own certificate authority; None: the system's
+    keepalive_s: int = KEEPALIVE_S
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Link:
 
     def start(self) -> None:
         """Connect in the background: the board plays on while the broker is out of reach."""
-        self._client.connect_async(self.settings.host, self.settings.port, KEEPALIVE_S)
+        self._client.connect_async(self.settings.host, self.settings.port, self.settings.keepalive_s)
         self._client.loop_start()
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ from controller.remote import topics
 from controller.remote.broker import PrivateBroker
 from controller.remote.guest import Guest
 from controller.remote.host import Host
-from controller.remote.link import BrokerSettings, Incoming, Link
+from controller.remote.link import KEEPALIVE_S, BrokerSettings, Incoming, Link
 from controller.remote.messages import Record
 from controller.remote.relay import Relay
 from controller.remote.table import RemoteTable
@@ -92,6 +92,7 @@ def make_board(
     game_id: str,
     bot: str,
     think_s: tuple[float, float] = (0.0, 0.0),
+    keepalive_s: int = KEEPALIVE_S,
 ) -> BotBoard:
     """Board `names[index]` of a game starting at `start`, one seat each, connected; `names[0]`
     hosts, a guest starts knowing nothing and asks the host."""
@@ -101,7 +102,8 @@ def make_board(
         role = Host(name, game_id, [start], names, rng=random.Random(seed))
     else:
         role = Guest(name, names[0], game_id, start.game, names)
-    link = Link(BrokerSettings(name, "127.0.0.1", port, name, passwords[name]), follow=[topics.ALL_PRESENCE])
+    settings = BrokerSettings(name, "127.0.0.1", port, name, passwords[name], keepalive_s=keepalive_s)
+    link = Link(settings, follow=[topics.ALL_PRESENCE])
     table = RemoteTable(link, role)
     link.start()
     return BotBoard(table, bot, seed + index, think_s=think_s)

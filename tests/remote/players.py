@@ -15,11 +15,13 @@ from tests.remote.conftest import PASSWORDS
 NAMES = ("h", "g1", "g2", "g3")
 
 
-def board_for(game_name: str, players: int, port: int, index: int, seed: int = 1, game_id: str = "g1") -> BotBoard:
+def board_for(
+    game_name: str, players: int, port: int, index: int, seed: int = 1, game_id: str = "g1", keepalive_s: int = 15
+) -> BotBoard:
     """Board `index` of a game among boards h, g1, g2, g3 (h hosts), connected, playing greedily; a
     guest starts knowing nothing (as after a power cut) and asks the host."""
     state = GAMES[game_name].new_game(players=players, seed=seed)
-    return make_board(state, NAMES[:players], index, port, PASSWORDS, seed, game_id, "greedy")
+    return make_board(state, NAMES[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s)
 
 
 def boards_for(game_name: str, players: int, port: int, seed: int = 1, game_id: str = "g1") -> list[BotBoard]:
