@@ -47,6 +47,9 @@ class Guest:
         # host's word on them, this board's stand-in holds a made-up card, and its seats wait.
         self.blind: set[int] = set()
         self.asked: Request | None = None  # another board's request, waiting for this board's answer
+        # Whether the host has spoken since this board started: a board back from a power cut shows
+        # the host's last word it kept, but its seats wait until the host says where the game is.
+        self.synced = False
         self.abandoned = False  # the boards agreed to abandon the game
 
     @property
@@ -146,6 +149,7 @@ class Guest:
         return Heard(said=[f"the boards agreed to {what}"])
 
     def _ply(self, message: Ply) -> Heard:
+        self.synced = True
         if (message.revision, message.ply) <= (self.revision, self.ply):
             return Heard()  # a repeat or a late copy: nothing changes
         try:

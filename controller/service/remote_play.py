@@ -118,7 +118,7 @@ class RemotePlay:
         for line in update.said:
             self.log.info("%s", line)
         guest = self.guest
-        waiting = guest is not None and guest.waiting
+        waiting = guest is not None and (guest.waiting or not guest.synced)
         tracker.seats_here = frozenset() if waiting or not self.playing else self.seats_here
         if update.position is not None:
             state, history = update.position
@@ -195,3 +195,4 @@ class RemotePlay:
                 role.receive(role.host, message)
             except ValueError as error:
                 self.log.warning("the last position heard from the host cannot be used: %s", error)
+            role.synced = False  # kept from before: the host's word now is yet to come
