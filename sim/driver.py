@@ -446,6 +446,9 @@ class HandsDriver:
             self.judge.withdraw(self.current)
             self.current = None
         self._ready = False
+        # The history is the host's now: judge this board's commits afresh from the next move on (a
+        # commit the host refused, made on a position gone by, is not one the tracker misread).
+        self._judged_from = None
 
     def before_scan(self, now: int) -> None:
         if self.current is None and (not self._ready or self._restoring is not None):

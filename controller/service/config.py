@@ -27,7 +27,7 @@ from typing import Any
 from controller.bots import BOTS
 from controller.games import Game, load_game
 from controller.remote.link import BrokerSettings, RemoteGame
-from controller.remote.topics import check_name
+from controller.service.config_remote import remote_section
 from controller.table.tracker import TAKEBACK_MODES, TrackerConfig
 from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
@@ -406,41 +406,7 @@ class _Loader:
         )
 
     def remote(self, table: Mapping[str, Any] | None, players: int) -> tuple[BrokerSettings, RemoteGame | None] | None:
-        """[remote]: the broker, this board's name and the game it plays with others, if one is
-        configured here rather than started from the lobby (docs/remote.md)."""
-        if table is None:
-            return None
-        names = {}
-        given = [key for key in ("game", "host", "seats") if key in table]
-        if given and len(given) < 3:
-            missing = ", ".join(key for key in ("game", "host", "seats") if key not in table)
-            raise self.error(
-                "remote", missing.split(", ")[0], f"a game across boards needs game, host and seats ({missing} missing)"
-            )
-        for key in ("board", *(("game", "host") if given else ())):
-            try:
-                names[key] = check_name(self._require(table, "remote", key), key)
-            except ValueError as error:
-                raise self.error("remote", key, str(error)) from None
-        port = self._int(table, "remote", "port", 8883 if table.get("tls") else 1883, 1)
-        password = table.get("password")
-        settings = BrokerSettings(
-            names["board"],
-            self._text(table, "remote", "broker", "localhost"),
-            port,
-            self._text(table, "remote", "username", names["board"]),
-            str(password) if password is not None else None,
-            self._bool(table, "remote", "tls", False),
-            str(self._path(table["ca_file"])) if "ca_file" in table else None,
-        )
-        if not given:
-            return settings, None
-        seats = table.get("seats")
-        if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
-            raise self.error("remote", "seats", f"must list the board of each of the {players} seats, in seat order")
-        if names["board"] not in seats or names["host"] not in seats:
-            raise self.error("remote", "seats", f"names no seat for board {names['board']} or host {names['host']}")
-        return settings, RemoteGame(names["game"], names["host"], tuple(seats))
+        return remote_section(self, table, players)
 
     def web(self, table: Mapping[str, Any]) -> WebConfig:
         listen = self._text(table, "web", "listen", "0.0.0.0")

@@ -104,3 +104,41 @@ def test_two_board_processes_play_a_whole_game_across_a_broker_restart_and_a_kil
         assert any("game over" in line for line in board.seen)
         hands = [line for line in board.seen if "virtual hands:" in line and "committed" in line]
         assert any(re.search(r"committed, 0 wrong commits", line) for line in hands), hands
+
+
+@pytest.mark.parametrize("game", ["klotz", "zillo"])
+def test_four_board_processes_play_a_whole_game_with_a_guest_killed_and_restarted(
+    broker: Broker, tmp_path: Path, game: str
+) -> None:
+    names = ("h", "g1", "g2", "g3")
+    configs = [board_config(game, 4, name, broker.port, tmp_path / name) for name in names]
+    boards = [Board(config) for config in configs]
+    try:
+        boards[0].wait_for_move(6)
+        boards[2].process.send_signal(signal.SIGKILL)
+        boards[2].process.wait(10)
+        boards[2] = Board(configs[2])
+        for board in boards:
+            board.finish()
+    finally:
+        for board in boards:
+            if board.process.poll() is None:
+                board.process.kill()
+    recovery = Journal(tmp_path / "h" / "state").recover()
+    assert recovery.game is not None
+    _, states = recovery.game.replay()
+    assert states[-1].is_terminal()
+    for index, name in enumerate(names[1:], start=1):
+        kept = json.loads((tmp_path / name / "state" / "remote-t1.json").read_text())
+        public = [
+            s.public_action_to_str(s.parse_action(e["action"]))
+            for s, e in zip(states, recovery.game.actions, strict=False)
+        ]
+        expected = [
+            entry["action"] if seat == index else text
+            for entry, text, seat in zip(recovery.game.actions, public, kept["movers"], strict=True)
+        ]
+        assert kept["moves"] == expected, name
+    for board in boards:
+        hands = [line for line in board.seen if "virtual hands:" in line and "committed" in line]
+        assert any(re.search(r"committed, 0 wrong commits", line) for line in hands), hands
