@@ -13,7 +13,12 @@ from controller.remote.host import Send
 from controller.remote.messages import Answer, Message, Ply, Propose, Refuse, Request, Sync
 from controller.remote.position import digest
 
-ASKED = {"takeback": "take back the last move", "abandon": "abandon the game"}
+ASKED = {
+    "takeback": "take back the last move",
+    "abandon": "abandon the game",
+    "draw": "agree a draw",
+    "resign": "resign",
+}
 
 
 @dataclass
@@ -51,6 +56,7 @@ class Guest:
         # the host's last word it kept, but its seats wait until the host says where the game is.
         self.synced = False
         self.abandoned = False  # the boards agreed to abandon the game
+        self.result = ""  # a draw the boards agreed, or a resignation: the game is over
 
     @property
     def waiting(self) -> bool:
@@ -146,6 +152,11 @@ class Guest:
             return Heard(said=[f"board {message.by} declined to {what}"])
         if message.kind == "abandon":
             self.abandoned = True
+        if message.kind == "resign":
+            self.result = f"board {message.by} resigned"
+            return Heard(said=[f"board {message.by} resigned: the game is over"])
+        if message.kind == "draw":
+            self.result = "a draw, by agreement"
         return Heard(said=[f"the boards agreed to {what}"])
 
     def _ply(self, message: Ply) -> Heard:

@@ -22,7 +22,7 @@ class Send:
     message: Message
 
 
-ASKABLE = ("takeback", "abandon")  # draw and resign: no game here has such a result
+ASKABLE = ("takeback", "abandon", "draw", "resign")
 
 
 @dataclass
@@ -70,6 +70,7 @@ class Host:
         self.status = "playing"
         self.revision = 0  # corrections and take-backs of moves already sent (Ply.revision)
         self.asking: Asking | None = None  # the open request, if any
+        self.result = ""  # a result the boards agreed (a draw) or a resignation, where the rules gave none
 
     @property
     def state(self) -> State:
@@ -106,7 +107,7 @@ class Host:
         self.history.pop()
         self.played.pop()
         self.revision += 1
-        self.status = "playing"
+        self.status, self.result = "playing", ""
         self.asking = None  # a request was about the position that is gone
 
     def announce(self, boards: Sequence[str] | None = None) -> list[Send]:
@@ -134,13 +135,17 @@ class Host:
         return tuple(dict.fromkeys(self.seats))
 
     def request(self, by: str, kind: str, ply: int) -> list[Send]:
-        """Board `by` asks the others for a take-back or to abandon the game; refused in words
-        (to `by`) when it cannot be asked now."""
+        """Board `by` asks the others for a take-back, a draw or to abandon the game, or resigns
+        (which needs nobody's yes); refused in words (to `by`) when it cannot be asked now."""
         refusal = self._why_not(kind, ply)
         if refusal is not None:
             if by == self.me:
                 raise ValueError(refusal)
             return [Send(by, Answer(self.game_id, kind, ply, False, self.me, refusal))]
+        if kind == "resign":
+            self.status, self.result = "over", f"board {by} resigned"
+            others = [board for board in self.boards if board != self.me]
+            return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
         self.asking = Asking(kind, ply, by, set(self.boards) - {by})
         return [
             Send(board, Request(self.game_id, kind, ply, by)) for board in self.boards if board not in (by, self.me)
@@ -148,8 +153,8 @@ class Host:
 
     def _why_not(self, kind: str, ply: int) -> str | None:
         if kind not in ASKABLE:
-            return f"{kind} is not a result these games know; ask to abandon the game instead"
-        if self.status != "playing" and kind == "abandon":
+            return f"there is no request {kind!r} (requests: {', '.join(ASKABLE)})"
+        if kind != "takeback" and (self.status != "playing" or self.state.is_terminal()):
             return "the game is over already"
         if self.asking is not None:
             return f"board {self.asking.by} is asking the others already"
@@ -174,6 +179,8 @@ class Host:
         self.asking = None
         if kind == "takeback":
             self._take_back_last()
+        elif kind == "draw":
+            self.status, self.result = "over", "a draw, by agreement"
         else:
             self.status = "abandoned"
         return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
@@ -263,7 +270,7 @@ class Host:
             tuple(played.public for played in self.played),
             self.seats,
             public,
-            result_line(state) if state.is_terminal() else "",
+            self.result or (result_line(state) if state.is_terminal() else ""),
             self.status,
             public_board(state),
             state.players,

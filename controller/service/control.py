@@ -103,6 +103,13 @@ class AnswerInvite:
 
 
 @dataclass(frozen=True)
+class AskBoards:
+    """In a game across boards: offer the other boards a draw (`draw`) or resign (`resign`)."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class Abandon:
     """End the game in progress (it stays in the history) and start the same kind of game afresh."""
 
@@ -125,7 +132,7 @@ class ShowPin:
     pin: str
 
 
-Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin | AnswerInvite
+Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin | AnswerInvite | AskBoards
 
 
 # --- snapshots -----------------------------------------------------------------------------------

@@ -19,7 +19,17 @@ from controller.remote.messages import MessageError, Ply, decode, encode
 from controller.remote.position import digest
 from controller.remote.table import RemoteTable, Update
 from controller.remote.topics import check_name
-from controller.service.control import Abandon, Command, CommandError, MoveEntry, NewGame, Press, RemoteView, Resume
+from controller.service.control import (
+    Abandon,
+    AskBoards,
+    Command,
+    CommandError,
+    MoveEntry,
+    NewGame,
+    Press,
+    RemoteView,
+    Resume,
+)
 from controller.service.journal import atomic_write
 from controller.table.tracker import Tracker
 
@@ -151,6 +161,13 @@ class RemotePlay:
                 kind = "takeback" if isinstance(command, Press) else "abandon"
                 self.table.ask(kind)
                 return f"the other boards are asked to {ASKED[kind]}"
+            if isinstance(command, AskBoards):
+                self.table.ask(command.kind)
+                return (
+                    "this board resigned"
+                    if command.kind == "resign"
+                    else f"the other boards are asked to {ASKED[command.kind]}"
+                )
         except ValueError as error:
             raise CommandError(str(error)) from None
         if isinstance(command, NewGame | Resume) and self.playing:
@@ -160,7 +177,7 @@ class RemotePlay:
     @property
     def playing(self) -> bool:
         role = self.role
-        over = role.status != "playing" if isinstance(role, Host) else role.abandoned
+        over = role.status != "playing" if isinstance(role, Host) else role.abandoned or bool(role.result)
         state = role.state
         return not over and not (state is not None and state.is_terminal())
 

@@ -30,6 +30,7 @@ from controller.service.config import Config
 from controller.service.control import (
     Abandon,
     AnswerInvite,
+    AskBoards,
     Command,
     CommandError,
     ControlChannel,
@@ -325,6 +326,10 @@ class TableControl:
             return self._new_game(command)
         if isinstance(command, AnswerInvite):
             return self._answer_invitation(command)
+        if isinstance(command, AskBoards):
+            raise CommandError(
+                "a draw or a resignation is offered to other boards: this game is played on this board only"
+            )
         if isinstance(command, Resume):
             return self._resume(command)
         if isinstance(command, Settings):

@@ -17,6 +17,7 @@ from typing import Any
 from controller.service.control import (
     Abandon,
     AnswerInvite,
+    AskBoards,
     Command,
     Declare,
     NewGame,
@@ -58,6 +59,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "hotseat": ((bool,), False),
     },
     "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
+    "ask": {"kind": ((str,), True)},
     "invitation": {
         "pin": ((str,), True),
         "board": ((str,), True),
@@ -186,6 +188,10 @@ def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
         )
     if kind == "resume":
         return Resume(message["game_id"], message.get("abandon", False))
+    if kind == "ask":
+        if message["kind"] not in ("draw", "resign"):
+            raise ProtocolError("ask: kind must be draw or resign")
+        return AskBoards(message["kind"])
     if kind == "invitation":
         return AnswerInvite(message["board"].strip(), message["accept"], message.get("abandon", False))
     if kind == "abandon":

@@ -320,7 +320,7 @@ def test_the_first_no_ends_a_request_and_nothing_changes() -> None:
 @pytest.mark.parametrize(
     ("kind", "ply", "words"),
     [
-        ("draw", 2, "not a result these games know"),
+        ("draw", 5, "the game is at move 3, not 6"),
         ("takeback", 1, "the game is at move 3, not 2"),
     ],
 )
@@ -341,3 +341,20 @@ def test_abandoning_by_agreement_ends_the_game_on_every_board() -> None:
     deliver(host, guests, host.answer("h", "abandon", 2, True))
     assert host.status == "abandoned" and host.record().status == "abandoned"
     assert all(guest.abandoned for guest in guests.values())
+
+
+def test_a_board_resigns_at_once_and_a_draw_needs_every_other_board() -> None:
+    host, guests = three_boards()
+    deliver(host, guests, guests["g1"].request("draw"), "g1")
+    deliver(host, guests, guests["g2"].answer(True), "g2")
+    assert host.status == "playing"  # the host's own board has not answered
+    deliver(host, guests, host.answer("h", "draw", 2, True))
+    assert host.status == "over" and host.record().result == "a draw, by agreement"
+    assert all(guest.result == "a draw, by agreement" for guest in guests.values())
+    host, guests = three_boards()
+    said = deliver(host, guests, guests["g2"].request("resign"), "g2")
+    assert host.status == "over" and host.record().result == "board g2 resigned" and host.asking is None
+    assert all(guest.result == "board g2 resigned" for guest in guests.values())
+    assert "board g2 resigned: the game is over" in said
+    with pytest.raises(ValueError, match="the game is over already"):
+        host.request("h", "draw", host.ply)

@@ -121,6 +121,7 @@ function drawTable(message) {
   if (!window.tafelDrawn) window.tafelDrawn = performance.now() || 1;  // when the board was first drawn
   document.title = `tafel: ${message.game.title}`;
   $("title").textContent = message.game.title + (message.you ? ` — ${message.you.name}` : "");
+  $("offer-draw").hidden = $("resign").hidden = !message.remote || message.terminal;
   if (message.remote) {
     const boards = message.remote.boards.map((b) => `${b.name}${b.online ? "" : " (offline)"}`);
     $("title").textContent += ` · across boards: ${boards.join(", ")}`;
@@ -470,6 +471,10 @@ function pinFor(action) {
 $("confirm").addEventListener("click", () => send({type: "press", button: "confirm"}, answer()));
 $("menu-button").addEventListener("click", () => send({type: "press", button: "menu"}, answer()));
 $("undo").addEventListener("click", () => send({type: "press", button: "undo"}, answer()));
+$("offer-draw").addEventListener("click", () => send({type: "ask", kind: "draw"}, answer()));
+$("resign").addEventListener("click", () => {
+  if (confirm("Resign this game across boards?")) send({type: "ask", kind: "resign"}, answer());
+});
 $("abandon").addEventListener("click", () => {
   if (!confirm("Abandon this game? It stays in the history and can be resumed from the lobby.")) return;
   const pin = pinFor("abandon the game");
