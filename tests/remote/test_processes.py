@@ -106,7 +106,7 @@ def test_two_board_processes_play_a_whole_game_across_a_broker_restart_and_a_kil
         assert any(re.search(r"committed, 0 wrong commits", line) for line in hands), hands
 
 
-@pytest.mark.parametrize("game", ["klotz", "zillo"])
+@pytest.mark.parametrize("game", ["klotz", "fillit", "zillo", "zillertal", "zodiac"])
 def test_four_board_processes_play_a_whole_game_with_a_guest_killed_and_restarted(
     broker: Broker, tmp_path: Path, game: str
 ) -> None:
