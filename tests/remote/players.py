@@ -16,16 +16,26 @@ NAMES = ("h", "g1", "g2", "g3")
 
 
 def board_for(
-    game_name: str, players: int, port: int, index: int, seed: int = 1, game_id: str = "g1", keepalive_s: int = 15
+    game_name: str,
+    players: int,
+    port: int,
+    index: int,
+    seed: int = 1,
+    game_id: str = "g1",
+    keepalive_s: int = 15,
+    names: tuple[str, ...] = NAMES,
 ) -> BotBoard:
     """Board `index` of a game among boards h, g1, g2, g3 (h hosts), connected, playing greedily; a
     guest starts knowing nothing (as after a power cut) and asks the host."""
     state = GAMES[game_name].new_game(players=players, seed=seed)
-    return make_board(state, NAMES[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s)
+    return make_board(state, names[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s)
 
 
-def boards_for(game_name: str, players: int, port: int, seed: int = 1, game_id: str = "g1") -> list[BotBoard]:
-    return [board_for(game_name, players, port, index, seed, game_id) for index in range(players)]
+def boards_for(
+    game_name: str, players: int, port: int, seed: int = 1, game_id: str = "g1", names: tuple[str, ...] = NAMES
+) -> list[BotBoard]:
+    """The boards of one game (`names[0]` hosts); each name is one board, on one connection."""
+    return [board_for(game_name, players, port, index, seed, game_id, names=names) for index in range(players)]
 
 
 def run_until(boards: list[BotBoard], done: Callable[[], bool], seconds: float = 60.0) -> None:

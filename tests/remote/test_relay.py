@@ -22,13 +22,16 @@ def test_the_relay_shows_every_game_live_and_keeps_the_finished_ones(broker: Bro
     relay = server.relay
     follower = threading.Thread(target=server.follow, daemon=True)  # the page is asked directly below
     follower.start()
-    games = [boards_for("klotz", 2, broker.port, 1, "a1"), boards_for("zillo", 2, broker.port, 2, "b2")]
+    games = [
+        boards_for("klotz", 2, broker.port, 1, "a1"),
+        boards_for("zillo", 2, broker.port, 2, "b2", names=("g2", "g3")),  # a board's name is its connection
+    ]
     everyone = [board for boards in games for board in boards]
     hosts = [boards[0].table.role for boards in games]
     try:
         run_until(everyone, lambda: all(finished(boards) for boards in games))
         assert all(isinstance(host, Host) for host in hosts)
-        current = lambda: all(relay.records.get(f"h-{h.game_id}") == h.record() for h in hosts)  # noqa: E731
+        current = lambda: all(relay.records.get(f"{h.me}-{h.game_id}") == h.record() for h in hosts)  # noqa: E731
         run_until(everyone, current, seconds=10)
     finally:
         for board in everyone:
@@ -37,14 +40,14 @@ def test_the_relay_shows_every_game_live_and_keeps_the_finished_ones(broker: Bro
         follower.join(10)
     client = TestClient(relay_app(relay))
     view = client.get("/games.json").json()
-    assert {game["key"] for game in view["games"]} == {"h-a1", "h-b2"}
+    assert {game["key"] for game in view["games"]} == {"h-a1", "g2-b2"}
     for game in view["games"]:
         assert game["status"] == "over" and game["geometry"]["cells"] and game["board"]
         assert not game["public"].get("hand")  # public only (the bytes of records: test_protocol)
     notation = client.get("/games/h-a1.txt")
     assert notation.status_code == 200 and "\n1. " in notation.text
-    kept = client.get("/games/h-b2.json").json()
+    kept = client.get("/games/g2-b2.json").json()
     assert kept["moves"] == list(hosts[1].record().moves)  # type: ignore[union-attr]
-    assert (tmp_path / "kept" / "h-a1.json").exists() and (tmp_path / "kept" / "h-b2.txt").exists()
+    assert (tmp_path / "kept" / "h-a1.json").exists() and (tmp_path / "kept" / "g2-b2.txt").exists()
     assert client.get("/games/nothing.json").status_code == 404
     assert "tafel relay" in client.get("/").text
