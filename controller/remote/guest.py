@@ -43,8 +43,6 @@ class Guest:
         self.ply = -1  # the last ply the host has told this board (-1: none yet)
         self.revision = 0  # of the host's last word (Ply.revision): a copy from before a correction is stale
         self._known: dict[int, State] = {}  # the stand-ins of the plies told, by ply (gaps skipped)
-        self.moves: list[str] = []  # the moves as this board may read them, one per ply
-        self.movers: list[int] = []  # the seat that made each
         self.pending: list[Propose] = []  # this board's moves the host has not answered yet
         self.disagree: str | None = None
         self.last: Ply | None = None  # the host's last word, kept so a restarted board can show it
@@ -62,6 +60,16 @@ class Guest:
     def waiting(self) -> bool:
         """Whether this board's seats must wait for the host's word before they move again."""
         return any(proposal.ply in self.blind for proposal in self.pending)
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move so far as this board may read them: the host's last word says."""
+        return list(self.last.moves) if self.last is not None else []
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each of `moves`."""
+        return list(self.last.movers) if self.last is not None else []
 
     @property
     def history(self) -> list[State]:
@@ -179,7 +187,6 @@ class Guest:
             heard.said.append("the last move was taken back: put the pieces back as the LEDs show")
         elif message.revision > self.revision and message.ply == self.ply:
             heard.said.append(f"move {message.ply} was corrected to {message.move}")
-        self.moves, self.movers = list(message.moves), list(message.movers)
         self._known = {ply: state for ply, state in self._known.items() if ply < message.ply}
         self._known[message.ply] = stand_in
         self.ply, self.revision = message.ply, message.revision
