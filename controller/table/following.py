@@ -8,21 +8,18 @@ docs/tracker.md explains each.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from controller.games import Action, State
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
-from controller.table.debounce import Debouncer
 from controller.table.decisions import Choice
 from controller.table.evidence import in_order, left, older_apart
-from controller.table.knocks import SLIDE_MS, KnockWatch
+from controller.table.knocks import SLIDE_MS
+from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
-
-if TYPE_CHECKING:
-    pass
 
 
 class SeamsEvidence(Protocol):
@@ -31,19 +28,13 @@ class SeamsEvidence(Protocol):
     config: TrackerConfig
     board: BoardMap
     _choice: Confirmation
-    _expected: tuple[int, ...]
-    _debouncer: Debouncer
-    _knocks: KnockWatch
+    observed: Observed
     _now: int
-    _masked: dict[int, int]
     _history: list[State]
     _state: State
 
-    def _board(self) -> list[int]: ...
     def _set_deadline(self, when: int | None) -> None: ...
     def _table(self, state: State) -> CandidateTable: ...
-    def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]: ...
-    def _unmasked(self, mismatch: Mismatch) -> Mismatch: ...
     def _takeback_mismatch(self) -> Mismatch | None: ...
 
 
@@ -79,7 +70,7 @@ class Seams:
     def followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
         move of the next player, and no bigger move of this player could be under way."""
-        own = {self.e._unmasked(cands.mismatch(move)) for move in moves}
+        own = {self.e.observed.unmasked(cands.mismatch(move)) for move in moves}
         if len(own) != 1:
             return False
         (own_pairs,) = own
@@ -89,14 +80,14 @@ class Seams:
         channels = {channel for channel, _ in own_pairs}
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
-        since = self.e._debouncer.stable_since
+        since = self.e.observed.debouncer.stable_since
         if min(since[channel] for channel, _ in extra) < max(since[channel] for channel in channels):
             return False  # the next player starts after the move is made, not before it
         if self.young(extra):
             self.waiting = True
             return False  # a lift that may yet be half of a knocked piece's slide: wait and see
         bigger = cands.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
-        if any(other not in moves and self.e._unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
+        if any(other not in moves and self.e.observed.unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
             return False  # this player may be making a bigger move
         # The next player starts by lifting a piece: every other change takes a piece away from a
         # field that holds one (checked against the readings, so no table of the next position is
@@ -112,7 +103,7 @@ class Seams:
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
         # the next player's start.
         young = self.young(mismatch)
-        if window.next_player_started(mismatch - young, self.e._expected):
+        if window.next_player_started(mismatch - young, self.e.observed.expected):
             self.correction = None
             return []
         before = self.e._table(window.before)
@@ -125,21 +116,21 @@ class Seams:
             moved_on = before.reaching_any(window.channels)
             found = window.alternatives([action for action in moved_on if not before.mismatch(action)])
         else:
-            found = window.alternatives(self.e._matching(before, evidence))
+            found = window.alternatives(self.e.observed.matching(before, evidence))
             # (Never the committed move's own fields: setting those aside would replace the move
             # by anything at all.)
-            since = self.e._debouncer.stable_since
+            since = self.e.observed.debouncer.stable_since
             old = older_apart(dict(evidence), since) - window.channels if not found else frozenset()
             if old:  # an old change on other fields (a failed sensor) is not part of the correction
                 recent = frozenset(pair for pair in evidence if pair[0] not in old)
-                apart = before.matching(recent, {*self.e._masked, *old})
+                apart = before.matching(recent, {*self.e.observed.masked, *old})
                 found = window.alternatives(
                     [action for action in apart if not any(channel in old for channel, _ in before.mismatch(action))]
                 )
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
-        since = self.e._debouncer.stable_since
-        if found and not in_order(mismatch, self.e._expected, since, self.e._knocks.beside):
+        since = self.e.observed.debouncer.stable_since
+        if found and not in_order(mismatch, self.e.observed.expected, since, self.e.observed.knocks.beside):
             found = []
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
@@ -152,9 +143,11 @@ class Seams:
         """The changes too recent to judge alone: a lift may be the first half of a knocked piece's
         slide until its other half had time to settle. The tracker looks again when they are old."""
         wait = SLIDE_MS + self.e.config.debounce_ms
-        young = frozenset(pair for pair in evidence if self.e._now - self.e._debouncer.stable_since[pair[0]] < wait)
+        young = frozenset(
+            pair for pair in evidence if self.e._now - self.e.observed.debouncer.stable_since[pair[0]] < wait
+        )
         if young:
-            self.e._set_deadline(min(self.e._debouncer.stable_since[channel] for channel, _ in young) + wait)
+            self.e._set_deadline(min(self.e.observed.debouncer.stable_since[channel] for channel, _ in young) + wait)
         return young
 
     def unseen_correction(self, choice: Choice) -> bool:
@@ -166,8 +159,10 @@ class Seams:
         return self.ask_corrections or not self.e._table(window.before).mismatch(choice.action)
 
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
-        masked = self.e._masked
-        return frozenset((ch, v) for ch, v in enumerate(self.e._board()) if v != expected[ch] and ch not in masked)
+        masked = self.e.observed.masked
+        return frozenset(
+            (ch, v) for ch, v in enumerate(self.e.observed.board_readings()) if v != expected[ch] and ch not in masked
+        )
 
     def declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""
@@ -220,7 +215,7 @@ class Seams:
         emptied = {channel for channel, value in evidence if value == 0}
         # Every changed channel is part of the move or a field it fills: only actions reaching them all.
         for action in cands.reaching([channel for channel, _ in evidence]):
-            move = self.e._unmasked(cands.mismatch(action))
+            move = self.e.observed.unmasked(cands.mismatch(action))
             if move == evidence or not all(pair in move or pair[0] in emptied for pair in evidence):
                 continue
             # A field empty now must be one the move fills (a sensor that cannot tell the arriving
@@ -240,7 +235,7 @@ class Seams:
     def liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away, or
         that the last move filled while it may still be corrected (its player moving it on)."""
-        was = self.e._expected[channel]
+        was = self.e.observed.expected[channel]
         if not left(was, value):
             return False
         if self.correction is not None and channel in self.correction.channels:

@@ -22,7 +22,6 @@ from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable, chance_count
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
-from controller.table.debounce import Debouncer
 from controller.table.decisions import (
     Acknowledge,
     Ask,
@@ -39,9 +38,9 @@ from controller.table.decisions import (
 from controller.table.evidence import arrives
 from controller.table.explanations import Scene, apart, fresh, ordered, then_next
 from controller.table.following import Seams
-from controller.table.health import SensorHealth, Timing
 from controller.table.inputs import Board, Inputs, Outcome
-from controller.table.knocks import KnockWatch, hands_unseen, neighbours_on
+from controller.table.knocks import hands_unseen
+from controller.table.observed import Observed
 from controller.table.tables import TableCache
 from controller.table.tracker_types import (
     NOTHING_HAPPENED,
@@ -53,7 +52,6 @@ from controller.table.tracker_types import (
     SensorFault,
     TrackerConfig,
     TrackerOutput,
-    unmasked,
 )
 from hal.protocols import InputEvent, Readings
 
@@ -76,7 +74,6 @@ class Tracker:
         self._history: list[State] = list(history)
         self._state = state
         self._tables = TableCache(board)
-        self._debouncer = Debouncer(board.channels, self.config.debounce_ms)
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
         self._remote = False  # guide to a position another board's move made (follow)
@@ -84,12 +81,7 @@ class Tracker:
         # move (docs/remote.md, rule 6) nothing here is a move of it: whatever changes is guided back
         # until its move arrives (`follow`), and no button or declaration commits one.
         self.seats_here: frozenset[int] | None = None
-        self._expected = self._table(state).expected
-        self._mismatch: dict[int, int] = {}
-        self._health = SensorHealth(self.config.stuck_after_ms, self.config.mask_stuck)
-        self._masked = self._health.masked  # stuck channels left out of the matching -> their reading
-        self._mismatch_since = 0
-        self._touched = 0  # last raw change on a field where the board differs from the game
+        self.observed = Observed(board, self.config, self._table(state).expected)  # readings to evidence
         self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
         self._inputs = Inputs(self._choice)
         self._seams = Seams(self)  # fast replies, corrections, the move shown: the seams between moves
@@ -99,7 +91,6 @@ class Tracker:
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
-        self._knocks = KnockWatch(board.cell_of_channel, neighbours_on(board))
 
         self._now = 0  # the time of the step being made
         self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
@@ -117,12 +108,12 @@ class Tracker:
 
     @property
     def stable_readings(self) -> tuple[int, ...]:
-        return tuple(self._debouncer.stable)
+        return tuple(self.observed.debouncer.stable)
 
     @property
     def expected_readings(self) -> tuple[int, ...]:
         """What every channel reads when the board shows the current position."""
-        return self._expected
+        return self.observed.expected
 
     def expected_after(self, action: Action) -> tuple[int, ...]:
         cands = self._table(self._state)
@@ -150,7 +141,9 @@ class Tracker:
         self._now = now
         if readings is None and not events and self._output is not None:
             return self._output
-        changed = self._debounce(now, readings)
+        changed = self.observed.feed(now, readings)
+        if not changed:
+            self._set_deadline(self.observed.debouncer.next_settle())
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
             self.last_evaluated = False
             if self._prepared is not self._state:
@@ -176,13 +169,13 @@ class Tracker:
             self._state,
             self._history[-1] if self._history else None,
             self._last_commit,
-            dict(self._mismatch),
-            self._mismatch_since,
+            dict(self.observed.mismatch),
+            self.observed.since,
             self._seams.provisional,
-            dict(self._masked),
-            tuple(self._debouncer.stable),
+            dict(self.observed.masked),
+            tuple(self.observed.debouncer.stable),
             self._table,
-            self._unmasked,
+            self.observed.unmasked,
             self._seams.evidence_against,
             self._seams.declared,
             self._field_name,
@@ -205,8 +198,8 @@ class Tracker:
         if outcome.message is not None:
             messages.append(outcome.message)
         for channel, reading in outcome.missed.items():
-            self._masked[channel] = reading  # its sensor missed the declared move: left out until it changes
-            self._mismatch.pop(channel, None)
+            self.observed.masked[channel] = reading  # its sensor missed the declared move: left out until it changes
+            self.observed.mismatch.pop(channel, None)
         if outcome.window is not None:
             self._seams.correction = outcome.window
         took_back = 0
@@ -230,56 +223,6 @@ class Tracker:
             self._weighing = self._table(state)
             self._weighing.prepare()
 
-    def _debounce(self, now: int, readings: Readings | None) -> bool:
-        """Feed the debouncer; True if a stable reading changed (the evidence is then brought up to
-        date: knocks recognised, the mismatch against the game's position recomputed)."""
-        scan = self._debouncer.feed(now, readings)
-        if scan.first:
-            self._reset_mismatch(now)
-            return True
-        mismatch = self._mismatch
-        if any(channel in mismatch for channel in scan.touched):
-            # A hand at a field of the move, even for less than the debounce time: the position is
-            # not settled yet.
-            self._touched = now
-        if not scan.settled:
-            self._set_deadline(self._debouncer.next_settle())
-            return False
-        for channel in self._health.impossible(scan.changes, self._debouncer.stable_since):
-            self._mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
-        knocked_before = set(self._knocks.overrides)
-        self._knocks.observe(scan.changes, now)
-        overrides = self._knocks.overrides
-        stable = self._debouncer.stable
-        for channel in {*scan.settled, *knocked_before, *overrides}:
-            value = overrides.get(channel, stable[channel])
-            if channel in self._masked:
-                if value == self._masked[channel]:
-                    continue
-                del self._masked[channel]  # it changed: the sensor is alive again
-            if value != self._expected[channel]:
-                mismatch[channel] = value
-            else:
-                mismatch.pop(channel, None)
-        # The position dates from its last raw change: the debounce time counts towards settling.
-        self._mismatch_since = self._debouncer.last_change(scan.settled)
-        return True
-
-    def _board(self) -> list[int]:
-        """The stable readings as the matching sees them: a knocked piece counts where it stood
-        until it is back."""
-        board = list(self._debouncer.stable)
-        for channel, value in self._knocks.overrides.items():
-            board[channel] = value
-        return board
-
-    def _reset_mismatch(self, now: int) -> None:
-        expected = self._expected
-        masked = self._masked
-        board = self._board()
-        self._mismatch = {ch: v for ch, v in enumerate(board) if v != expected[ch] and ch not in masked}
-        self._mismatch_since = now
-
     # --- candidates ----------------------------------------------------------------------------
     def _table(self, state: State) -> CandidateTable:
         """The candidate table of `state` (tables.py keeps the few most recently used)."""
@@ -293,32 +236,23 @@ class Tracker:
         previous = self._history[-1]
         if chance_count(previous) != chance_count(self._state):
             return None  # never take back across a hidden random event
-        expected = self._expected
+        expected = self.observed.expected
         before = self._table(previous).expected
-        masked = self._masked
+        masked = self.observed.masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
 
     def _scene(self) -> Scene:
         """The evidence now, as the explanations need it (explanations.py)."""
-        moved = self._health.moved
+        moved = self.observed.health.moved
         return Scene(
-            self._mismatch,
-            self._expected,
-            self._debouncer.stable_since,
-            self._masked,
+            self.observed.mismatch,
+            self.observed.expected,
+            self.observed.debouncer.stable_since,
+            self.observed.masked,
             self._seams.acknowledged,
             moved[0] if moved is not None else None,
-            self._knocks.beside,
+            self.observed.knocks.beside,
         )
-
-    def _matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
-        """The actions of `cands`' state that the evidence shows, masked (stuck) channels left out."""
-        if not evidence:
-            return []
-        return cands.matching(evidence, self._masked)
-
-    def _unmasked(self, mismatch: Mismatch) -> Mismatch:
-        return unmasked(mismatch, self._masked)
 
     # --- commit and take-back ------------------------------------------------------------------
     def _accept(
@@ -347,7 +281,7 @@ class Tracker:
         self._vias.append(via)
         self._history.append(before)
         self._enter(now, after)
-        self._health.committed(now, frozenset(channel for channel, _ in cands.mismatch(action)))
+        self.observed.health.committed(now, frozenset(channel for channel, _ in cands.mismatch(action)))
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
@@ -362,7 +296,7 @@ class Tracker:
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
         self._enter(now, previous)
-        self._health.taken_back()
+        self.observed.health.taken_back()
         self._last_commit = None
 
     def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
@@ -381,22 +315,21 @@ class Tracker:
 
     def _enter(self, now: int, state: State) -> None:
         self._state = state
-        self._expected = self._table(state).expected
-        self._reset_mismatch(now)
+        self.observed.expect(now, self._table(state).expected)
         self._seams.provisional = None
         self._choice.reset()
         self._seams.correction = None
         self._seams.acknowledged = None
         self._setup = False
-        self._knocks.unseen_hands = frozenset()
+        self.observed.knocks.unseen_hands = frozenset()
 
     def follow(self, now: int, state: State, history: Sequence[State]) -> None:
         """The game moved on elsewhere (another board's move, or the host's word on this board's
         own, docs/remote.md): `state` is the position now, `history` the states before it. The LEDs
         guide the pieces there at once; nothing is committed until the board shows it."""
         self._history = list(history)
-        self._knocks.forget()
-        self._health.taken_back()  # a field the move elsewhere changes has not outlived it: no fault
+        self.observed.knocks.forget()
+        self.observed.health.taken_back()  # a field the move elsewhere changes has not outlived it: no fault
         moved = state.occupancy() != self._state.occupancy()
         self._enter(now, state)
         self._remote = moved
@@ -407,8 +340,8 @@ class Tracker:
         """A new game (the old one was abandoned): no history, guide the set-up."""
         self._history.clear()
         self._tables.clear()
-        self._knocks.forget()
-        self._health.taken_back()
+        self.observed.knocks.forget()
+        self.observed.health.taken_back()
         self._enter(now, state)
         self._setup = True
         self._output = None
@@ -418,8 +351,8 @@ class Tracker:
         """Decide, carry out what changes the game, and decide again, until the board shows
         something (decisions.py); then say what to show and what happened."""
         self._deadline = None
-        if self._knocks.expire(now):
-            self._reset_mismatch(now)  # a knocked piece left lying: read the board as it is
+        if self.observed.knocks.expire(now):
+            self.observed.reset(now)  # a knocked piece left lying: read the board as it is
         decision = self._decide(now)
         for _ in range(MOVES_PER_SCAN):
             if isinstance(decision, Commit):
@@ -433,10 +366,10 @@ class Tracker:
         shown = decision if not isinstance(decision, Commit | TakeBack) else Guide("moving")
         # Kept while the move is under way (the board may show it as moving a moment), until the
         # game moves on.
-        self._knocks.unseen_hands |= self._unseen_hands(shown)
+        self.observed.knocks.unseen_hands |= self._unseen_hands(shown)
         output = self._output_of(shown, committed, took_back, messages)
-        self._set_deadline(self._knocks.next_expiry)
-        self._set_deadline(self._debouncer.next_settle())
+        self._set_deadline(self.observed.knocks.next_expiry)
+        self._set_deadline(self.observed.debouncer.next_settle())
         self._output = output if not output.happened else TrackerOutput(output.display)
         return output
 
@@ -446,16 +379,12 @@ class Tracker:
         """The tracker's report of this scan: what the board shows (`decision`) and what happened."""
         state = self._state
         hints: dict[Cell, HintKind] = dict(decision.hints)
-        if self._knocks.knocks:
+        if self.observed.knocks.knocks:
             # A knocked piece: the game goes on as if it stood where it did; the LEDs ask for it back.
-            hints.update(self._knocks.hints())
+            hints.update(self.observed.knocks.hints())
         faults = decision.faults if isinstance(decision, Guide) else ()
-        if self._masked:
-            cells = self.board.cell_of_channel
-            masked = tuple(
-                SensorFault(ch, cells.get(ch), value, self._expected[ch]) for ch, value in sorted(self._masked.items())
-            )
-            faults = tuple(dict.fromkeys(faults + masked))
+        if self.observed.masked:
+            faults = tuple(dict.fromkeys(faults + self.observed.masked_faults()))
         happened = Happened(
             tuple(committed), tuple(self._transitions), tuple(self._vias), took_back, self._replaced, tuple(messages)
         )
@@ -468,11 +397,11 @@ class Tracker:
 
     def _unseen_hands(self, decision: Shown) -> frozenset[int]:
         """Where the move shown or asked about puts a piece on a failed sensor's field (knocks.py)."""
-        if not self._masked or not isinstance(decision, Acknowledge | Ask):
+        if not self.observed.masked or not isinstance(decision, Acknowledge | Ask):
             return frozenset()
         actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
         prints = [self._table(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
-        return hands_unseen(prints, self.board.channel_of, self._masked)
+        return hands_unseen(prints, self.board.channel_of, self.observed.masked)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:
@@ -481,13 +410,13 @@ class Tracker:
     def _decide(self, now: int) -> Decision:
         """The one decision the evidence supports now (docs/tracker.md, "The evidence model")."""
         state = self._state
-        mismatch = frozenset(self._mismatch.items())
-        if not self._debouncer.started:
+        mismatch = frozenset(self.observed.mismatch.items())
+        if not self.observed.debouncer.started:
             return Idle()
         choice = self._choice
         if not mismatch and choice.offer and not self._setup:
             choice.show_offer()
-            previewed = choice.previewed(now, self._mismatch_since)
+            previewed = choice.previewed(now, self.observed.since)
             self._set_deadline(choice.next_change(now, choice.offer_since))  # None: no rotation
             cands = self._table(state)
             offered = tuple(action for action in choice.offer if not isinstance(action, str))
@@ -502,21 +431,21 @@ class Tracker:
             return Idle(self._card_hints())
         if self._remote:  # a move made on another board, to be made here, lit in the mover's colour
             mover = self._history[-1].current_player if self._history else None
-            return Guide("remote", self._guidance_to(frozenset()), self._stuck(now, mismatch), mover)
+            return Guide("remote", self._guidance_to(frozenset()), self._stuck(now), mover)
         if self._held():  # another board's seat is to move: only this board's last move may still change
             corrections = self._seams.corrections(mismatch)
             if len(corrections) == 1:
                 return self._single(now, Correction(corrections[0]), self._table(state))
-            return Guide("restore", self._guidance_to(frozenset()), self._stuck(now, mismatch))
+            return Guide("restore", self._guidance_to(frozenset()), self._stuck(now))
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
             # A sensor that fails at power-up would otherwise hold set-up forever without a word.
-            faults = self._stuck(now, mismatch)
+            faults = self._stuck(now)
             return Guide("setup" if self._setup else "restore", self._guidance_to(frozenset()), faults)
         cands = self._table(state)
         scene = self._scene()
         actions: list[Choice] = list(
-            choice.with_card(ordered(fresh(self._matching(cands, mismatch), cands, scene), cands, scene))
+            choice.with_card(ordered(fresh(self.observed.matching(cands, mismatch), cands, scene), cands, scene))
         )
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
@@ -556,8 +485,8 @@ class Tracker:
         self._seams.provisional = None
         if actions:
             choice.ask(actions)
-            previewed = choice.previewed(now, self._mismatch_since)
-            self._set_deadline(choice.next_change(now, self._mismatch_since))
+            previewed = choice.previewed(now, self.observed.since)
+            self._set_deadline(choice.next_change(now, self.observed.since))
             table = self._seams.table_of(previewed, cands)
             hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
             asked = [a for a in actions if a != TAKEBACK]
@@ -569,30 +498,30 @@ class Tracker:
                 self._seams.played_in(asked, cands),
             )
         choice.asking = ()
-        return self._unmatched(now, mismatch, cands)
+        return self._unmatched(now, cands)
 
     def _single(self, now: int, choice: Choice, cands: CandidateTable) -> Decision:
         """The one explanation: taken once the board has settled, shown until then."""
         self._choice.asking = ()
         if self._seams.provisional != choice:
             self._seams.provisional = choice
-        quiet_since = max(self._mismatch_since, self._touched)
+        quiet_since = max(self.observed.since, self.observed.touched)
         due = quiet_since + self.config.settle_ms
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
             # Only a board where a piece was put back shows a take-back for sure: if the last move's
             # piece was only lifted off again, it may be in the hand of a player looking at it.
-            expected = self._expected
-            put_back = any(arrives(channel, reading, expected) for channel, reading in self._mismatch.items())
+            expected = self.observed.expected
+            put_back = any(arrives(channel, reading, expected) for channel, reading in self.observed.mismatch.items())
             auto = self.config.takeback == "auto" and put_back and not self._seams.capture_may_follow(cands)
-            if auto and now >= due and not self._moving():
+            if auto and now >= due and not self.observed.moving():
                 return TakeBack()
             if auto:
                 self._set_deadline(due)
             return OfferTakeBack(self._history[-1], {cell: "confirm" for cell in self._changed_cells()})
         # No commit while a field of the move is still changing, nor before the board has been left
         # alone for the settle time: a piece touched down on its way is not a move.
-        if not self._moving() and now >= due and not isinstance(choice, str):
+        if not self.observed.moving() and now >= due and not isinstance(choice, str):
             return Commit(choice)
         self._set_deadline(due)
         return self._acknowledge(choice, cands)
@@ -610,10 +539,6 @@ class Tracker:
         hints.update({cell: "capture" for cell in print_.captures})
         return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], cands))
 
-    def _moving(self) -> bool:
-        """Whether a field of the move is still changing (a flicker elsewhere does not count)."""
-        return any(channel in self._mismatch for channel in self._debouncer.pending)
-
     def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: CandidateTable) -> bool:
         """Whether the action moves a piece where no sensor notices it, so the board cannot tell a
         finished move from one still in the hand, or from a knock: then the player confirms instead
@@ -627,41 +552,38 @@ class Tracker:
             return False
         cands = self._seams.table_of(choice, cands)
         choice = self._seams.shown_action(choice)
-        if self._masked:
+        if self.observed.masked:
             channel_of = self.board.channel_of
             print_ = cands.footprint(choice)
-            if any(channel_of.get(cell) in self._masked for cell in print_.origins | print_.targets | print_.returns):
+            if any(
+                channel_of.get(cell) in self.observed.masked
+                for cell in print_.origins | print_.targets | print_.returns
+            ):
                 # A move on a field whose sensor is left out: nobody sees the piece arrive there, or
                 # leave it (a piece knocked off it looks the same). The players confirm it.
                 return True
         return cands.unseen_placement(choice)
 
-    def _unmatched(self, now: int, mismatch: Mismatch, cands: CandidateTable) -> Guide:
+    def _unmatched(self, now: int, cands: CandidateTable) -> Guide:
         self._seams.provisional = None
-        elapsed = now - self._mismatch_since
-        faults = self._stuck(now, mismatch, cands)
+        elapsed = now - self.observed.since
+        faults = self._stuck(now, cands)
         if elapsed >= self.config.guide_after_ms:
             return Guide("guidance", self._guidance_to(None), faults)
-        self._set_deadline(self._mismatch_since + self.config.guide_after_ms)
+        self._set_deadline(self.observed.since + self.config.guide_after_ms)
         return Guide("moving", self._lifted_hints(cands), faults)
 
-    def _stuck(self, now: int, mismatch: Mismatch, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
-        """The sensor faults the evidence shows (health.py); a masked channel leaves the matching
-        at once, so the game goes on without it."""
+    def _stuck(self, now: int, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
+        """The sensor faults the evidence shows; a piece that may be lifted for the move under way
+        is never one."""
         held = None if cands is None else (lambda channel, value: self._seams.liftable(channel, value, cands))
-        timing = Timing(now, self._mismatch_since, self._debouncer.stable_since)
-        faults = self._health.judge(
-            mismatch, timing, self._expected, self.board.cell_of_channel, held, self._set_deadline
-        )
-        if faults and self._health.mask:
-            for fault in faults:
-                self._mismatch.pop(fault.channel, None)
-            self._set_deadline(now)  # match again at the next scan, without it
-        return faults
+        return self.observed.faults(now, held, self._set_deadline)
 
     # --- hints ---------------------------------------------------------------------------------
     def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
-        return guidance.lifted_hints(self._mismatch, self._expected, self.board, self._state, cands, self._choice.card)
+        return guidance.lifted_hints(
+            self.observed.mismatch, self.observed.expected, self.board, self._state, cands, self._choice.card
+        )
 
     def _card_hints(self) -> dict[Cell, HintKind]:
         """The moves of the card shown: where pieces may be lifted, and where they may go."""
@@ -673,10 +595,12 @@ class Tracker:
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""
         if target is not None:
-            return guidance.guide(self._mismatch, target, self._expected, self.board)
+            return guidance.guide(self.observed.mismatch, target, self.observed.expected, self.board)
         cands, takeback = self._table(self._state), self._takeback_mismatch()
-        return guidance.guide(self._mismatch, None, self._expected, self.board, cands, self._unmasked, takeback)
+        return guidance.guide(
+            self.observed.mismatch, None, self.observed.expected, self.board, cands, self.observed.unmasked, takeback
+        )
 
     def _changed_cells(self) -> list[Cell]:
         cells = self.board.cell_of_channel
-        return [cells[ch] for ch in self._mismatch if ch in cells]
+        return [cells[ch] for ch in self.observed.mismatch if ch in cells]

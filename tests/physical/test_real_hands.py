@@ -168,7 +168,7 @@ def test_6_a_piece_held_in_the_air_for_seconds_is_no_sensor_fault(model: str, ho
     pieces = table.lift("g12")
     table.run(hold_ms)
     assert all(not out.display.faults for _, out in table.since(start))
-    assert table.tracker._masked == {}
+    assert table.tracker.observed.masked == {}
     to = targets_of(FOUR, "g12")[0]
     table.place(to, pieces)
     table.run(600)

@@ -1,0 +1,126 @@
+"""What the board shows against the game's position: the first stages of the tracker's pipeline.
+
+Readings go through the debouncer (stable changes with their times), the sensor health (which
+channels are trusted) and the knock watch (a knocked piece counts where it stood until it is back);
+what is left is the *mismatch*: the (channel, reading) pairs where the trusted, settled board differs
+from the position the game is in. The matcher and the decisions (tracker.py) read only this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from controller.games import Action
+from controller.table.board import BoardMap
+from controller.table.candidates import CandidateTable
+from controller.table.debounce import Debouncer
+from controller.table.health import SensorHealth, Timing
+from controller.table.knocks import KnockWatch, neighbours_on
+from controller.table.tracker_types import Mismatch, SensorFault, TrackerConfig, unmasked
+from hal.protocols import Readings
+
+Liftable = Callable[[int, int], bool]
+"""Whether a channel's reading may be a piece lifted for the move under way (never a fault then)."""
+
+
+class Observed:
+    """The settled, trusted evidence against the expected readings, kept up to date scan by scan."""
+
+    def __init__(self, board: BoardMap, config: TrackerConfig, expected: tuple[int, ...]) -> None:
+        self.board = board
+        self.debouncer = Debouncer(board.channels, config.debounce_ms)
+        self.health = SensorHealth(config.stuck_after_ms, config.mask_stuck)
+        self.masked = self.health.masked  # failed channels left out of the matching -> their reading
+        self.knocks = KnockWatch(board.cell_of_channel, neighbours_on(board))
+        self.expected = expected  # what every channel reads when the board shows the position
+        self.mismatch: dict[int, int] = {}
+        self.since = 0  # when the mismatch last changed (its last raw change)
+        self.touched = 0  # the last raw change on a field where the board differs from the game
+
+    def feed(self, now: int, readings: Readings | None) -> bool:
+        """Take one scan (None: dropped); True if a stable reading changed, and the evidence was
+        brought up to date (knocks recognised, failed sensors left out, the mismatch recomputed)."""
+        scan = self.debouncer.feed(now, readings)
+        if scan.first:
+            self.reset(now)
+            return True
+        mismatch = self.mismatch
+        if any(channel in mismatch for channel in scan.touched):
+            # A hand at a field of the move, even for less than the debounce time: the position is
+            # not settled yet.
+            self.touched = now
+        if not scan.settled:
+            return False
+        for channel in self.health.impossible(scan.changes, self.debouncer.stable_since):
+            mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
+        knocked_before = set(self.knocks.overrides)
+        self.knocks.observe(scan.changes, now)
+        overrides = self.knocks.overrides
+        stable = self.debouncer.stable
+        for channel in {*scan.settled, *knocked_before, *overrides}:
+            value = overrides.get(channel, stable[channel])
+            if channel in self.masked:
+                if value == self.masked[channel]:
+                    continue
+                del self.masked[channel]  # it changed: the sensor is alive again
+            if value != self.expected[channel]:
+                mismatch[channel] = value
+            else:
+                mismatch.pop(channel, None)
+        # The position dates from its last raw change: the debounce time counts towards settling.
+        self.since = self.debouncer.last_change(scan.settled)
+        return True
+
+    def board_readings(self) -> list[int]:
+        """The stable readings as the matching sees them: a knocked piece counts where it stood
+        until it is back."""
+        board = list(self.debouncer.stable)
+        for channel, value in self.knocks.overrides.items():
+            board[channel] = value
+        return board
+
+    def reset(self, now: int) -> None:
+        """Compare the whole board with the expected readings again (a new position, a first scan)."""
+        expected, masked = self.expected, self.masked
+        board = self.board_readings()
+        self.mismatch = {ch: v for ch, v in enumerate(board) if v != expected[ch] and ch not in masked}
+        self.since = now
+
+    def expect(self, now: int, expected: tuple[int, ...]) -> None:
+        """The game is in a new position: its readings are what the board should show now."""
+        self.expected = expected
+        self.reset(now)
+
+    def unmasked(self, mismatch: Mismatch) -> Mismatch:
+        return unmasked(mismatch, self.masked)
+
+    def matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
+        """The actions of `cands`' state that the evidence shows, failed channels left out."""
+        if not evidence:
+            return []
+        return list(cands.matching(evidence, self.masked))
+
+    def moving(self) -> bool:
+        """Whether a field of the move is still changing (a flicker elsewhere does not count)."""
+        return any(channel in self.mismatch for channel in self.debouncer.pending)
+
+    def faults(
+        self, now: int, liftable: Liftable | None, set_deadline: Callable[[int | None], None]
+    ) -> tuple[SensorFault, ...]:
+        """The sensor faults the evidence shows (health.py); a failed channel leaves the matching at
+        once, so the game goes on without it."""
+        timing = Timing(now, self.since, self.debouncer.stable_since)
+        mismatch = frozenset(self.mismatch.items())
+        faults = self.health.judge(mismatch, timing, self.expected, self.board.cell_of_channel, liftable, set_deadline)
+        if faults and self.health.mask:
+            for fault in faults:
+                self.mismatch.pop(fault.channel, None)
+            set_deadline(now)  # match again at the next scan, without it
+        return faults
+
+    def masked_faults(self) -> tuple[SensorFault, ...]:
+        """Every channel left out now, as faults to report."""
+        cells = self.board.cell_of_channel
+        return tuple(
+            SensorFault(ch, cells.get(ch), value, self.expected[ch]) for ch, value in sorted(self.masked.items())
+        )
