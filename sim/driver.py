@@ -178,7 +178,7 @@ class Performance:
         self._steps: list[HandStep] = hands.plan(
             self.before.occupancy(), self.after.occupancy(), is_field, alternatives
         )
-        card = getattr(action, "card", None)
+        card = self.before.action_card(action)
         if show_card and card is not None:
             # The player shows the card to the reader before moving (Zillo's Z-6): only its moves count.
             backends.inputs.push("card", card)

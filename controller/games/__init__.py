@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from controller.games.base import (
     Action,
+    Capabilities,
     Cell,
     Game,
     IllegalAction,
@@ -39,6 +40,7 @@ def load_game(name: str) -> Game:
 __all__ = [
     "GAMES",
     "Action",
+    "Capabilities",
     "Cell",
     "Game",
     "IllegalAction",

@@ -11,7 +11,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
+
+from controller.games.seats import COLOURS
 
 Cell = tuple[int, int]
 """A field in board coordinates: `(x, y)` on square boards, axial `(q, r)` on hex boards."""
@@ -78,6 +80,22 @@ class Option:
     names_file: bool = False  # the value is a file's path: screens choose among files the board knows
 
 
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a game is and needs, declared as data (as OpenSpiel's GameType) so that every front-end
+    reads it and none probes the game for it. With `Game.player_counts` and `Game.options` it is
+    the whole description a screen, the command line or the service starts from."""
+
+    surface: Literal["board", "cards"] = "board"  # pieces on the sensed board, or real cards at a card table
+    geometry: Literal["square", "hex"] = "square"  # how the board is drawn and wired
+    board_profile: str = "square14"  # the board it is played on (wiring/*.toml)
+    hidden_information: bool = False  # a seat holds what the others may not see
+    chance: bool = False  # cards are shuffled and drawn during play
+    card_kinds: tuple[str, ...] = ()  # the kinds of card it is played with, in words
+    move_examples: tuple[str, ...] = ()  # moves in its notation, the commonest first, for help texts
+    card_example: str = ""  # cards as a card reader reads them (a card table)
+
+
 class Game(ABC):
     """An immutable description of one game and the factory of its states."""
 
@@ -85,6 +103,7 @@ class Game(ABC):
     title: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     @property
     def default_players(self) -> int:
@@ -215,6 +234,23 @@ class State(ABC):
         """Drop what this state worked out from its position and would work out again when asked
         (its legal actions): a state that only waits in a long game's history then weighs no more
         than its position. Games that remember such things forget them here."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The colour of each seat that has one. Default: the first four colours clockwise; seats
+        beyond four have no colour (games/seats.py)."""
+        return COLOURS[: min(self.players, len(COLOURS))]
+
+    def action_card(self, action: Action) -> str | None:
+        """The card the legal `action` plays, if it plays one (the board lights a card's moves when
+        the card is shown). Default: actions play no card."""
+        return None
+
+    def action_fields(self, action: Action) -> tuple[tuple[Cell, ...], tuple[Cell, ...]] | None:
+        """Where the legal `action`'s piece leaves and where it goes, for games whose actions name
+        them but whose pieces the sensors cannot tell apart (a Fillit chip from the supply). None:
+        the board finds them from the occupancy (the default)."""
+        return None
 
     def chance_count(self) -> int:
         """How many hidden random events (a card drawn or shown, a reshuffle) this state has seen: an

@@ -14,10 +14,9 @@ def colour_title(colour: str) -> str:
 
 
 def seat_colours(state: Any) -> tuple[str, ...]:
-    """The colour of each seat that has one: the game's own (`state.seats`), else the first four
-    seats in the clockwise order; seats beyond four have no colour."""
-    seats = getattr(state, "seats", None)
-    return tuple(seats) if seats else COLOURS[: min(state.players, len(COLOURS))]
+    """The colour of each seat that has one (`State.seats`: the game's own, else the first four
+    seats in the clockwise order); seats beyond four have no colour."""
+    return tuple(state.seats)
 
 
 def seat_name(state: Any, seat: int) -> str:

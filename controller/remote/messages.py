@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 REQUEST_KINDS = ("takeback", "draw", "resign", "abandon")
@@ -135,7 +135,10 @@ _NAMES = {str: "text", int: "a whole number", bool: "true or false", dict: "an o
 
 
 def encode(message: Message) -> bytes:
-    return json.dumps({"type": message.type, **asdict(message)}, separators=(",", ":")).encode()
+    """The message as JSON. Its fields are JSON values already, so they are written as they are: no
+    deep copy of a stand-in state (a dataclass's `asdict` copies every nested value)."""
+    data = {"type": message.type, **{spec.name: getattr(message, spec.name) for spec in fields(message)}}
+    return json.dumps(data, separators=(",", ":")).encode()
 
 
 def decode(payload: bytes) -> Message:

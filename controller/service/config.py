@@ -448,7 +448,7 @@ class _Loader:
         return GameConfig(game.name, players, seed, dict(options)), game
 
     def board(self, table: Mapping[str, Any], game: Game) -> BoardConfig:
-        profile = self._text(table, "board", "profile", getattr(game, "board_profile", "square14"))
+        profile = self._text(table, "board", "profile", game.capabilities.board_profile)
         directory = self._path(self._text(table, "board", "profile_dir")) if "profile_dir" in table else PROFILE_DIR
         by_path = profile.endswith(".toml") or "/" in profile
         path = self._path(profile) if by_path else directory / f"{profile}.toml"

@@ -61,7 +61,7 @@ def board_map(profile: BoardProfile, game: Game, state: State, model_name: str |
     missing = [game.format_cell(cell) for cell in game_cells if cell not in by_cell]
     if missing:
         shown = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
-        own = getattr(game, "board_profile", "square14")
+        own = game.capabilities.board_profile
         hint = f"; {game.title} plays on board {own}" if own and own != profile.name else ""
         raise ValueError(f"board {profile.name} cannot play {game.title}: it has no field {shown}{hint}")
     channel_of = {cell: channel for cell in game_cells if (channel := by_cell[cell].channel) is not None}

@@ -340,8 +340,3 @@ class CandidateTable:
     def evaluated(self) -> int:
         """How many effects have been weighed in this table."""
         return len(self._mismatch)
-
-
-def chance_count(state: State) -> int:
-    """How many hidden random events a state has seen (`State.chance_count`)."""
-    return state.chance_count()

@@ -114,8 +114,7 @@ def seat_zone_colours(state: State) -> dict[int, str]:
 
 def pending_skips(state: State) -> tuple[int, ...]:
     """ZO-3: turns each seat will skip (Zodiac's Black Moon); none in other games."""
-    skips = getattr(state, "skips", None)
-    return tuple(skips) if skips is not None else (0,) * state.players
+    return tuple(state.skips) if isinstance(state, zo.ZodiacState) else (0,) * state.players
 
 
 @dataclass(frozen=True)
@@ -331,7 +330,9 @@ class Companion:
             except NotationError:
                 line = None
             if line is not None:
-                return next((i for i, a in enumerate(self._candidates) if getattr(a, "at", None) == line), None)
+                return next(
+                    (i for i, a in enumerate(self._candidates) if isinstance(a, zt.Place) and a.at == line), None
+                )
         try:
             action = state.parse_action(choice)
         except NotationError:
@@ -366,7 +367,7 @@ class Companion:
             self._refuse("undo: no action to take back")
             return 0
         previous = self._history[-1]
-        if _chance_count(previous) != _chance_count(self._state):
+        if previous.chance_count() != self._state.chance_count():
             self._refuse("undo: the last action drew a hidden card and cannot be taken back")
             return 0
         self._history.pop()
@@ -418,13 +419,6 @@ class Companion:
 
 def _full(name: str) -> RGB:
     return HINT_COLOURS[name]
-
-
-def _chance_count(state: State) -> int:
-    """Hidden cards drawn so far. A game without the notion counts every state as a new draw, so
-    nothing is ever taken back across one."""
-    count = getattr(state, "chance_count", None)
-    return count() if callable(count) else id(state)
 
 
 @dataclass

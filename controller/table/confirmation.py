@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from controller.games import Action
+from controller.games import Action, State
 
 
 class Confirmation:
@@ -89,8 +89,8 @@ class Confirmation:
         elapsed = now - since
         return now + self.preview_ms - elapsed % self.preview_ms
 
-    def with_card(self, actions: Iterable[Action]) -> list[Action]:
-        """Only the moves of the card shown, when a card was shown."""
+    def with_card(self, state: State, actions: Iterable[Action]) -> list[Action]:
+        """Only the moves of the card shown, when a card was shown: `actions` of `state`."""
         if self.card is None:
             return list(actions)
-        return [action for action in actions if getattr(action, "card", None) == self.card]
+        return [action for action in actions if state.action_card(action) == self.card]

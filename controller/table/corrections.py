@@ -61,10 +61,10 @@ class CorrectionWindow:
         When the commit brought hidden information to light (a hidden card played), only actions
         that reveal the very same (the same card) may replace it: nothing is taken back across it.
         """
-        card = getattr(self.action, "card", None)
+        card = self.before.action_card(self.action)
         return [
             action
             for action in actions
             if action != self.action
-            and (not self.revealed or (card is not None and getattr(action, "card", None) == card))
+            and (not self.revealed or (card is not None and self.before.action_card(action) == card))
         ]

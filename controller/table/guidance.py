@@ -31,9 +31,7 @@ def lifted_hints(
     hints: dict[Cell, HintKind] = {}
     lifted = [ch for ch, v in mismatch.items() if left(expected[ch], v)]
     cells = board.cell_of_channel
-    found = getattr(state, "action_fields", None)  # where an action's piece leaves and goes
-    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]] | None = found if callable(found) else None
-    shown = None if card is None else lambda action: getattr(action, "card", None) == card
+    shown = None if card is None else lambda action: state.action_card(action) == card
     for channel in lifted:
         cell = cells.get(channel)
         if cell is None:
@@ -44,8 +42,8 @@ def lifted_hints(
         for group in cands.reaching_groups([channel], shown):
             action = group[0]
             if (channel, reading) not in cands.mismatch(action):
-                for each in group if named is not None else ():  # the game names each action's piece
-                    swapped = swap_target(named, cell, each, cands) if named is not None else None
+                for each in group:  # where the game names each action's piece
+                    swapped = swap_target(state, cell, each, cands)
                     if swapped is not None:  # the lifted piece changes places with what stands there
                         hints[cell] = "origin"
                         hints.setdefault(swapped, "destination")
@@ -128,17 +126,18 @@ def distance(current: Mapping[int, int], option: Mismatch, expected: tuple[int, 
     )
 
 
-def swap_target(
-    named: Callable[[Action], tuple[Iterable[Cell], Iterable[Cell]]], cell: Cell, action: Action, cands: CandidateTable
-) -> Cell | None:
+def swap_target(state: State, cell: Cell, action: Action, cands: CandidateTable) -> Cell | None:
     """The field the piece lifted from `cell` swaps with in `action`, if it does (a Fillit stone
     stepping onto a pawn or a stone): the game names `cell` as where the action's piece leaves, and
     what stood on the target comes to `cell`, so the lifted field does not end empty.
 
-    The game must name the mover (`named`: its `action_fields`): a swap's footprint cannot tell which
-    of the two pieces moves.
+    The game must name the mover (`State.action_fields`): a swap's footprint cannot tell which of
+    the two pieces moves.
     """
-    origins, targets = named(action)
+    fields = state.action_fields(action)
+    if fields is None:
+        return None
+    origins, targets = fields
     if cell not in origins:
         return None
     before = cands.occupancy
@@ -152,11 +151,10 @@ def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iter
     """Where an action's pieces leave and where they go: as the game names them (`action_fields`),
     since a swap of two like pieces (a Fillit stone-stone swap) changes no occupancy and so has no
     footprint; otherwise the footprint's origins and targets."""
-    fields = getattr(state, "action_fields", None)
-    if callable(fields):
-        origins, targets = fields(action)
-        return tuple(origins), tuple(targets)
-    return print_.origins, print_.targets
+    fields = state.action_fields(action)
+    if fields is not None:
+        return fields
+    return tuple(print_.origins), tuple(print_.targets)
 
 
 def guide(

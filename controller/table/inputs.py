@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from controller.games import Action, IllegalAction, State
-from controller.table.candidates import CandidateTable, chance_count
+from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow
 from controller.table.decisions import Choice, Commit, TakeBack
@@ -84,7 +84,9 @@ class Inputs:
             if choice.asking:
                 choice.step(board.now)
                 return Outcome()
-            invisible = () if board.mismatch else tuple(choice.with_card(board.table(board.state).invisible))
+            invisible = (
+                () if board.mismatch else tuple(choice.with_card(board.state, board.table(board.state).invisible))
+            )
             if invisible:
                 # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
                 # swap): offer them in turn; `menu` steps on, `confirm` takes the one shown.
@@ -94,22 +96,23 @@ class Inputs:
         if name == "undo":
             if board.previous is None:
                 return Outcome(message="undo: no move to take back")
-            if chance_count(board.previous) != chance_count(board.state):
+            if board.previous.chance_count() != board.state.chance_count():
                 return Outcome(message="undo: the last move revealed hidden information and cannot be taken back")
             return Outcome(TakeBack(), restore=True)
         return Outcome(message=f"unknown button {name!r}")
 
     def _select_card(self, card: str, board: Board) -> Outcome | None:
         """A card shown to the reader (or chosen on the screen) before its move: from now on only the
-        moves of that card count, and they light up (Zillo's Z-6). Actions that play a card carry it
-        as their `card` attribute; None when this game has no such actions (the text is then taken
-        as a declared action)."""
+        moves of that card count, and they light up (Zillo's Z-6). Actions that play a card name it
+        (`State.action_card`); None when this game has no such actions (the text is then taken as a
+        declared action)."""
         if board.state.is_terminal():
             return None
         legal = board.table(board.state).actions
-        if not any(getattr(action, "card", None) is not None for action in legal):
+        cards = {board.state.action_card(action) for action in legal}
+        if cards <= {None}:
             return None
-        if not any(getattr(action, "card", None) == card for action in legal):
+        if card not in cards:
             return Outcome(
                 message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
             )
@@ -178,7 +181,7 @@ class Inputs:
         table = board.table(before)
         # As for a correction the board sees: never across hidden randomness, except to another move
         # of the very card the last move brought to light.
-        window = CorrectionWindow(before, taken, frozenset(), chance_count(before) != chance_count(board.state))
+        window = CorrectionWindow(before, taken, frozenset(), before.chance_count() != board.state.chance_count())
         if not table.is_legal(meant) or not window.alternatives([meant]):
             return None
         shown = board.unmasked(table.mismatch(meant))

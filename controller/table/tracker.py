@@ -19,7 +19,7 @@ from controller.games.footprint import Footprint
 from controller.games.seats import seat_name
 from controller.table import guidance
 from controller.table.board import BoardMap
-from controller.table.candidates import CandidateTable, chance_count
+from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import (
@@ -234,7 +234,7 @@ class Tracker:
             # In a game across boards a take-back is a request to the others (docs/remote.md, rule 8).
             return None
         previous = self._history[-1]
-        if chance_count(previous) != chance_count(self._state):
+        if previous.chance_count() != self._state.chance_count():
             return None  # never take back across a hidden random event
         expected = self.observed.expected
         before = self._table(previous).expected
@@ -290,7 +290,7 @@ class Tracker:
             moved = (print_.origins | print_.targets) - print_.returns
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
-            revealed = chance_count(after) != chance_count(before)  # e.g. a hidden card played
+            revealed = after.chance_count() != before.chance_count()  # e.g. a hidden card played
             self._seams.correction = CorrectionWindow(before, action, channels, revealed)
 
     def _take_back(self, now: int) -> None:
@@ -445,7 +445,7 @@ class Tracker:
         cands = self._table(state)
         scene = self._scene()
         actions: list[Choice] = list(
-            choice.with_card(ordered(fresh(self.observed.matching(cands, mismatch), cands, scene), cands, scene))
+            choice.with_card(state, ordered(fresh(self.observed.matching(cands, mismatch), cands, scene), cands, scene))
         )
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
@@ -460,7 +460,7 @@ class Tracker:
                 return self._acknowledge(self._seams.provisional, cands)
             actions = list(self._seams.asked_and_followed(mismatch, cands))  # the request stays
         if not actions:
-            actions = list(choice.with_card(apart(mismatch, cands, scene)))
+            actions = list(choice.with_card(state, apart(mismatch, cands, scene)))
         if not actions:
             actions = list(then_next(cands, scene, self._table, self._seams.evidence_against))
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
@@ -590,7 +590,7 @@ class Tracker:
         if self._choice.card is None:
             return {}
         cands = self._table(self._state)
-        return guidance.card_hints(cands, self._choice.with_card(cands.actions))
+        return guidance.card_hints(cands, self._choice.with_card(self._state, cands.actions))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""

@@ -15,7 +15,7 @@ from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
 
 NOISE_LEVELS = ("none", "low", "high")
-CARD_GAMES = ("zodiac", "zillertal")
+CARD_GAMES = tuple(name for name, game in GAMES.items() if game.capabilities.surface == "cards")  # a card table
 GAME_LIST = ", ".join(GAMES)
 EPILOG = """examples:
   tafel demo klotz                     watch four bots play Klotz on the simulated board

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.bots import BOTS
-from controller.games import GAMES, Game, State, load_game
+from controller.games import GAMES, Capabilities, Game, State, load_game
 from controller.games.seats import result_line, seat_name
 from controller.terminal import arguments
 from controller.terminal.progress import progress_bar
@@ -54,6 +54,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     counts = ", ".join(str(n) for n in game.player_counts)
     print(f"{game.title}: {counts} players (usually {game.default_players}); rules: docs/games/{game.name}.md")
+    for line in capability_lines(game.capabilities):
+        print(line)
     print(f"bot levels, weakest first (--bot): {', '.join(BOTS)}; strength in docs/bots.md")
     if not game.options:
         print("no options")
@@ -63,6 +65,22 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(f"  {option.name} (default {json.dumps(option.default)})")
         print(textwrap.fill(option.doc, width=96, initial_indent="      ", subsequent_indent="      "))
     return 0
+
+
+def capability_lines(capabilities: Capabilities) -> list[str]:
+    """What `tafel games GAME` says of a game's declared capabilities."""
+    if capabilities.surface == "cards":
+        where = "played with real cards at a card table; the board lights the seats (tafel companion)"
+    else:
+        where = f"played on the {capabilities.geometry} board {capabilities.board_profile}"
+    secrets = "hidden hands" if capabilities.hidden_information else "nothing hidden"
+    luck = "cards shuffled and drawn" if capabilities.chance else "no chance"
+    lines = [f"{where}; {secrets}; {luck}"]
+    if capabilities.card_kinds:
+        lines.append(f"cards: {', '.join(capabilities.card_kinds)}")
+    if capabilities.move_examples:
+        lines.append(f"moves, e.g.: {', '.join(capabilities.move_examples)}")
+    return lines
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -111,14 +129,11 @@ def _selfplay(game: Game, players: int, options: dict[str, Any], args: argparse.
     return summary
 
 
-HOTSEAT_GAMES = arguments.CARD_GAMES
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     """A whole game through the full stack on the simulated board, narrated and drawn with its LEDs."""
     game = load_game(args.game)
     players = args.players or game.default_players
-    if game.name in HOTSEAT_GAMES:
+    if game.capabilities.surface == "cards":
         return _demo_cards(game, players, args)
     from controller.terminal.demo import run_demo
 
@@ -142,7 +157,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal: board games on the simulated board, card games in hot seat."""
     game = load_game(args.game)
-    if game.name in HOTSEAT_GAMES:
+    if game.capabilities.surface == "cards":
         return _play_cards(game, args)
     if args.humans is not None:
         raise UsageError("--humans is for the card games; board games take --bots")
@@ -199,11 +214,14 @@ def _demo_cards(game: Game, players: int, args: argparse.Namespace) -> int:
     from controller.terminal.cardview import render_view
 
     paced = sys.stdout.isatty() and not args.fast
+    shown = 0
 
     def show(state: State, text: str) -> None:
+        nonlocal shown
         if paced:
             time.sleep(CARD_DEMO_PAUSE_S / (args.speed or DEMO_SPEED))
-        print(f"\nply {getattr(state, 'ply', '?')}: {text}")
+        shown += 1
+        print(f"\nply {shown}: {text}")
         print(render_view(state, state.current_player))
 
     initial = game.new_game(players=players, seed=args.seed, **parse_options(args.option))

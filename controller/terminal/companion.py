@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from controller.games import Game, NotationError, State
+from controller.games import GAMES, Game, NotationError, State
 from controller.games.seats import result_line, seat_name
 from controller.table.companion import Companion, CompanionOutput, parse_card_id, pending_skips, seat_zone_colours
 from controller.table.leds import FrameGate
@@ -28,10 +28,6 @@ from controller.terminal.render import HINT_SYMBOLS, ansi_block
 from hal.profile import BoardProfile, load_profile
 from hal.protocols import BUTTONS, InputEvent, PixelSink
 
-EXAMPLES = {  # what a player types at the table, per game
-    "zillertal": ("V03, K1-03", "end 2, claim K1-03 bird, place V03@4"),
-    "zodiac": ("leo, sun", "draw, discard leo, pass, sun leo@1"),
-}
 COMMANDS = (
     ("CARD", "a card read by the card reader (e.g. {cards})"),
     ("ACTION", "declare an action in the game's notation (e.g. {actions})"),
@@ -46,7 +42,8 @@ COMMANDS = (
 
 def companion_help(game_name: str) -> str:
     """The commands, with card and action examples of this game."""
-    cards_example, actions_example = EXAMPLES.get(game_name, ("", ""))
+    capabilities = GAMES[game_name].capabilities  # what a player types at the table
+    cards_example, actions_example = capabilities.card_example, ", ".join(capabilities.move_examples)
     commands = [(name, what.format(cards=cards_example, actions=actions_example)) for name, what in COMMANDS]
     return help_text(commands, None)
 

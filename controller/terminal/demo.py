@@ -95,7 +95,7 @@ def run_demo(
 ) -> int:
     """Play and narrate one game; 0 when it ran to the end, 1 when the board lost track of a move."""
     state = game.new_game(players=players, seed=seed, **options)
-    profile = load_profile(profile_name or getattr(game, "board_profile", "square14"))
+    profile = load_profile(profile_name or game.capabilities.board_profile)
     table = PhysicalTable(game, state, profile, sensor, noise, seed)
     board = table.session.tracker.board
     table.settle()

@@ -15,7 +15,6 @@ from controller.bots import Bot, make_bot
 from controller.bots.seeds import bot_seed
 from controller.games import Game, IllegalAction, State
 from controller.games.seats import result_line, seat_name
-from controller.table.candidates import chance_count
 from controller.terminal.cardview import render_view
 from controller.terminal.prompt import LineReader, example_move, help_text, prompt_for
 
@@ -132,7 +131,7 @@ class HotSeat:
                 continue
             self.record(seat, before.action_to_str(action), "")
             self.seen[seat] = len(self.log)
-            same_turn = self.state.current_player == seat and chance_count(self.state) == chance_count(before)
+            same_turn = self.state.current_player == seat and self.state.chance_count() == before.chance_count()
             self.undoable = [*self.undoable, before] if same_turn else []
             return
 

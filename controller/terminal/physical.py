@@ -259,7 +259,7 @@ def play_physical_game(
 
 
 def default_profile(game: Game) -> str:
-    return getattr(game, "board_profile", "square14")
+    return game.capabilities.board_profile
 
 
 @dataclass

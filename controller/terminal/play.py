@@ -58,7 +58,7 @@ class TerminalPlay:
         self.out = out
         self.ansi = ansi
         state = game.new_game(players=players, seed=seed, **options)
-        profile = load_profile(getattr(game, "board_profile", "square14"))
+        profile = load_profile(game.capabilities.board_profile)
         self.table = PhysicalTable(game, state, profile, sensor, noise, seed, calm_hands=True)
         self.table.settle()
         self.bot_seats = set(bots)
@@ -108,7 +108,7 @@ class TerminalPlay:
             return
         hand = state.observation(seat).get("hand")
         if hand:
-            example = example_move(state) or "C-ES:c12-e11/2"
+            example = example_move(state)
             self.out(f"  your cards: {' '.join(hand)}   (a move names its card, e.g. {example})")
 
     def bots_move(self) -> None:
@@ -186,8 +186,7 @@ class TerminalPlay:
             elif verb == "declare":
                 if not args:
                     raise IllegalAction(
-                        "declare needs a move in the game's notation, e.g. declare "
-                        + (example_move(self.state) or "pass")
+                        "declare needs a move in the game's notation, e.g. declare " + (example_move(self.state) or "")
                     )
                 table.backends.inputs.push("declare", " ".join(args))
             elif verb == "wait":

@@ -69,11 +69,13 @@ def help_text(commands: Sequence[tuple[str, str]], example: str | None) -> str:
 
 
 def example_move(state: State) -> str | None:
-    """A legal move in this game's notation (the first one), for the help text."""
-    if state.is_terminal():
-        return None
-    actions = state.legal_actions()
-    return state.action_to_str(actions[0]) if actions else None
+    """A move in this game's notation for the help text: the first legal one, else the game's own
+    example (`Capabilities.move_examples`)."""
+    actions = () if state.is_terminal() else state.legal_actions()
+    if actions:
+        return state.action_to_str(actions[0])
+    examples = state.game.capabilities.move_examples
+    return examples[0] if examples else None
 
 
 def unknown_command(word: str, known: Sequence[str]) -> str:

@@ -20,6 +20,6 @@ def render_board(
     game: Game, state: State, *, ansi: bool, leds: Mapping[Cell, RGB] | None = None, occupancy: Occupancy | None = None
 ) -> str:
     """The board drawing for any game: square boards here, hex boards in render_hex."""
-    if getattr(game, "geometry", "square") == "hex":
+    if game.capabilities.geometry == "hex":
         return render_hex_board(game, state, ansi=ansi, leds=leds, occupancy=occupancy)
     return render_square_board(game, state, ansi=ansi, leds=leds, occupancy=occupancy)

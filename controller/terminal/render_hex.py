@@ -24,10 +24,10 @@ EMPTY = "·"
 BLOCKED = "#"
 
 
-def hex_piece_glyph(pieces: tuple[Piece, ...], seats: tuple[str, ...] | None) -> str:
+def hex_piece_glyph(pieces: tuple[Piece, ...], seats: tuple[str, ...]) -> str:
     """One or two characters for what stands on a hex: pawns in capitals, stones in small letters."""
     top = pieces[-1]
-    glyph = seats[top.owner][0] if top.owner is not None and seats is not None else top.kind[:1]
+    glyph = seats[top.owner][0] if top.owner is not None and top.owner < len(seats) else top.kind[:1]
     glyph = glyph.lower() if top.kind == "stone" else glyph.upper()
     return glyph if len(pieces) == 1 else f"{glyph}{len(pieces)}"
 
@@ -48,7 +48,7 @@ def render_hex_board(
     grid = hex_grid_of(game, state)
     occupancy = state.occupancy() if occupancy is None else occupancy
     marks = state.marks()
-    seats = getattr(state, "seats", None)
+    seats = state.seats
     lines = []
     for r in grid.rows():
         row = [f"{grid.row_letter(r)} ", "  " * abs(r)]

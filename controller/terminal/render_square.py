@@ -14,12 +14,12 @@ from controller.table.palette import RGB
 from controller.terminal.cells import ansi_cell, led_background, plain_marker
 
 
-def piece_glyph(pieces: tuple[Piece, ...], seats: tuple[str, ...] | None) -> str:
+def piece_glyph(pieces: tuple[Piece, ...], seats: tuple[str, ...]) -> str:
     """One or two characters for what stands on a field."""
     top = pieces[-1]
     if top.kind.startswith("cylinder"):
         return top.kind.removeprefix("cylinder") or "o"
-    glyph = seats[top.owner][0].upper() if top.owner is not None and seats is not None else top.kind[:1].upper()
+    glyph = seats[top.owner][0].upper() if top.owner is not None and top.owner < len(seats) else top.kind[:1].upper()
     return glyph if len(pieces) == 1 else f"{glyph}{len(pieces)}"
 
 
@@ -43,7 +43,7 @@ def render_square_board(
     grid = grid_of(game, state)
     occupancy = state.occupancy() if occupancy is None else occupancy
     marks = state.marks()
-    seats = getattr(state, "seats", None)
+    seats = state.seats
     lines = []
     for y in reversed(range(grid.height)):
         row = [f"{y + 1:>3} "]

@@ -39,7 +39,7 @@ def geometry(title: str, players: int) -> dict[str, Any] | None:
         if game is None or players not in game.player_counts:
             return None
         state = game.new_game(players=players, seed=0)
-        profile = load_profile(getattr(game, "board_profile", "square14"))
+        profile = load_profile(game.capabilities.board_profile)
         _GEOMETRY[key] = board_geometry(game, board_map(profile, game, state))
     return _GEOMETRY[key]
 

@@ -138,7 +138,7 @@ def start_and_stop(base: Path, example: str, port: str | None = None, before_sto
     (base / "notify").chmod(0o777)
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent",
-        "NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "10000000", "PYTHONUNBUFFERED": "1",
+        "NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "2000000", "PYTHONUNBUFFERED": "1",
         "STATE_DIRECTORY": str(state), "RUNTIME_DIRECTORY": str(run),
     }  # fmt: skip
     launcher = [sys.executable, str(ROOT / "tests/pi/run_as_pi.py"), str(config), str(bufsiz), str(run / "report.json")]

@@ -18,8 +18,9 @@ NAMES = ("h", "g1", "g2", "g3")
 
 def board_config(game: str, players: int, board: str, port: int, directory: Path, noise: str = "low") -> Path:
     """The configuration of board `board` in a game hosted by board h, seats in board order."""
-    profile = getattr(GAMES[game], "board_profile", "square14")
-    options = "options = { max_plies = 40 }" if game == "klotz" else ""
+    profile = GAMES[game].capabilities.board_profile
+    # Long games prove nothing more than short ones here: Klotz and Zillo end after 40 plies or turns.
+    options = {"klotz": "options = { max_plies = 40 }", "zillo": "options = { max_turns = 40 }"}.get(game, "")
     seats = ", ".join(f'"{name}"' for name in NAMES[:players])
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "config.toml"

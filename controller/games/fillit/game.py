@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.games import jsonutil
 from controller.games.base import (
+    Capabilities,
     Cell,
     Game,
     Option,
@@ -44,9 +45,9 @@ class Fillit(Game):
 
     name = "fillit"
     title = "Fillit"
-    geometry = "hex"  # drawn and wired as a hex board
-    board_profile = "hex61"  # the board it is played on; the mini board uses its inner 37 hexes
     player_counts = (2, 3, 4)
+    # Drawn and wired as a hex board; played on the 61-hex board, whose inner 37 hexes are the mini board.
+    capabilities = Capabilities(geometry="hex", board_profile="hex61", move_examples=("p:a1-a3", "s:d1-e1"))
     options = (
         Option("board", "large", 'F-1: "large" (61 hexes, 2-4 players) or "mini" (37 hexes, 2-3 players)'),
         Option("setup", "A", 'F-4: starting position "A" or "B"'),

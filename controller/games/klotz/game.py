@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.games import jsonutil
-from controller.games.base import Cell, Game, Option, State
+from controller.games.base import Capabilities, Cell, Game, Option, State
 from controller.games.klotz.model import (
     CORNERS,
     CYLINDER_SETUP,
@@ -25,6 +25,7 @@ class Klotz(Game):
     name = "klotz"
     title = "Klotz"
     player_counts = (2, 3, 4)
+    capabilities = Capabilities(move_examples=("c7-a6",))
     options = (Option("max_plies", 600, "K-6: end the game as a draw after this many plies; None switches it off"),)
 
     def new_game(self, players: int | None = None, seed: int = 0, **options: Any) -> KlotzState:

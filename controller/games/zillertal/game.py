@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.games import cards, jsonutil
 from controller.games.base import (
+    Capabilities,
     Cell,
     Game,
     Option,
@@ -41,6 +42,14 @@ class Zillertal(Game):
     name = "zillertal"
     title = "Zillertal"
     player_counts = (1, 2, 3, 4)
+    capabilities = Capabilities(
+        surface="cards",
+        hidden_information=True,
+        chance=True,
+        card_kinds=("Valley cards", "contract cards"),
+        move_examples=("V03@4", "end 2", "claim K1-03 bird"),
+        card_example="V03, K1-03",
+    )
     options = (
         Option(
             "cards",

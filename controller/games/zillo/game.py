@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.games.base import (
+    Capabilities,
     Cell,
     Game,
     Option,
@@ -33,6 +34,13 @@ class Zillo(Game):
     name = "zillo"
     title = "Zillo"
     player_counts = (2, 3, 4)
+    capabilities = Capabilities(
+        hidden_information=True,
+        chance=True,
+        card_kinds=("Catcher cards", "Zillo cards", "Wild cards", "Shift cards"),
+        move_examples=("C-ES:c12-e11/2", "Z-N:f9-f12", "S-3:1r90@c7", "discard:C-N"),
+        card_example="C-ES",
+    )
     options = (
         Option(
             "hands",

@@ -169,6 +169,10 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         """The colour of each seat, in turn order."""
         return SEATS[self._t.players]
 
+    def action_card(self, action: Action) -> str | None:
+        """The card a move, a shift or a discard plays (Z-6: shown to the reader before its move)."""
+        return action.card if isinstance(action, Move | Shift | Discard) else None
+
     @property
     def ply(self) -> int:
         return self._t.ply
@@ -481,11 +485,11 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             known = self._legal_set = (legal, frozenset(map(id, legal)), {})
         if id(action) in known[1]:
             return True
-        card = getattr(action, "card", None)
+        card = self.action_card(action)
         by_card = known[2]
         found = by_card.get(card)
         if found is None:
-            found = by_card[card] = frozenset(a for a in legal if getattr(a, "card", None) == card)
+            found = by_card[card] = frozenset(a for a in legal if self.action_card(a) == card)
         return action in found
 
     def apply(self, action: Action) -> ZilloState:

@@ -114,6 +114,16 @@ SPARE = Spare()
 ENDING = (PlaySun, PlayMoon, Discard, Pass)
 
 
+def calls_zodiac(action: Action) -> bool:
+    """Whether the action ends the turn with a ZODIAC call (only the turn-ending actions may)."""
+    return isinstance(action, PlaySun | PlayMoon | Discard | Pass) and action.call
+
+
+def from_face_up(action: Action) -> bool:
+    """ZO-E14: an action card played from the face-up area (physical hands)."""
+    return isinstance(action, PlaySun | PlayMoon) and action.area == "up"
+
+
 _SUN_TEXT = re.compile(r"sun\s+([a-z ]+?)\s*@\s*([0-9]+)")
 
 
@@ -129,7 +139,7 @@ def _action_text(action: Action) -> str:
         return "draw"
     if isinstance(action, Take):
         return "take"
-    face_up = f" {FACE_UP_WORD}" if getattr(action, "area", None) == "up" else ""
+    face_up = f" {FACE_UP_WORD}" if from_face_up(action) else ""
     if isinstance(action, PlaySun):
         return f"sun {action.card}@{action.seat}{face_up}"
     if isinstance(action, PlayMoon):
@@ -155,7 +165,7 @@ class ZodiacNotation:
     # --- notation ----------------------------------------------------------------------------
     def action_to_str(self, action: Action) -> str:
         text = _action_text(action)
-        return f"{text} zodiac" if getattr(action, "call", False) else text
+        return f"{text} zodiac" if calls_zodiac(action) else text
 
     def parse_action(self, text: str) -> Action:
         raw = " ".join(text.strip().lower().split())

@@ -8,6 +8,7 @@ from typing import Any
 
 from controller.games import cards, jsonutil
 from controller.games.base import (
+    Capabilities,
     Cell,
     Game,
     NotationError,
@@ -41,6 +42,14 @@ class Zodiac(Game):
     name = "zodiac"
     title = "Zodiac"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
+    capabilities = Capabilities(
+        surface="cards",
+        hidden_information=True,
+        chance=True,
+        card_kinds=("sign cards", "Suns", "Black Moons"),
+        move_examples=("sun leo@1", "draw", "discard leo", "pass"),
+        card_example="leo, sun",
+    )
     options = (
         Option(
             "mode",

@@ -22,6 +22,7 @@ from controller.games.zodiac.actions import (
     Spare,
     Take,
     Up,
+    calls_zodiac,
 )
 from controller.games.zodiac.cards import DECK_COUNTS, HAND_LIMIT, MOON, SUN, TOTAL_LIMIT, UP_LIMIT, card_name, is_sign
 from controller.games.zodiac.model import DEALER, DRAWN, OPEN, OVER, PENALTY, _why_no_zodiac
@@ -73,7 +74,7 @@ class IllegalReasons:
             return self._not_held(off, action.card)
         if isinstance(action, Lose | Spare):
             return "no penalty is being paid"
-        if getattr(action, "call", False):
+        if calls_zodiac(action):
             if t.mode != "table" and not self.physical:
                 return "ZODIAC is called only in table mode; the referee detects a completed Zodiac itself (ZO-4)"
             fresh_sun = t.phase == DRAWN and isinstance(action, PlaySun)

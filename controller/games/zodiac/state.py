@@ -31,6 +31,7 @@ from controller.games.zodiac.actions import (
     PlaySun,
     Up,
     ZodiacNotation,
+    calls_zodiac,
 )
 from controller.games.zodiac.cards import (
     _ORDER,
@@ -296,7 +297,7 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         far as the controller can tell from what was shown (so showing it reveals nothing)."""
         if not self.physical or self._t.phase not in (TURN, DRAWN):
             return False
-        return any(getattr(a, "call", False) and self._call_possible(a) for a in self.legal_actions())
+        return any(calls_zodiac(a) and self._call_possible(a) for a in self.legal_actions())
 
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
