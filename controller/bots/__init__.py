@@ -57,7 +57,7 @@ class GreedyBot:
         best: list[Action] = []
         best_score = float("-inf")
         for action in actions:
-            after = state.apply(action)
+            after = state.apply_legal(action)
             if after.is_terminal():
                 score = WIN_SCORE * (after.returns()[me] - 0.5)
             elif evaluate is not None:

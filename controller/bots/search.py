@@ -107,18 +107,18 @@ class SearchBot:
                 action = rng.choice(untried)
                 child = Node(action, state.current_player, available=1)
                 node.children[action] = child
-                before, last, state = state, action, state.apply(action)
+                before, last, state = state, action, state.apply_legal(action)
                 path.append(child)
                 break
             node = max((node.children[action] for action in actions), key=lambda c: c.ucb(EXPLORATION))
             assert node.action is not None
-            before, last, state = state, node.action, state.apply(node.action)
+            before, last, state = state, node.action, state.apply_legal(node.action)
             path.append(node)
         for _ in range(self.budget.rollout_plies):
             if state.is_terminal():
                 break
             before, last = state, rng.choice(state.legal_actions())
-            state = state.apply(last)
+            state = state.apply_legal(last)
         values = leaf.value(before, last, state)
         for visited in path:
             visited.visits += 1
@@ -159,7 +159,7 @@ class Leaf:
         prepared = self._evaluator.prepare(state)
         scored = []
         for index, action in enumerate(actions):
-            after = state.apply(action)
+            after = state.apply_legal(action)
             score = (
                 WIN_SCORE * (after.returns()[me] - 0.5)
                 if after.is_terminal()

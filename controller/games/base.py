@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from controller.games.seats import COLOURS
 
@@ -171,9 +171,30 @@ class State(ABC):
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a deterministic order."""
 
+    def apply(self, action: Action) -> Self:
+        """The state after `action`; raises IllegalAction with a reason if it is not legal. Legality
+        is checked here, once for every game; a game fills in `apply_legal` and `why_illegal`."""
+        self.check_legal(action)
+        return self.apply_legal(action)
+
     @abstractmethod
-    def apply(self, action: Action) -> State:
-        """The state after `action`; raises IllegalAction with a reason if it is not legal."""
+    def apply_legal(self, action: Action) -> Self:
+        """The state after the legal `action` (`apply` has checked it; a search that takes its
+        actions from `legal_actions` may call it directly)."""
+
+    @abstractmethod
+    def why_illegal(self, action: Action) -> str:
+        """Why `action` is not legal here, in the player's terms (the text of IllegalAction)."""
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal here. Default: it is one of `legal_actions`; games with a
+        faster test override it."""
+        return action in self.legal_actions()
+
+    def check_legal(self, action: Action) -> None:
+        """Raise IllegalAction, with the reason in words, unless `action` is legal here."""
+        if not self.is_legal(action):
+            raise IllegalAction(self.why_illegal(action))
 
     @abstractmethod
     def is_terminal(self) -> bool: ...

@@ -35,7 +35,7 @@ def playout_speed(game: Game, seconds: float, seed: int = 0) -> float:
         state = game.new_game(seed=seed + games)
         games += 1
         while not state.is_terminal():
-            state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply_legal(rng.choice(state.legal_actions()))
             actions += 1
     elapsed = time.perf_counter() - started
     return actions / elapsed

@@ -87,7 +87,7 @@ def test_ZT_E11_solo_enters_two_contracts_from_each_pile():
 def test_ZT_E11_laying_waits_for_the_contracts():
     state = GAME.new_game(players=2, hands="physical")
     assert "first enter the contract dealt to player 0 from pile 1 or 2 or 3" in reason(state, "V01@0")
-    assert "entered only when one is dealt or drawn" in at_table()._why_illegal(NewContract("K1-3"))
+    assert "entered only when one is dealt or drawn" in at_table().why_illegal(NewContract("K1-3"))
 
 
 def test_ZT_E11_the_end_of_a_turn_waits_for_the_contracts_drawn():

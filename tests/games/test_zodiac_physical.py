@@ -103,7 +103,7 @@ def test_ZO_E14_without_faceup_the_card_comes_from_the_hand():
     assert state.parse_action("moon") == PlayMoon(area="hand")
     assert state.parse_action("moon faceup") == PlayMoon(area="up")
     assert "you show no Sun face up" in reason(state, "sun ari@1 faceup")
-    assert "say where the Black Moon comes from" in state._why_illegal(PlayMoon())
+    assert "say where the Black Moon comes from" in state.why_illegal(PlayMoon())
 
 
 def test_ZO_E14_with_dealt_hands_faceup_changes_nothing():

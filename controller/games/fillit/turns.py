@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from controller.games.base import (
     Action,
     Cell,
-    IllegalAction,
 )
 from controller.games.fillit.actions import Slide, StoneStep
 from controller.games.fillit.model import PHASE_PAWN_MOVED, PHASE_START, PHASE_STONE_MOVED
@@ -26,9 +25,7 @@ if TYPE_CHECKING:
 class FillitTurns:
     """Applying an action (a stone step, a slide that lays chips, the end of a turn) and why one is illegal."""
 
-    def apply(self, action: Action) -> FillitState:
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_illegal(action))
+    def apply_legal(self, action: Action) -> FillitState:
         if isinstance(action, StoneStep):
             return self._step_stone(action)
         assert isinstance(action, Slide)
@@ -132,7 +129,7 @@ class FillitTurns:
             max_turns=self._max_turns,
         )
 
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         if self.is_terminal():
             return "the game is over"
         if not isinstance(action, Slide | StoneStep):

@@ -8,7 +8,6 @@ from controller.games import jsonutil
 from controller.games.base import (
     Action,
     Cell,
-    IllegalAction,
     Mark,
     Occupancy,
     Piece,
@@ -78,8 +77,7 @@ class FillitViews:
     def occupancy_changes(self, action: Action) -> Occupancy:
         """F-7: a stone step swaps what stands on its two hexes; F-6: a slide moves the pawn onto a
         hex without pieces (chips are light only). Found without building the next position."""
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_illegal(action))
+        self.check_legal(action)
         assert isinstance(action, StoneStep | Slide)
         moving = self._pieces_on(action.origin)
         staying = self._pieces_on(action.target) if isinstance(action, StoneStep) else ()

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from controller.games import jsonutil
-from controller.games.base import Action, Cell, IllegalAction, Mark, NotationError, Occupancy, State
+from controller.games.base import Action, Cell, Mark, NotationError, Occupancy, State
 from controller.games.grid import Path, bent_paths, destinations
 from controller.games.klotz.model import (
     BIT,
@@ -250,9 +250,7 @@ class KlotzState(State):
             legal = self._legal = () if self.is_terminal() else self.moves_of(self._current) or (PASS,)
         return legal
 
-    def apply(self, action: Action) -> KlotzState:
-        if not self._is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
+    def apply_legal(self, action: Action) -> KlotzState:
         following = (self._current + 1) % self._players
         if isinstance(action, Pass):
             return self._successor(self._blocks, following, passes=self._passes + 1, winner=None, masks=self._occupied)
@@ -281,7 +279,7 @@ class KlotzState(State):
         won = block.is_square and action.target == self.corner_of(player)
         return self._successor(blocks, following, passes=0, winner=player if won else None, masks=(anything, cylinders))
 
-    def _is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action) -> bool:
         if isinstance(action, Move):
             block = self._blocks.get(action.origin)
             return (
@@ -305,8 +303,7 @@ class KlotzState(State):
     def occupancy_changes(self, action: Action) -> Occupancy:
         """A move changes its block's two fields and a captured square's home (K-4's tile changes
         hands unseen): found without building the next position."""
-        if not self._is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
+        self.check_legal(action)
         if not isinstance(action, Move):
             return {}
         changes = {action.origin: (), action.target: pieces_of(self._blocks[action.origin])}
@@ -344,7 +341,7 @@ class KlotzState(State):
             inherited=self._known_moves,
         )
 
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         if self.is_terminal():
             return "the game is over"
         if isinstance(action, Pass):

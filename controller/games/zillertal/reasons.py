@@ -32,7 +32,7 @@ from controller.games.zillertal.valley import ICON_INDEX
 class IllegalReasons:
     """Why an action is not legal, in the player's terms (the text of IllegalAction)."""
 
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         t = self._t
         if t.over:
             return "the game is over"

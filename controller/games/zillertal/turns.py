@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from controller.games import cards
 from controller.games.base import (
     Action,
-    IllegalAction,
 )
 from controller.games.cards import UNSEEN, take_card
 from controller.games.records import replaced
@@ -52,9 +51,7 @@ if TYPE_CHECKING:
 class ZillertalTurns:
     """Applying an action: laying and setting aside cards, claims, bonuses, new contracts and the end of a turn."""
 
-    def apply(self, action: Action) -> ZillertalState:
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_illegal(action))
+    def apply_legal(self, action: Action) -> ZillertalState:
         t = self._t
         me = t.current
         hand = t.hands[me]

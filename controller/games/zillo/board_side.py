@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from controller.games.base import Action, Cell, IllegalAction, Occupancy, State
+from controller.games.base import Action, Cell, Occupancy, State
 from controller.games.zillo.actions import Discard, Move, NewGame, Shift
 from controller.games.zillo.layout import INITIAL_LAYOUT, Layout, Placement, corner_for_anchor
 from controller.games.zillo.model import Stack
@@ -28,8 +28,7 @@ class BoardSide:
     def occupancy_after(self, action: Action) -> Occupancy:
         """What will stand on the board after a legal action, without building the next state (what
         the tracker expects to see); after `new-game` it is the set-up of the next game."""
-        if not self.is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
+        self.check_legal(action)
         if isinstance(action, NewGame):
             return self.apply(action).occupancy()
         _, catchers, zillo, _ = self._board_after(action)
@@ -42,8 +41,7 @@ class BoardSide:
         else stands there)."""
         if not isinstance(action, (Move, Shift)):
             return State.occupancy_changes(self, action)
-        if not self.is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
+        self.check_legal(action)
         t = self._t
         changes: Occupancy = {}
         if isinstance(action, Move):

@@ -32,7 +32,7 @@ class IllegalReasons:
     """Why an action is not legal, in the player's terms (the text of IllegalAction)."""
 
     # --- reasons -----------------------------------------------------------------------------
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         t = self._t
         if self.is_terminal():
             return "the game is over"

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from controller.games.base import (
     Action,
     Cell,
-    IllegalAction,
     State,
 )
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
@@ -492,9 +491,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             found = by_card[card] = frozenset(a for a in legal if self.action_card(a) == card)
         return action in found
 
-    def apply(self, action: Action) -> ZilloState:
-        if not self.is_legal(action):
-            raise IllegalAction(self._why_illegal(action))
+    def apply_legal(self, action: Action) -> ZilloState:
         t = self._t
         if isinstance(action, NewGame):
             # Rule text: the new start player sits left of (clockwise after) the previous one.

@@ -39,7 +39,7 @@ class IllegalReasons:
             return f"every card in that hand has been seen, and none is a {card_name(card)}"
         return f"all {DECK_COUNTS[card]} copies of {card_name(card)} have been seen elsewhere (ZO-E13)"
 
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         t = self._t
         if t.phase == OVER:
             return "the game is over"

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from controller.games import cards
 from controller.games.base import (
     Action,
-    IllegalAction,
 )
 from controller.games.cards import UNSEEN, take_card
 from controller.games.zodiac.actions import (
@@ -47,9 +46,7 @@ if TYPE_CHECKING:
 class ZodiacTurns:
     """Applying an action: the turn's steps, its end, ZO-4 penalties and passing the turn on."""
 
-    def apply(self, action: Action) -> ZodiacState:
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_illegal(action))
+    def apply_legal(self, action: Action) -> ZodiacState:
         t = self._t
         me = t.current
         hand, up = t.hands[me], t.up[me]
