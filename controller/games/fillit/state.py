@@ -1,21 +1,18 @@
 """A Fillit position: pawns, stones and chips, whose turn and phase, movement and the legal actions.
 
-Applying actions and the reasons of illegal ones, notation and views live in the mixins of
-turns.py, actions.py and views.py; this class brings them together.
+Applying actions and the reasons of illegal ones, notation and views are functions of the state in
+turns.py, actions.py and views.py; this class calls them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from controller.games.base import (
-    Action,
-    Cell,
-    State,
-)
-from controller.games.fillit.actions import FillitNotation, Slide, StoneStep, _sort_key
+from controller.games.base import Action, Cell, Mark, Occupancy, State
+from controller.games.fillit import actions, turns, views
+from controller.games.fillit.actions import Slide, StoneStep, _sort_key
 from controller.games.fillit.model import (
     CHIPS,
     PHASE_PAWN_MOVED,
@@ -26,8 +23,6 @@ from controller.games.fillit.model import (
     _side_of,
     board_order,
 )
-from controller.games.fillit.turns import FillitTurns
-from controller.games.fillit.views import FillitViews
 from controller.games.hexgrid import (
     CENTRE,
     DIRECTIONS,
@@ -47,7 +42,7 @@ def _step_targets(grid: HexGrid) -> dict[Cell, tuple[Cell, ...]]:
     }
 
 
-class FillitState(FillitNotation, FillitTurns, FillitViews, State):
+class FillitState(State):
     __slots__ = (
         "_chips",
         "_current",
@@ -324,6 +319,40 @@ class FillitState(FillitNotation, FillitTurns, FillitViews, State):
             return slides + freeing
         # F-5: no order allows a slide: the turn is a stone step alone.
         return steps
+
+    # --- applying actions, notation and views (turns.py, actions.py, views.py) ---------------
+    def action_fields(self, action: Action) -> tuple[tuple[Cell], tuple[Cell]]:
+        return actions.action_fields(self, action)
+
+    def action_reach(self, action: Action) -> tuple[Cell, ...]:
+        return actions.action_reach(self, action)
+
+    def action_to_str(self, action: Action) -> str:
+        return actions.action_to_str(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def apply_legal(self, action: Action) -> FillitState:
+        return turns.apply_legal(self, action)
+
+    def why_illegal(self, action: Action) -> str:
+        return turns.why_illegal(self, action)
+
+    def to_json(self) -> dict[str, Any]:
+        return views.to_json(self)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return views.observation(self, player)
+
+    def occupancy(self) -> Occupancy:
+        return views.occupancy(self)
+
+    def occupancy_changes(self, action: Action) -> Occupancy:
+        return views.occupancy_changes(self, action)
+
+    def marks(self) -> dict[Cell, Mark]:
+        return views.marks(self)
 
     def __repr__(self) -> str:
         return f"<FillitState {self.board} turn={self._turn} to_move={self.seats[self._current]} phase={self._phase}>"

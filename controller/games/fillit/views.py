@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games import jsonutil
 from controller.games.base import (
@@ -18,79 +18,83 @@ from controller.games.hexgrid import (
     CENTRE,
 )
 
+if TYPE_CHECKING:
+    from controller.games.fillit.state import FillitState
+
 # Shared pieces, one per seat or side (a position's occupancy is compared often; its tuples are too).
 _PAWNS = tuple((Piece("pawn", seat, PAWN_MAGNET),) for seat in range(4))
 _STONES = tuple((Piece("stone", side, STONE_MAGNET),) for side in range(4))
 
 
-class FillitViews:
-    """What others may see of a state: the saved form, a seat's observation, the board's marks."""
+def to_json(state: FillitState) -> dict[str, Any]:
+    fmt = state.grid.format_cell
+    return {
+        **jsonutil.header(state._game.name, FORMAT_VERSION),
+        "board": state.board,
+        "setup": state._setup,
+        "players": state._players,
+        "current_player": state._current,
+        "phase": state._phase,
+        "turn": state._turn,
+        "ply": state._ply,
+        "max_turns": state._max_turns,
+        "pawns": [fmt(cell) for cell in state._pawns],
+        "stones": [
+            {"cell": fmt(cell), "owner": owner}
+            for cell, owner in sorted(state._stones.items(), key=lambda item: board_order(item[0]))
+        ],
+        "chips": [
+            {"cell": fmt(cell), "owner": owner}
+            for cell, owner in sorted(state._chips.items(), key=lambda item: board_order(item[0]))
+        ],
+        "supply": list(state._supply),
+    }
 
-    # --- views -------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        fmt = self.grid.format_cell
-        return {
-            **jsonutil.header(self._game.name, FORMAT_VERSION),
-            "board": self.board,
-            "setup": self._setup,
-            "players": self._players,
-            "current_player": self._current,
-            "phase": self._phase,
-            "turn": self._turn,
-            "ply": self._ply,
-            "max_turns": self._max_turns,
-            "pawns": [fmt(cell) for cell in self._pawns],
-            "stones": [
-                {"cell": fmt(cell), "owner": owner}
-                for cell, owner in sorted(self._stones.items(), key=lambda item: board_order(item[0]))
-            ],
-            "chips": [
-                {"cell": fmt(cell), "owner": owner}
-                for cell, owner in sorted(self._chips.items(), key=lambda item: board_order(item[0]))
-            ],
-            "supply": list(self._supply),
-        }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        # Fillit has no hidden information: every player sees the whole position.
-        data = self.to_json()
-        data.update(
-            player=player,
-            colours=list(self.seats),
-            side=self.side_of(player),
-            side_colours=list(self.side_colours),
-            terminal=self.is_terminal(),
-            returns=list(self.returns()),
-        )
-        return data
+def observation(state: FillitState, player: int) -> dict[str, Any]:
+    # Fillit has no hidden information: every player sees the whole position.
+    data = to_json(state)
+    data.update(
+        player=player,
+        colours=list(state.seats),
+        side=state.side_of(player),
+        side_colours=list(state.side_colours),
+        terminal=state.is_terminal(),
+        returns=list(state.returns()),
+    )
+    return data
 
-    def occupancy(self) -> Occupancy:
-        # Chips carry no magnet; pawns and stones face the sensor with opposite poles. A stone's
-        # owner is its side: the seat whose colour it has (with four players the team colour's seat).
-        occupancy: Occupancy = {}
-        for seat, cell in enumerate(self._pawns):
-            occupancy[cell] = _PAWNS[seat]
-        for cell, side in self._stones.items():
-            occupancy[cell] = _STONES[side]
-        return occupancy
 
-    def occupancy_changes(self, action: Action) -> Occupancy:
-        """F-7: a stone step swaps what stands on its two hexes; F-6: a slide moves the pawn onto a
-        hex without pieces (chips are light only). Found without building the next position."""
-        self.check_legal(action)
-        assert isinstance(action, StoneStep | Slide)
-        moving = self._pieces_on(action.origin)
-        staying = self._pieces_on(action.target) if isinstance(action, StoneStep) else ()
-        return {action.origin: staying, action.target: moving}
+def occupancy(state: FillitState) -> Occupancy:
+    # Chips carry no magnet; pawns and stones face the sensor with opposite poles. A stone's
+    # owner is its side: the seat whose colour it has (with four players the team colour's seat).
+    occupancy: Occupancy = {}
+    for seat, cell in enumerate(state._pawns):
+        occupancy[cell] = _PAWNS[seat]
+    for cell, side in state._stones.items():
+        occupancy[cell] = _STONES[side]
+    return occupancy
 
-    def _pieces_on(self, cell: Cell) -> tuple[Piece, ...]:
-        side = self._stones.get(cell)
-        if side is not None:
-            return _STONES[side]
-        return _PAWNS[self._pawns.index(cell)] if cell in self._pawns else ()
 
-    def marks(self) -> dict[Cell, Mark]:
-        # F-2: chips are virtual; the LED under a hex shows the colour of the chip on it.
-        marks = {cell: Mark("chip", self.side_colours[side], side) for cell, side in self._chips.items()}
-        marks[CENTRE] = Mark("blocked", BLOCKED_COLOUR)
-        return marks
+def occupancy_changes(state: FillitState, action: Action) -> Occupancy:
+    """F-7: a stone step swaps what stands on its two hexes; F-6: a slide moves the pawn onto a
+    hex without pieces (chips are light only). Found without building the next position."""
+    state.check_legal(action)
+    assert isinstance(action, StoneStep | Slide)
+    moving = _pieces_on(state, action.origin)
+    staying = _pieces_on(state, action.target) if isinstance(action, StoneStep) else ()
+    return {action.origin: staying, action.target: moving}
+
+
+def _pieces_on(state: FillitState, cell: Cell) -> tuple[Piece, ...]:
+    side = state._stones.get(cell)
+    if side is not None:
+        return _STONES[side]
+    return _PAWNS[state._pawns.index(cell)] if cell in state._pawns else ()
+
+
+def marks(state: FillitState) -> dict[Cell, Mark]:
+    # F-2: chips are virtual; the LED under a hex shows the colour of the chip on it.
+    marks = {cell: Mark("chip", state.side_colours[side], side) for cell, side in state._chips.items()}
+    marks[CENTRE] = Mark("blocked", BLOCKED_COLOUR)
+    return marks

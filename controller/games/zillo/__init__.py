@@ -5,7 +5,8 @@ from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shi
 from controller.games.zillo.game import Zillo
 from controller.games.zillo.layout import INITIAL_LAYOUT, Field, Layout, Placement
 from controller.games.zillo.model import Catch, Played, Stack
-from controller.games.zillo.state import Landing, ZilloState
+from controller.games.zillo.reach import Landing
+from controller.games.zillo.state import ZilloState
 
 __all__ = [
     "INITIAL_LAYOUT",

@@ -91,7 +91,7 @@ class Table:
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-    return value
+    return str(value)
 
 
 def check_bool(name: str, value: Any) -> bool:

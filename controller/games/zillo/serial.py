@@ -134,8 +134,8 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
             )
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
-    raw_hands = jsonutil.field(data, "hands", (list, type(None)))
-    raw_pile = jsonutil.field(data, "pile", (list, type(None)))
+    raw_hands: list[Any] | None = jsonutil.field(data, "hands", (list, type(None)))
+    raw_pile: list[Any] | None = jsonutil.field(data, "pile", (list, type(None)))
     if hands_mode == PHYSICAL:
         if raw_hands is not None or raw_pile is not None:
             raise ValueError("in physical mode the hands and the pile are unknown, so both must be null")
@@ -165,7 +165,7 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
     scores = jsonutil.field(data, "scores", list)
     if len(scores) != players or not all(_natural(n) for n in scores):
         raise ValueError(f"scores must be {players} whole numbers >= 0, got {scores!r}")
-    raw_caught = jsonutil.field(data, "caught", (dict, type(None)))
+    raw_caught: dict[str, Any] | None = jsonutil.field(data, "caught", (dict, type(None)))
     caught = None
     if raw_caught is not None:
         points = jsonutil.field(raw_caught, "points", int)
@@ -174,7 +174,7 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
         caught = Catch(seat(jsonutil.field(raw_caught, "player", int), "caught.player"), points)
     elif zillo in catchers:
         raise ValueError("the Zillo shares its field with Catchers although nobody caught it")
-    winner = jsonutil.field(data, "winner", (int, type(None)))
+    winner: int | None = jsonutil.field(data, "winner", (int, type(None)))
     if winner is not None:
         seat(winner, "winner")
         if caught is None or caught.player != winner:

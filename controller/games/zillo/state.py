@@ -1,29 +1,23 @@
 """A Zillo position: the board parts, Catchers and the Zillo, hands and pile, movement and the legal actions.
 
 Rule text summary and rulings (Z-1 ... and the engine's own decisions ZE-1 ...): docs/games/zillo.md.
-The reasons of illegal actions, notation and views live in the mixins of reasons.py and views.py.
+What an action does to the pieces (board_side.py), the reasons of illegal actions (reasons.py),
+notation and views (views.py) are functions of the state that this class calls.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from controller.games.base import (
-    Action,
-    Cell,
-    State,
-)
+from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.records import replaced
 from controller.games.seats import colour_title
-from controller.games.zillo import unseen
+from controller.games.zillo import board_side, reasons, unseen, views
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
-from controller.games.zillo.board_side import BoardSide
 from controller.games.zillo.deck import (
-    CARD_ENDS,
     CARD_INDEX,
     CARDS,
     CATCHER_PATHS_TO,
@@ -34,7 +28,6 @@ from controller.games.zillo.deck import (
 from controller.games.zillo.layout import (
     AREA,
     INITIAL_LAYOUT,
-    PART_SIZE,
     PARTS,
     Field,
     Layout,
@@ -52,8 +45,8 @@ from controller.games.zillo.model import (
     Stack,
     Table,
 )
-from controller.games.zillo.reasons import IllegalReasons
-from controller.games.zillo.views import ZilloViews, laid_face_down
+from controller.games.zillo.reach import Landing, captures_nothing, reachable, send_home
+from controller.games.zillo.views import laid_face_down
 
 
 def _set_up(table: Table, start: int) -> Table:
@@ -94,43 +87,11 @@ def _sorted_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=CARD_INDEX.__getitem__))
 
 
-def send_home(catchers: dict[Cell, Stack], stack: Stack, homes: Mapping[int, Cell]) -> list[tuple[int, Cell]]:
-    """Put a captured `stack` back on its owner's start field, in place, and say who went where.
-
-    Rule text: a third player's Catchers on the captured player's start field go home too. ZE-1: the
-    rule is applied again to whoever stands on that start field (the mover's other Catchers included),
-    so different players' Catchers never share a field. It ends: each step puts a stack on its own
-    start field, where no one is ever displaced.
-    """
-    returned: list[tuple[int, Cell]] = []
-    while True:
-        home = homes[stack.player]
-        returned.append((stack.player, home))
-        there = catchers.get(home)
-        if there is None:
-            catchers[home] = stack
-            return returned
-        if there.player == stack.player:
-            catchers[home] = Stack(stack.player, there.count + stack.count)
-            return returned
-        catchers[home] = stack
-        stack = there
-
-
-@dataclass(frozen=True, slots=True)
-class Landing:
-    """The pieces after a Catcher or Zillo move, and whether the move caught the Zillo."""
-
-    catchers: dict[Cell, Stack]
-    zillo: Cell
-    caught: bool
-
-
 if TYPE_CHECKING:
     from controller.games.zillo.game import Zillo
 
 
-class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
+class ZilloState(State):
     __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_on_parts", "_t")
 
     def __init__(self, game: Zillo, table: Table) -> None:
@@ -327,13 +288,14 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             return f"{AREA.format_cell(target)} is not on a board part"
         occupant = t.catchers.get(target)
         zillo = target if count is None else t.zillo
-        if _captures_nothing(occupant, player, count):
+        if captures_nothing(occupant, player, count):
             if count is None:
                 return Landing(dict(t.catchers), zillo, False)
             catchers = self._lift(origin, count)
             there = catchers.get(target)
             catchers[target] = Stack(player, count + (there.count if there else 0))
             return Landing(catchers, zillo, target == t.zillo)
+        assert occupant is not None  # a field without Catchers captures nothing
         where = AREA.format_cell(target)
         if occupant.player == player:
             return f"the Zillo may not move onto your own Catchers on {where}"
@@ -397,12 +359,12 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
         over, gaps are not): it follows from the layout alone, which keeps it."""
         layout = self._t.layout
-        return layout.remember((card, origin), lambda: _reachable(card, origin, layout))
+        return layout.remember((card, origin), lambda: reachable(card, origin, layout))
 
     def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
         """Whether `landing` allows a move onto `target`, the end of a card's path (so on the parts):
         at once where it captures nothing (most moves)."""
-        if _captures_nothing(self._t.catchers.get(target), player, count):
+        if captures_nothing(self._t.catchers.get(target), player, count):
             return True
         return isinstance(self.landing(player, origin, target, count), Landing)
 
@@ -415,7 +377,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
                 continue
             counts = range(1, stack.count + 1)
             for target in self._targets(card, origin):
-                if _captures_nothing(catchers.get(target), player, 1):  # the same for any count
+                if captures_nothing(catchers.get(target), player, 1):  # the same for any count
                     moves.extend(Move(card, origin, target, count) for count in counts)
                 else:
                     moves.extend(
@@ -519,7 +481,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
             assert isinstance(landing, Landing)
             return t.layout, landing.catchers, landing.zillo, landing.caught
         if isinstance(action, Shift):
-            return (*self._shifted(action), False)
+            return (*board_side._shifted(self, action), False)
         return t.layout, t.catchers, t.zillo, False
 
     def _card_leaves(self, card: Card, *, shown: bool) -> dict[str, Any]:
@@ -549,7 +511,7 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
 
     def _next_turn(self, changes: dict[str, Any]) -> dict[str, Any]:
         t = self._t
-        following = dict(current=(t.current + 1) % t.players)
+        following: dict[str, Any] = dict(current=(t.current + 1) % t.players)
         if t.phase == HANDS and not any(changes["hand_sizes"]):
             # Rule text, Z-5: hands used up: the start player shuffles the played cards (with two
             # players also the undealt rest) into the pile and starts top-card play.
@@ -568,6 +530,46 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
         pile, rng = shuffle((*cards, *pile), self._t.rng)
         return dict(pile=pile, pile_count=count, played=(), rng=rng)
 
+    # --- the board side, reasons, notation and views (board_side.py, reasons.py, views.py) -----
+    def layout_after(self, action: Action) -> Layout:
+        return board_side.layout_after(self, action)
+
+    def occupancy_after(self, action: Action) -> Occupancy:
+        return board_side.occupancy_after(self, action)
+
+    def occupancy_changes(self, action: Action) -> Occupancy:
+        return board_side.occupancy_changes(self, action)
+
+    def action_effect(self, action: Action) -> Hashable:
+        return board_side.action_effect(self, action)
+
+    def action_reach(self, action: Action) -> list[Cell] | None:
+        return board_side.action_reach(self, action)
+
+    def why_illegal(self, action: Action) -> str:
+        return reasons.why_illegal(self, action)
+
+    def action_to_str(self, action: Action) -> str:
+        return views.action_to_str(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return views.parse_action(self, text)
+
+    def public_action_to_str(self, action: Action) -> str:
+        return views.public_action_to_str(self, action)
+
+    def to_json(self) -> dict[str, Any]:
+        return views.to_json(self)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return views.observation(self, player)
+
+    def occupancy(self) -> Occupancy:
+        return views.occupancy(self)
+
+    def marks(self) -> dict[Cell, Mark]:
+        return views.marks(self)
+
     def __repr__(self) -> str:
         t = self._t
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
@@ -576,45 +578,3 @@ class ZilloState(BoardSide, IllegalReasons, ZilloViews, State):
 _SHIFTS: dict[tuple[Card, int, int, Cell], Shift] = {}
 """Every Shift made so far, made once: at most 4 Shift cards x 4 parts x 4 turns x 196 fields, and
 random playouts and bots would otherwise make thousands a second."""
-
-
-def _captures_nothing(occupant: Stack | None, player: int, count: int | None) -> bool:
-    """Whether a piece ending on a field that holds `occupant` captures nothing: an empty field, or
-    the mover's own Catchers joined by Catchers (`count` of them; None is the Zillo, which may not)."""
-    return occupant is None or (occupant.player == player and count is not None)
-
-
-# Z-2 by bit masks: field (x, y) is bit (x + _PAD) + (y + _PAD) * _STRIDE, so a path's fields from
-# any origin are one mask moved by the origin's bit, and no path of a card wraps round a row.
-_PAD = max(abs(d) for ends in CARD_ENDS.values() for _, paths in ends for path in paths for cell in path for d in cell)
-_STRIDE = AREA.width + 2 * _PAD
-
-
-def _bits(cells: Iterable[Cell]) -> int:
-    return sum(1 << ((x + _PAD) + (y + _PAD) * _STRIDE) for x, y in cells)
-
-
-_END_MASKS: dict[Card, tuple[tuple[Cell, tuple[int, ...]], ...]] = {
-    card: tuple((end, tuple(_bits(path) for path in paths)) for end, paths in ends) for card, ends in CARD_ENDS.items()
-}
-"""CARD_ENDS with each path as the mask of its fields seen from (0, 0)."""
-
-_PART_BITS = _bits((dx, dy) for dx in range(PART_SIZE) for dy in range(PART_SIZE))
-
-
-def _covered_bits(layout: Layout) -> int:
-    """The fields the parts cover, as a mask: each part is a square from its corner."""
-    covered = 0
-    for placement in layout.placements:
-        x, y = placement.corner
-        covered |= _PART_BITS << (x + y * _STRIDE)
-    return covered
-
-
-def _reachable(card: Card, origin: Cell, layout: Layout) -> list[Cell]:
-    """Z-2: the fields `card` takes a piece to from `origin`, sorted: the ends of its paths that lie
-    on board parts all the way."""
-    covered = layout.remember("covered bits", lambda: _covered_bits(layout))
-    x, y = origin
-    window = covered >> (x + y * _STRIDE)
-    return [(x + ex, y + ey) for (ex, ey), masks in _END_MASKS[card] if any(window & mask == mask for mask in masks)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.base import (
     Action,
@@ -20,6 +20,9 @@ from controller.games.zillo.model import (
     ZILLO_MAGNET,
     Stack,
 )
+
+if TYPE_CHECKING:
+    from controller.games.zillo.state import ZilloState
 
 ZILLO = Piece("zillo", None, ZILLO_MAGNET)
 _CATCHERS = tuple(Piece("catcher", seat, CATCHER_MAGNET) for seat in range(4))
@@ -49,60 +52,60 @@ def laid_face_down(action: Action, phase: str) -> bool:
     return isinstance(action, notation.Discard) and phase == HANDS
 
 
-class ZilloViews:
-    """Notation and what others may see of a state: the saved form, a seat's observation, the board's marks."""
+def action_to_str(state: ZilloState, action: Action) -> str:
+    return notation.action_to_str(action)
 
-    # --- notation ----------------------------------------------------------------------------
-    def action_to_str(self, action: Action) -> str:
-        return notation.action_to_str(action)
 
-    def parse_action(self, text: str) -> Action:
-        return notation.parse_action(text)
+def parse_action(state: ZilloState, text: str) -> Action:
+    return notation.parse_action(text)
 
-    def public_action_to_str(self, action: Action) -> str:
-        """ZE-8: a card discarded from the hand goes face down; the others see that a card went."""
-        if laid_face_down(action, self._t.phase):
-            return "discard (face down)"
-        return notation.action_to_str(action)
 
-    # --- views -------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return serial.table_to_json(self._t, self._game.name)
+def public_action_to_str(state: ZilloState, action: Action) -> str:
+    """ZE-8: a card discarded from the hand goes face down; the others see that a card went."""
+    if laid_face_down(action, state._t.phase):
+        return "discard (face down)"
+    return notation.action_to_str(action)
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What `player` may see: the board, the scores, how many cards everyone holds, their own
-        hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
-        Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
-        t = self._t
-        if not 0 <= player < t.players:
-            raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
-        data = serial.public_json(t, self._game.name)
-        data["played"] = [
-            {"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played
-        ]
-        own = self.hand(player)
-        data.update(
-            player=player,
-            colours=list(self.seats),
-            hand=None if own is None else list(own),
-            face_up=self.face_up(),
-            unseen=list(self.unseen_by(player)),
-            terminal=self.is_terminal(),
-            returns=list(self.returns()),
-        )
-        return data
 
-    def occupancy(self) -> Occupancy:
-        return _occupancy(self._t.catchers, self._t.zillo)
+# --- views -------------------------------------------------------------------------------
+def to_json(state: ZilloState) -> dict[str, Any]:
+    return serial.table_to_json(state._t, state._game.name)
 
-    def marks(self) -> dict[Cell, Mark]:
-        """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
-        fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
-        seat_of = {colour: seat for seat, colour in enumerate(self.seats)}
-        marks: dict[Cell, Mark] = {}
-        for cell, field in self._t.layout.fields().items():
-            if field.kind == "plain":
-                marks[cell] = Mark("part", "white")
-            else:
-                marks[cell] = Mark(field.kind, field.colour, seat_of.get(field.colour))
-        return marks
+
+def observation(state: ZilloState, player: int) -> dict[str, Any]:
+    """What `player` may see: the board, the scores, how many cards everyone holds, their own
+    hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
+    Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
+    t = state._t
+    if not 0 <= player < t.players:
+        raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
+    data = serial.public_json(t, state._game.name)
+    data["played"] = [{"player": e.player, "card": e.card if e.shown or e.player == player else None} for e in t.played]
+    own = state.hand(player)
+    data.update(
+        player=player,
+        colours=list(state.seats),
+        hand=None if own is None else list(own),
+        face_up=state.face_up(),
+        unseen=list(state.unseen_by(player)),
+        terminal=state.is_terminal(),
+        returns=list(state.returns()),
+    )
+    return data
+
+
+def occupancy(state: ZilloState) -> Occupancy:
+    return _occupancy(state._t.catchers, state._t.zillo)
+
+
+def marks(state: ZilloState) -> dict[Cell, Mark]:
+    """Every field of the parts as they lie now: plain fields dim white (ZE-11), the big start
+    fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
+    seat_of = {colour: seat for seat, colour in enumerate(state.seats)}
+    marks: dict[Cell, Mark] = {}
+    for cell, field in state._t.layout.fields().items():
+        if field.kind == "plain":
+            marks[cell] = Mark("part", "white")
+        else:
+            marks[cell] = Mark(field.kind, field.colour, seat_of.get(field.colour))
+    return marks
