@@ -9,7 +9,6 @@ actions), reasons.py (why an action is illegal) and views.py (saved form, observ
 
 from controller.games.zodiac.actions import (
     DRAW,
-    ENDING,
     FACE_UP_WORD,
     SPARE,
     TAKE,
@@ -17,6 +16,7 @@ from controller.games.zodiac.actions import (
     Discard,
     Down,
     Draw,
+    Ending,
     Lose,
     Open,
     Pass,
@@ -73,7 +73,6 @@ __all__ = [
     "DECK_COUNTS",
     "DRAW",
     "DRAWN",
-    "ENDING",
     "FACE_UP_WORD",
     "FORMAT_VERSION",
     "HANDS_MODES",
@@ -96,6 +95,7 @@ __all__ = [
     "Discard",
     "Down",
     "Draw",
+    "Ending",
     "Lose",
     "Open",
     "Pass",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeGuard
 
 from controller.games.base import (
     Action,
@@ -11,6 +12,9 @@ from controller.games.base import (
 )
 from controller.games.cards import Card
 from controller.games.zodiac.cards import parse_card
+
+if TYPE_CHECKING:
+    from controller.games.zodiac.state import ZodiacState
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -111,12 +115,13 @@ TAKE = Take()
 SPARE = Spare()
 
 
-ENDING = (PlaySun, PlayMoon, Discard, Pass)
+Ending = PlaySun | PlayMoon | Discard | Pass
+"""The actions that end a turn, and may carry a ZODIAC call."""
 
 
-def calls_zodiac(action: Action) -> bool:
+def calls_zodiac(action: Action) -> TypeGuard[Ending]:
     """Whether the action ends the turn with a ZODIAC call (only the turn-ending actions may)."""
-    return isinstance(action, PlaySun | PlayMoon | Discard | Pass) and action.call
+    return isinstance(action, Ending) and action.call
 
 
 def from_face_up(action: Action) -> bool:
@@ -159,58 +164,55 @@ def _action_text(action: Action) -> str:
     raise NotationError(f"{action!r} is not a Zodiac action")
 
 
-class ZodiacNotation:
-    """Actions as text and back: the notation of docs/games/zodiac.md."""
+def action_to_str(state: ZodiacState, action: Action) -> str:
+    text = _action_text(action)
+    return f"{text} zodiac" if calls_zodiac(action) else text
 
-    # --- notation ----------------------------------------------------------------------------
-    def action_to_str(self, action: Action) -> str:
-        text = _action_text(action)
-        return f"{text} zodiac" if calls_zodiac(action) else text
 
-    def parse_action(self, text: str) -> Action:
-        raw = " ".join(text.strip().lower().split())
-        call = False
-        if raw.endswith(" zodiac") or raw == "zodiac":
-            call, raw = True, raw.removesuffix("zodiac").strip() or "pass"
-        # ZO-E14: with physical hands an action card comes from the hand unless `faceup` says otherwise;
-        # with dealt hands the engine knows where it is (ZO-E9), so the word changes nothing.
-        area: str | None = "hand" if self.physical else None
-        if raw.endswith(f" {FACE_UP_WORD}") and raw.split(" ")[0] in ("sun", "moon"):
-            raw = raw.removesuffix(FACE_UP_WORD).strip()
-            area = "up" if self.physical else None
-        word, _, rest = raw.partition(" ")
-        action: Action
-        if word == "dealer" and rest.isdigit():
-            action = Dealer(int(rest))
-        elif word == "open" and rest:
-            action = Open(parse_card(rest))
-        elif word == "draw" and not rest:
-            action = DRAW
-        elif word == "take" and not rest:
-            action = TAKE
-        elif word == "moon" and not rest:
-            action = PlayMoon(area=area)
-        elif word == "pass" and not rest:
-            action = Pass()
-        elif word in ("up", "down") and rest:
-            action = Up(parse_card(rest)) if word == "up" else Down(parse_card(rest))
-        elif word == "discard" and rest:
-            action = Discard(parse_card(rest))
-        elif word == "lose" and rest == "nothing":
-            action = SPARE
-        elif word == "lose" and rest.partition(" ")[0] in ("up", "hand") and rest.partition(" ")[2]:
-            area, _, card = rest.partition(" ")
-            action = Lose(area, parse_card(card))
-        elif word == "sun" and (match := _SUN_TEXT.fullmatch(raw)):
-            action = PlaySun(parse_card(match.group(1)), int(match.group(2)), area=area)
-        else:
-            raise NotationError(
-                f"{text!r} is not a Zodiac action (draw, take, sun SIGN@SEAT, moon, up SIGN, down SIGN, "
-                "discard CARD, pass, lose up|hand SIGN; add 'zodiac' to call; at a physical table also "
-                f"'{FACE_UP_WORD}' after sun/moon, dealer SEAT, open SIGN)"
-            )
-        if call:
-            if not isinstance(action, ENDING):
-                raise NotationError(f"{text!r}: ZODIAC is called only with an action that ends the turn")
-            action = replace(action, call=True)
-        return action
+def parse_action(state: ZodiacState, text: str) -> Action:
+    raw = " ".join(text.strip().lower().split())
+    call = False
+    if raw.endswith(" zodiac") or raw == "zodiac":
+        call, raw = True, raw.removesuffix("zodiac").strip() or "pass"
+    # ZO-E14: with physical hands an action card comes from the hand unless `faceup` says otherwise;
+    # with dealt hands the engine knows where it is (ZO-E9), so the word changes nothing.
+    area: str | None = "hand" if state.physical else None
+    if raw.endswith(f" {FACE_UP_WORD}") and raw.split(" ")[0] in ("sun", "moon"):
+        raw = raw.removesuffix(FACE_UP_WORD).strip()
+        area = "up" if state.physical else None
+    word, _, rest = raw.partition(" ")
+    action: Action
+    if word == "dealer" and rest.isdigit():
+        action = Dealer(int(rest))
+    elif word == "open" and rest:
+        action = Open(parse_card(rest))
+    elif word == "draw" and not rest:
+        action = DRAW
+    elif word == "take" and not rest:
+        action = TAKE
+    elif word == "moon" and not rest:
+        action = PlayMoon(area=area)
+    elif word == "pass" and not rest:
+        action = Pass()
+    elif word in ("up", "down") and rest:
+        action = Up(parse_card(rest)) if word == "up" else Down(parse_card(rest))
+    elif word == "discard" and rest:
+        action = Discard(parse_card(rest))
+    elif word == "lose" and rest == "nothing":
+        action = SPARE
+    elif word == "lose" and rest.partition(" ")[0] in ("up", "hand") and rest.partition(" ")[2]:
+        area, _, card = rest.partition(" ")
+        action = Lose(area, parse_card(card))
+    elif word == "sun" and (match := _SUN_TEXT.fullmatch(raw)):
+        action = PlaySun(parse_card(match.group(1)), int(match.group(2)), area=area)
+    else:
+        raise NotationError(
+            f"{text!r} is not a Zodiac action (draw, take, sun SIGN@SEAT, moon, up SIGN, down SIGN, "
+            "discard CARD, pass, lose up|hand SIGN; add 'zodiac' to call; at a physical table also "
+            f"'{FACE_UP_WORD}' after sun/moon, dealer SEAT, open SIGN)"
+        )
+    if call:
+        if not isinstance(action, Ending):
+            raise NotationError(f"{text!r}: ZODIAC is called only with an action that ends the turn")
+        action = replace(action, call=True)
+    return action

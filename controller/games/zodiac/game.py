@@ -179,7 +179,7 @@ class Zodiac(Game):
         skips = jsonutil.field(data, "skips", list)
         if len(skips) != players or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in skips):
             raise ValueError(f"field 'skips' must be {players} whole numbers >= 0, got {skips!r}")
-        penalty_data = jsonutil.field(data, "penalty", (dict, type(None)))
+        penalty_data: dict[str, Any] | None = jsonutil.field(data, "penalty", (dict, type(None)))
         penalty = None
         if penalty_data is not None:
             penalty = Penalty(
@@ -191,7 +191,7 @@ class Zodiac(Game):
                 raise ValueError(f"penalty owed must be at least 1, not {penalty.owed}")
         if (phase == PENALTY) != (penalty is not None):
             raise ValueError("a penalty is pending exactly when the phase is 'penalty'")
-        fresh = jsonutil.field(data, "fresh", (str, type(None)))
+        fresh: str | None = jsonutil.field(data, "fresh", (str, type(None)))
         if fresh not in ((None, UNSEEN) if physical else (None, *ACTION_CARDS)):
             wanted = "'?' (a card just drawn) or null" if physical else "sun, moon or null"
             raise ValueError(f"field 'fresh' must be {wanted}, not {fresh!r}")
@@ -201,7 +201,7 @@ class Zodiac(Game):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str) and entry[1] in known):
                 raise ValueError(f"dealer_draws[{index}] must be [seat, card], got {entry!r}")
             dealer_draws.append((seat(entry[0], f"dealer_draws[{index}]"), entry[1]))
-        winner = jsonutil.field(data, "winner", (int, type(None)))
+        winner: int | None = jsonutil.field(data, "winner", (int, type(None)))
         events = jsonutil.field(data, "events", list)
         if not all(isinstance(e, str) for e in events):
             raise ValueError("field 'events' must be a list of strings")

@@ -110,7 +110,7 @@ def _with_seat(items: tuple[Hand, ...], seat: int, value: Hand) -> tuple[Hand, .
 def _check_mode(value: Any) -> str:
     if value not in MODES:
         raise ValueError(f"mode must be 'referee' or 'table', not {value!r}")
-    return value
+    return str(value)
 
 
 def _check_count(value: int, name: str) -> int:
@@ -122,7 +122,7 @@ def _check_count(value: int, name: str) -> int:
 def _check_hands(value: Any) -> str:
     if value not in HANDS_MODES:
         raise ValueError(f"hands must be 'dealt' or 'physical', not {value!r}")
-    return value
+    return str(value)
 
 
 def _check_bool(value: Any, name: str) -> bool:

@@ -1,22 +1,19 @@
 """A Zodiac position: whose turn and phase, what a physical table may hold (ZO-E13) and the legal actions.
 
-Applying actions, the reasons of illegal ones, notation and views live in the mixins of turns.py,
-reasons.py, actions.py and views.py; this class brings them together.
+Applying actions, the reasons of illegal ones, notation and views are functions of the state in
+turns.py, reasons.py, actions.py and views.py; this class calls them.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.games import cards
-from controller.games.base import (
-    Action,
-    State,
-)
+from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import UNSEEN, Card, Hand, take_card
-from controller.games.zodiac import unseen
+from controller.games.zodiac import actions, reasons, turns, unseen, views
 from controller.games.zodiac.actions import (
     DRAW,
     SPARE,
@@ -24,13 +21,13 @@ from controller.games.zodiac.actions import (
     Dealer,
     Discard,
     Down,
+    Ending,
     Lose,
     Open,
     Pass,
     PlayMoon,
     PlaySun,
     Up,
-    ZodiacNotation,
     calls_zodiac,
 )
 from controller.games.zodiac.cards import (
@@ -48,15 +45,12 @@ from controller.games.zodiac.cards import (
     over_limits,
 )
 from controller.games.zodiac.model import DEALER, DRAWN, OPEN, OVER, PENALTY, PHYSICAL, TURN, Table, _zodiac_possible
-from controller.games.zodiac.reasons import IllegalReasons
-from controller.games.zodiac.turns import ZodiacTurns
-from controller.games.zodiac.views import ZodiacViews
 
 if TYPE_CHECKING:
     from controller.games.zodiac.game import Zodiac
 
 
-class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, State):
+class ZodiacState(State):
     __slots__ = ("_game", "_legal", "_seen", "_t")
 
     def __init__(self, game: Zodiac, table: Table) -> None:
@@ -274,12 +268,12 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
             signs.append(SUN)  # a Sun with nothing to take
         return signs
 
-    def _ends(self, base: list[Action]) -> list[Action]:
+    def _ends(self, base: list[Ending]) -> list[Action]:
         """Turn-ending actions, with their ZODIAC-call variants in table mode (ZO-E7) and, with
         physical hands, in referee mode where the call may be true (ZO-E15)."""
         t = self._t
         if t.mode != "table" and not self.physical:
-            return base
+            return list(base)
         out: list[Action] = []
         for action in base:
             out.append(action)
@@ -290,7 +284,7 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
 
     def _call_possible(self, action: Action) -> bool:
         """ZO-E15: whether the cards after this turn-ending action may make a Zodiac."""
-        return _zodiac_possible(self._ending(action), self._t.current)
+        return _zodiac_possible(turns.ending(self, action), self._t.current)
 
     def may_call(self) -> bool:
         """ZO-E15 (physical hands): the player on turn may end the turn with a true ZODIAC call, as
@@ -320,7 +314,7 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
             off = t.penalty.offender
             loses: list[Action] = [Lose("up", c) for c in _distinct_signs(t.up[off])]
             loses.extend(Lose("hand", c) for c in self._hand_choices(off) if is_sign(c))
-            if self.physical and not _distinct_signs(t.up[off]) and self._may_lack_signs(off):
+            if self.physical and not _distinct_signs(t.up[off]) and turns.may_lack_signs(self, off):
                 loses.append(SPARE)  # ZO-E6: the chooser sees no sign in the cards shown
             return loses
         actions: list[Action] = []
@@ -353,7 +347,7 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         actions.extend(Up(c) for c in self._movable_up())
         actions.extend(Down(c) for c in self._movable_down())
         referee = t.mode == "referee"
-        discards: list[Action] = []
+        discards: list[Ending] = []
         for card in self._discardable():
             rest = take_card(hand, card)
             if not referee or not over_limits(rest, up):
@@ -362,6 +356,31 @@ class ZodiacState(ZodiacTurns, IllegalReasons, ZodiacNotation, ZodiacViews, Stat
         if not referee or not over_limits(hand, up):
             actions.extend(self._ends([Pass()]))
         return actions
+
+    # --- turns, reasons, notation and views (turns.py, reasons.py, actions.py, views.py) -------
+    def apply_legal(self, action: Action) -> ZodiacState:
+        return turns.apply_legal(self, action)
+
+    def why_illegal(self, action: Action) -> str:
+        return reasons.why_illegal(self, action)
+
+    def action_to_str(self, action: Action) -> str:
+        return actions.action_to_str(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def to_json(self) -> dict[str, Any]:
+        return views.to_json(self)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return views.observation(self, player)
+
+    def occupancy(self) -> Occupancy:
+        return views.occupancy(self)
+
+    def marks(self) -> dict[Cell, Mark]:
+        return views.marks(self)
 
     def __repr__(self) -> str:
         return f"<ZodiacState turn={self._t.turns} player={self._t.current} phase={self._t.phase}>"
