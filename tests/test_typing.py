@@ -1,16 +1,19 @@
-"""The tracker's and the bots' packages type-check under mypy's strict mode: every attribute a part
-reads is declared, every function typed (the suite runs the check, so it cannot drift)."""
+"""The rules engines, the tracker, the bots and remote play type-check under mypy's strict mode: every
+attribute a part reads is declared, every function typed (the suite runs the check, so it cannot
+drift). Their classes are composed, never mixed in."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from mypy import api
 
 from tests.service.configs import ROOT
 
-STRICT = [str(ROOT / "controller" / name) for name in ("table", "bots", "remote")]
+STRICT = [str(ROOT / "controller" / name) for name in ("games", "table", "bots", "remote")]
 
 
-def test_the_tracker_and_bots_packages_pass_mypy_strict() -> None:
+def test_the_strictly_typed_packages_pass_mypy_strict() -> None:
     # The settings are pyproject.toml's [tool.mypy], so `mypy` alone checks the same thing.
     config = str(ROOT / "pyproject.toml")
     out, err, status = api.run(
@@ -19,17 +22,30 @@ def test_the_tracker_and_bots_packages_pass_mypy_strict() -> None:
     assert status == 0, out + err
 
 
-def test_the_tracker_package_has_no_mixins() -> None:
-    """Its parts are composed, never mixed in: no class there derives from another of its classes."""
+def _mixed_in(package: Path, interfaces: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """The classes of `package` that derive from another of its classes (other than the abstract
+    interfaces every game implements), or from several classes."""
     import ast
 
-    package = ROOT / "controller" / "table"
     ours = set()
     bases: dict[str, list[str]] = {}
-    for path in package.glob("*.py"):
+    for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 ours.add(node.name)
-                bases[f"{path.name}:{node.name}"] = [ast.unparse(base) for base in node.bases]
-    mixed = {name: found for name, found in bases.items() if any(base in ours for base in found)}
-    assert mixed == {}
+                bases[f"{path.relative_to(package)}:{node.name}"] = [ast.unparse(base) for base in node.bases]
+    return {
+        name: found
+        for name, found in bases.items()
+        if len(found) > 1 or any(base in ours and base not in interfaces for base in found)
+    }
+
+
+def test_the_tracker_package_has_no_mixins() -> None:
+    assert _mixed_in(ROOT / "controller" / "table") == {}
+
+
+def test_each_game_state_is_one_class() -> None:
+    """A game's turns, reasons, notation and views are functions its state calls, not mixins."""
+    interfaces = frozenset({"State", "Game", "IllegalAction"})
+    assert _mixed_in(ROOT / "controller" / "games", interfaces) == {}

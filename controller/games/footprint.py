@@ -44,15 +44,15 @@ class Footprint:
 _NONE: frozenset[Cell] = frozenset()
 
 
-def _multiset_minus(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> list[Piece]:
+def _multiset_minus(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> tuple[Piece, ...]:
     rest = list(b)
-    out = []
+    out: list[Piece] = []
     for piece in a:
         if piece in rest:
             rest.remove(piece)
         else:
             out.append(piece)
-    return out
+    return tuple(out)
 
 
 def footprint(before: Occupancy, after: Occupancy) -> Footprint:
@@ -93,15 +93,15 @@ def footprint(before: Occupancy, after: Occupancy) -> Footprint:
     landed: set[Cell] = set()
     origins: set[Cell] = set()
     returns: set[Cell] = set()
-    for _, origin, target in moves:
-        if origin is not None:
-            if origin in landed:
-                if target is not None:
-                    returns.add(target)
+    for _, source, destination in moves:
+        if source is not None:
+            if source in landed:
+                if destination is not None:
+                    returns.add(destination)
             else:
-                origins.add(origin)
-        if target is not None:
-            landed.add(target)
+                origins.add(source)
+        if destination is not None:
+            landed.add(destination)
     targets = gained_cells - returns
     return Footprint(
         tuple(moves), frozenset(origins), frozenset(targets), frozenset(targets & lost_cells), frozenset(returns)

@@ -25,14 +25,15 @@ def _shape(cls: type) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]
         raise TypeError(f"{cls.__name__} has fields its __init__ does not take: use dataclasses.replace")
     get: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
     if len(names) == 1:  # attrgetter of one name gives the value itself, not a tuple
-        get = lambda record, name=names[0]: (getattr(record, name),)  # noqa: E731
+        single = attrgetter(names[0])
+        get = lambda record: (single(record),)  # noqa: E731
     return get, {name: number for number, name in enumerate(names)}
 
 
 def replaced(record: Record, **changes: Any) -> Record:
     """`record` with `changes` to some of its fields, like `dataclasses.replace`."""
     cls = type(record)
-    get, position = _shape(cls)
+    get, position = _shape(cls)  # type: ignore[arg-type]  # (a class is hashable; mypy's Record is not bound)
     values = list(get(record))
     for name, value in changes.items():
         number = position.get(name)

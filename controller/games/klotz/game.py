@@ -66,7 +66,7 @@ class Klotz(Game):
         current = jsonutil.field(data, "current_player", int)
         if not 0 <= current < players:
             raise ValueError(f"current_player {current} is not a seat of a {players}-player game")
-        winner = jsonutil.field(data, "winner", (int, type(None)))
+        winner: int | None = jsonutil.field(data, "winner", (int, type(None)))
         if winner is not None and not 0 <= winner < players:
             raise ValueError(f"winner {winner} is not a seat of a {players}-player game")
         ply = jsonutil.field(data, "ply", int)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.games.base import (
     Action,
@@ -14,6 +15,9 @@ from controller.games.zillertal.cards import (
     ICONS,
     LETTERS,
 )
+
+if TYPE_CHECKING:
+    from controller.games.zillertal.state import ZillertalState
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -140,92 +144,90 @@ def parse_icon(text: str) -> str:
     raise NotationError(f"{text!r} is not an icon ({', '.join(ICONS)})")
 
 
-class ZillertalNotation:
-    """Actions as text and back, and card ids as the players write them: the notation of docs/games/zillertal.md."""
+def action_to_str(state: ZillertalState, action: Action) -> str:
+    if isinstance(action, Place):
+        return f"{action.card}@{action.at}"
+    if isinstance(action, SetAside):
+        return f"aside {action.card}"
+    if isinstance(action, Claim):
+        return f"claim {action.contract} {action.icon}"
+    if isinstance(action, BonusTokens):
+        return "bonus tokens"
+    if isinstance(action, PlaceToken):
+        return f"{'blank' if action.blank else 'token'} {action.icon}@{action.column}"
+    if isinstance(action, BonusTask):
+        return f"bonus task {action.contract} {action.icon}"
+    if isinstance(action, BonusExchange):
+        return "bonus exchange"
+    if isinstance(action, Swap):
+        return f"swap {action.card}"
+    if isinstance(action, Done):
+        return "done"
+    if isinstance(action, BonusGorge):
+        return f"bonus gorge@{action.column}"
+    if isinstance(action, BonusCross):
+        return f"bonus cross@{action.line}"
+    if isinstance(action, SecondCross):
+        return f"cross@{action.line}"
+    if isinstance(action, End):
+        return "end" + (f" {','.join(map(str, action.piles))}" if action.piles else "")
+    if isinstance(action, NewContract):
+        return f"contract {action.contract}"
+    raise NotationError(f"{action!r} is not a Zillertal action")
 
-    # --- notation ----------------------------------------------------------------------------
-    def action_to_str(self, action: Action) -> str:
-        if isinstance(action, Place):
-            return f"{action.card}@{action.at}"
-        if isinstance(action, SetAside):
-            return f"aside {action.card}"
-        if isinstance(action, Claim):
-            return f"claim {action.contract} {action.icon}"
-        if isinstance(action, BonusTokens):
-            return "bonus tokens"
-        if isinstance(action, PlaceToken):
-            return f"{'blank' if action.blank else 'token'} {action.icon}@{action.column}"
-        if isinstance(action, BonusTask):
-            return f"bonus task {action.contract} {action.icon}"
-        if isinstance(action, BonusExchange):
-            return "bonus exchange"
-        if isinstance(action, Swap):
-            return f"swap {action.card}"
-        if isinstance(action, Done):
-            return "done"
-        if isinstance(action, BonusGorge):
-            return f"bonus gorge@{action.column}"
-        if isinstance(action, BonusCross):
-            return f"bonus cross@{action.line}"
-        if isinstance(action, SecondCross):
-            return f"cross@{action.line}"
-        if isinstance(action, End):
-            return "end" + (f" {','.join(map(str, action.piles))}" if action.piles else "")
-        if isinstance(action, NewContract):
-            return f"contract {action.contract}"
-        raise NotationError(f"{action!r} is not a Zillertal action")
 
-    def card_id(self, text: str) -> str:
-        """A card or contract id from text, without regard to case."""
-        lowered = text.strip().lower()
-        for known in (*self._set.valley, *self._set.contracts):
-            if known.lower() == lowered:
-                return known
-        raise NotationError(f"{text!r} is not a Valley card or contract of this card set")
+def card_id(state: ZillertalState, text: str) -> str:
+    """A card or contract id from text, without regard to case."""
+    lowered = text.strip().lower()
+    for known in (*state._set.valley, *state._set.contracts):
+        if known.lower() == lowered:
+            return known
+    raise NotationError(f"{text!r} is not a Valley card or contract of this card set")
 
-    def parse_action(self, text: str) -> Action:
-        raw = " ".join(text.strip().split())
-        low = raw.lower()
-        words = low.split(" ")
-        try:
-            if low == "bonus tokens":
-                return BONUS_TOKENS
-            if low == "bonus exchange":
-                return BONUS_EXCHANGE
-            if low == "done":
-                return DONE
-            if words[0] == "end":
-                piles = tuple(int(v) for v in "".join(words[1:]).split(",") if v) if len(words) > 1 else ()
-                if any(v not in CONTRACT_VALUES for v in piles):
-                    raise NotationError(f"{text!r}: pile values are 1, 2 and 3")
-                return End(tuple(sorted(piles)))
-            if words[0] == "aside" and len(words) == 2:
-                return SetAside(self.card_id(words[1]))
-            if words[0] == "swap" and len(words) == 2:
-                return Swap(self.card_id(words[1]))
-            if words[0] == "contract" and len(words) == 2:
-                return NewContract(self.card_id(words[1]))
-            if words[0] == "claim" and len(words) == 3:
-                return Claim(self.card_id(words[1]), parse_icon(words[2]))
-            if words[:2] == ["bonus", "task"] and len(words) == 4:
-                return BonusTask(self.card_id(words[2]), parse_icon(words[3]))
-            if words[0] in ("token", "blank") and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
-                return PlaceToken(parse_icon(m.group(1)), int(m.group(2)), blank=words[0] == "blank")
-            if words[0] == "bonus" and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
-                if m.group(1) == "gorge":
-                    return BonusGorge(int(m.group(2)))
-                if m.group(1) == "cross":
-                    return BonusCross(int(m.group(2)))
-            if (m := _AT_TEXT.fullmatch(low)) and m.group(1) == "cross":
-                return SecondCross(int(m.group(2)))
-            if m := _PLACE_TEXT.fullmatch(raw):
-                return Place(self.card_id(m.group(1)), int(m.group(2)))
-        except ValueError as error:
-            if isinstance(error, NotationError):
-                raise
-            raise NotationError(f"{text!r}: {error}") from None
-        raise NotationError(
-            f"{text!r} is not a Zillertal action (CARD@LINE, aside CARD, claim CONTRACT ICON, end [1,2,3], "
-            "bonus tokens|task CONTRACT ICON|exchange|gorge@COLUMN|cross@LINE, token ICON@COLUMN, "
-            "blank ICON@COLUMN, swap CARD, done, cross@LINE, contract CONTRACT)"
-        )
+
+def parse_action(state: ZillertalState, text: str) -> Action:
+    raw = " ".join(text.strip().split())
+    low = raw.lower()
+    words = low.split(" ")
+    try:
+        if low == "bonus tokens":
+            return BONUS_TOKENS
+        if low == "bonus exchange":
+            return BONUS_EXCHANGE
+        if low == "done":
+            return DONE
+        if words[0] == "end":
+            piles = tuple(int(v) for v in "".join(words[1:]).split(",") if v) if len(words) > 1 else ()
+            if any(v not in CONTRACT_VALUES for v in piles):
+                raise NotationError(f"{text!r}: pile values are 1, 2 and 3")
+            return End(tuple(sorted(piles)))
+        if words[0] == "aside" and len(words) == 2:
+            return SetAside(card_id(state, words[1]))
+        if words[0] == "swap" and len(words) == 2:
+            return Swap(card_id(state, words[1]))
+        if words[0] == "contract" and len(words) == 2:
+            return NewContract(card_id(state, words[1]))
+        if words[0] == "claim" and len(words) == 3:
+            return Claim(card_id(state, words[1]), parse_icon(words[2]))
+        if words[:2] == ["bonus", "task"] and len(words) == 4:
+            return BonusTask(card_id(state, words[2]), parse_icon(words[3]))
+        if words[0] in ("token", "blank") and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
+            return PlaceToken(parse_icon(m.group(1)), int(m.group(2)), blank=words[0] == "blank")
+        if words[0] == "bonus" and (m := _AT_TEXT.fullmatch(" ".join(words[1:]))):
+            if m.group(1) == "gorge":
+                return BonusGorge(int(m.group(2)))
+            if m.group(1) == "cross":
+                return BonusCross(int(m.group(2)))
+        if (m := _AT_TEXT.fullmatch(low)) and m.group(1) == "cross":
+            return SecondCross(int(m.group(2)))
+        if m := _PLACE_TEXT.fullmatch(raw):
+            return Place(card_id(state, m.group(1)), int(m.group(2)))
+    except ValueError as error:
+        if isinstance(error, NotationError):
+            raise
+        raise NotationError(f"{text!r}: {error}") from None
+    raise NotationError(
+        f"{text!r} is not a Zillertal action (CARD@LINE, aside CARD, claim CONTRACT ICON, end [1,2,3], "
+        "bonus tokens|task CONTRACT ICON|exchange|gorge@COLUMN|cross@LINE, token ICON@COLUMN, "
+        "blank ICON@COLUMN, swap CARD, done, cross@LINE, contract CONTRACT)"
+    )

@@ -141,7 +141,7 @@ class Zillertal(Game):
         data = jsonutil.check_header(data, self.name, FORMAT_VERSION)
         players = jsonutil.field(data, "players", int)
         self.check_players(players)
-        raw_cards = jsonutil.field(data, "cards", (dict, type(None)))
+        raw_cards: dict[str, Any] | None = jsonutil.field(data, "cards", (dict, type(None)))
         card_set = load_card_set(None) if raw_cards is None else parse_card_set(raw_cards, "saved card set")
         return ZillertalState(self, card_set, raw_cards is not None, _table_from_json(data, players, card_set))
 

@@ -124,7 +124,7 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
                 jsonutil.field(entry, "blank", bool),
             )
         )
-    gorge = jsonutil.field(data, "gorge", (int, type(None)))
+    gorge: int | None = jsonutil.field(data, "gorge", (int, type(None)))
     crosses = tuple(jsonutil.field(data, "crosses", list))
     if len(crosses) > 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in crosses):
         raise ValueError(f"field 'crosses' must list at most two dotted lines, not {list(crosses)!r}")
@@ -134,7 +134,7 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
     taken = tuple(per_seat("taken"))
     if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in taken):
         raise ValueError(f"field 'taken' must be whole numbers >= 0, not {list(taken)!r}")
-    pending = jsonutil.field(data, "pending", (str, type(None)))
+    pending: str | None = jsonutil.field(data, "pending", (str, type(None)))
     if pending not in (None, *PENDING):
         raise ValueError(f"field 'pending' must be one of {', '.join(PENDING)} or null, not {pending!r}")
     to_draw = tuple(jsonutil.optional(data, "to_draw", list, []))

@@ -1,21 +1,18 @@
 """A Zillertal position: whose turn, the Valley, contracts and bonuses, and the legal actions.
 
-Applying actions, the reasons of illegal ones, notation and views live in the mixins of turns.py,
-reasons.py, actions.py and views.py; this class brings them together.
+Applying actions, the reasons of illegal ones, notation and views are functions of the state in
+turns.py, reasons.py, actions.py and views.py; this class calls them.
 """
 
 from __future__ import annotations
 
 import random
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from controller.games.base import (
-    Action,
-    State,
-)
+from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import UNSEEN
-from controller.games.zillertal import unseen
+from controller.games.zillertal import actions, reasons, turns, unseen, views
 from controller.games.zillertal.actions import (
     BONUS_EXCHANGE,
     BONUS_TOKENS,
@@ -31,7 +28,6 @@ from controller.games.zillertal.actions import (
     SecondCross,
     SetAside,
     Swap,
-    ZillertalNotation,
 )
 from controller.games.zillertal.cards import (
     BLANK,
@@ -55,16 +51,13 @@ from controller.games.zillertal.model import (
     _distinct,
     token_supply,
 )
-from controller.games.zillertal.reasons import IllegalReasons
-from controller.games.zillertal.turns import ZillertalTurns
 from controller.games.zillertal.valley import ICON_INDEX, Valley
-from controller.games.zillertal.views import ZillertalViews
 
 if TYPE_CHECKING:
     from controller.games.zillertal.game import Zillertal
 
 
-class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, ZillertalViews, State):
+class ZillertalState(State):
     __slots__ = ("_custom", "_game", "_legal", "_set", "_t", "_valley")
 
     def __init__(self, game: Zillertal, card_set: CardSet, custom: bool, table: Table) -> None:
@@ -348,6 +341,34 @@ class ZillertalState(ZillertalTurns, IllegalReasons, ZillertalNotation, Zillerta
             if all(combo.count(v) <= sizes[v] for v in available):
                 ends.append(End(combo))
         return ends
+
+    # --- turns, reasons, notation and views (turns.py, reasons.py, actions.py, views.py) -------
+    def apply_legal(self, action: Action) -> ZillertalState:
+        return turns.apply_legal(self, action)
+
+    def why_illegal(self, action: Action) -> str:
+        return reasons.why_illegal(self, action)
+
+    def action_to_str(self, action: Action) -> str:
+        return actions.action_to_str(self, action)
+
+    def card_id(self, text: str) -> str:
+        return actions.card_id(self, text)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def to_json(self) -> dict[str, Any]:
+        return views.to_json(self)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return views.observation(self, player)
+
+    def occupancy(self) -> Occupancy:
+        return views.occupancy(self)
+
+    def marks(self) -> dict[Cell, Mark]:
+        return views.marks(self)
 
     def __repr__(self) -> str:
         return f"<ZillertalState turn={self._t.turns} player={self._t.current}>"

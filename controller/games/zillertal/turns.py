@@ -48,251 +48,261 @@ if TYPE_CHECKING:
     from controller.games.zillertal.state import ZillertalState
 
 
-class ZillertalTurns:
-    """Applying an action: laying and setting aside cards, claims, bonuses, new contracts and the end of a turn."""
-
-    def apply_legal(self, action: Action) -> ZillertalState:
-        t = self._t
-        me = t.current
-        hand = t.hands[me]
-        if isinstance(action, Place):
-            card = self._set.valley[action.card]
-            gorge, events = t.gorge, []
-            if gorge is not None and action.at <= gorge < action.at + card.width:
-                # ZT-3: a Valley card over the Gorge removes it; the second Gorge may be claimed.
-                gorge = None
-                events.append("the Gorge is covered: the whole Valley scores again")
-            return self._next(
-                replaced(
-                    t,
-                    hands=_with_seat(t.hands, me, take_card(hand, action.card)),
-                    placed=(*t.placed, Placed(action.card, action.at)),
-                    gorge=gorge,
-                    played=True,
-                    events=tuple(events),
-                )
-            )
-        if isinstance(action, SetAside):
-            if t.hands_mode == PHYSICAL:
-                event = f"player {me} sets aside {action.card}, which fits nowhere in the Valley"
-            else:
-                event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
-            return self._next(
-                replaced(
-                    t,
-                    hands=_with_seat(t.hands, me, take_card(hand, action.card)),
-                    set_aside=(*t.set_aside, action.card),
-                    played=True,
-                    events=(event,),
-                )
-            )
-        if isinstance(action, Claim):
-            return self._claim(replaced(t, claim_on=action.contract, events=()), action.contract, action.icon)
-        if isinstance(action, BonusTask):
-            return self._claim(replaced(self._take_bonus(t, "task"), events=()), action.contract, action.icon)
-        if isinstance(action, BonusTokens):
-            # ZT-E5: the three tokens are placed one action each, before anything else happens.
-            left = min(TOKENS_PER_BONUS, sum(token_supply(self._set, t.tokens).values()))
-            after = replaced(self._take_bonus(t, "tokens"), pending=TOKENS, tokens_left=left, events=())
-            state = self._next(after)
-            return state if state._token_actions() else self._next(replaced(after, pending=None, tokens_left=0))
-        if isinstance(action, PlaceToken):
-            token = Token(action.icon, action.column, len(t.placed), action.blank)
-            after = replaced(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
-            state = self._next(after)
-            if after.tokens_left == 0 or not state._token_actions():
-                state = self._next(replaced(after, pending=None, tokens_left=0))
-            return state
-        if isinstance(action, BonusExchange):
-            return self._next(replaced(self._take_bonus(t, "exchange"), pending=EXCHANGE, received=(), events=()))
-        if isinstance(action, Swap):
-            return self._swap(action.card)
-        if isinstance(action, NewContract):
-            return self._new_contract(action.contract)
-        if isinstance(action, Done):
-            return self._next(replaced(t, pending=None, events=()))
-        if isinstance(action, BonusGorge):
-            after = self._take_bonus(t, "gorge")
-            return self._next(replaced(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
-        if isinstance(action, BonusCross):  # ZT-E5: the second Cross follows as its own action
-            bonus = self._take_bonus(t, "crosses")
-            return self._next(replaced(bonus, crosses=(action.line,), pending=CROSS, events=()))
-        if isinstance(action, SecondCross):
-            return self._next(replaced(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
-        assert isinstance(action, End)
-        return self._end_turn(action.piles)
-
-    def _next(self, table: Table) -> ZillertalState:
-        state = type(self)(self._game, self._set, self._custom, table)
-        t = self._t
-        valley = self._valley
-        if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
-            t.placed,
-            t.gorge,
-            t.crosses,
-            t.tokens,
-        ):
-            state._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
-        return state
-
-    def _take_bonus(self, t: Table, bonus: str) -> Table:
-        """A player claims a bonus: it is used up (the Gorge counts separately) and counts for the player."""
-        used = t.used if bonus == "gorge" else (*t.used, bonus)
-        return replaced(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
-
-    def _claim(self, t: Table, contract_id: str, icon: str) -> ZillertalState:
-        me = t.current
-        contracts = list(t.contracts[me])
-        index = next(i for i, h in enumerate(contracts) if h.id == contract_id)
-        held = Held(contract_id, (*contracts[index].claimed, icon))
-        contract = self._set.contracts[contract_id]
-        events = list(t.events)
-        events.append(f"player {me} claims {icon} {contract.target(icon)} on {contract_id}")
-        if len(held.claimed) < len(contract.tasks):
-            contracts[index] = held
-            held_now = _with_seat(t.contracts, me, tuple(contracts))
-            return self._next(replaced(t, contracts=held_now, events=tuple(events)))
-        # All tasks claimed: the contract is complete and scores its points.
-        del contracts[index]
-        completed = (*t.completed[me], contract_id)
-        events.append(f"player {me} completes {contract_id} for {contract.points} point(s)")
-        after = replaced(
-            t,
-            contracts=_with_seat(t.contracts, me, tuple(contracts)),
-            completed=_with_seat(t.completed, me, completed),
-            replacements=t.replacements + (0 if self.solo else 1),
-            events=tuple(events),
+def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
+    t = state._t
+    me = t.current
+    hand = t.hands[me]
+    if isinstance(action, Place):
+        card = state._set.valley[action.card]
+        gorge, events = t.gorge, []
+        if gorge is not None and action.at <= gorge < action.at + card.width:
+            # ZT-3: a Valley card over the Gorge removes it; the second Gorge may be claimed.
+            gorge = None
+            events.append("the Gorge is covered: the whole Valley scores again")
+        return _next(
+            state,
+            replaced(
+                t,
+                hands=_with_seat(t.hands, me, take_card(hand, action.card)),
+                placed=(*t.placed, Placed(action.card, action.at)),
+                gorge=gorge,
+                played=True,
+                events=tuple(events),
+            ),
         )
-        if self.solo and not contracts:  # ZT-E8: the solo game is won the moment the last one is done
-            events.append("all contracts are complete: the solo game is won")
-            after = replaced(after, over=True, turns=t.turns + 1, events=tuple(events))
-        return self._next(after)
-
-    def _swap(self, card: str) -> ZillertalState:
-        """ZT-E4: the new card comes from the top, the old one goes under its deck or pile."""
-        t = self._t
-        me = t.current
-        revealed = t.revealed + 1
-        if card in self._set.valley:
-            (new,), deck = cards.draw(t.deck)
-            # ZT-E12: a card given back into a physical deck is unseen again.
-            back = UNSEEN if t.hands_mode == PHYSICAL else card
-            hand = (*take_card(t.hands[me], card), new)
-            return self._next(
-                replaced(
-                    t,
-                    hands=_with_seat(t.hands, me, hand),
-                    deck=cards.put_under(deck, back),
-                    received=(*t.received, new),
-                    revealed=revealed,
-                    events=(f"player {me} exchanges a hand card",),
-                )
-            )
-        value = self._set.contracts[card].points
+    if isinstance(action, SetAside):
         if t.hands_mode == PHYSICAL:
-            # ZT-E12: the contract drawn for it is entered next.
-            contracts = tuple(h for h in t.contracts[me] if h.id != card)
-            return self._next(
-                replaced(
-                    t,
-                    contracts=_with_seat(t.contracts, me, contracts),
-                    piles=_with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
-                    pending=REDRAW,
-                    to_draw=(value,),
-                    revealed=revealed,
-                    events=(f"player {me} exchanges {card}: enter the contract drawn from pile {value}",),
-                )
-            )
-        (new,), pile = cards.draw(t.piles[value - 1])
-        contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
-        piles = _with_seat(t.piles, value - 1, cards.put_under(pile, card))
-        return self._next(
+            event = f"player {me} sets aside {action.card}, which fits nowhere in the Valley"
+        else:
+            event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
+        return _next(
+            state,
+            replaced(
+                t,
+                hands=_with_seat(t.hands, me, take_card(hand, action.card)),
+                set_aside=(*t.set_aside, action.card),
+                played=True,
+                events=(event,),
+            ),
+        )
+    if isinstance(action, Claim):
+        return _claim(state, replaced(t, claim_on=action.contract, events=()), action.contract, action.icon)
+    if isinstance(action, BonusTask):
+        return _claim(state, replaced(_take_bonus(state, t, "task"), events=()), action.contract, action.icon)
+    if isinstance(action, BonusTokens):
+        # ZT-E5: the three tokens are placed one action each, before anything else happens.
+        left = min(TOKENS_PER_BONUS, sum(token_supply(state._set, t.tokens).values()))
+        after = replaced(_take_bonus(state, t, "tokens"), pending=TOKENS, tokens_left=left, events=())
+        state = _next(state, after)
+        return state if state._token_actions() else _next(state, replaced(after, pending=None, tokens_left=0))
+    if isinstance(action, PlaceToken):
+        token = Token(action.icon, action.column, len(t.placed), action.blank)
+        after = replaced(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
+        state = _next(state, after)
+        if after.tokens_left == 0 or not state._token_actions():
+            state = _next(state, replaced(after, pending=None, tokens_left=0))
+        return state
+    if isinstance(action, BonusExchange):
+        return _next(state, replaced(_take_bonus(state, t, "exchange"), pending=EXCHANGE, received=(), events=()))
+    if isinstance(action, Swap):
+        return _swap(state, action.card)
+    if isinstance(action, NewContract):
+        return _new_contract(state, action.contract)
+    if isinstance(action, Done):
+        return _next(state, replaced(t, pending=None, events=()))
+    if isinstance(action, BonusGorge):
+        after = _take_bonus(state, t, "gorge")
+        return _next(state, replaced(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
+    if isinstance(action, BonusCross):  # ZT-E5: the second Cross follows as its own action
+        bonus = _take_bonus(state, t, "crosses")
+        return _next(state, replaced(bonus, crosses=(action.line,), pending=CROSS, events=()))
+    if isinstance(action, SecondCross):
+        return _next(state, replaced(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
+    assert isinstance(action, End)
+    return _end_turn(state, action.piles)
+
+
+def _next(state: ZillertalState, table: Table) -> ZillertalState:
+    state = type(state)(state._game, state._set, state._custom, table)
+    t = state._t
+    valley = state._valley
+    if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
+        t.placed,
+        t.gorge,
+        t.crosses,
+        t.tokens,
+    ):
+        state._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
+    return state
+
+
+def _take_bonus(state: ZillertalState, t: Table, bonus: str) -> Table:
+    """A player claims a bonus: it is used up (the Gorge counts separately) and counts for the player."""
+    used = t.used if bonus == "gorge" else (*t.used, bonus)
+    return replaced(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
+
+
+def _claim(state: ZillertalState, t: Table, contract_id: str, icon: str) -> ZillertalState:
+    me = t.current
+    contracts = list(t.contracts[me])
+    index = next(i for i, h in enumerate(contracts) if h.id == contract_id)
+    held = Held(contract_id, (*contracts[index].claimed, icon))
+    contract = state._set.contracts[contract_id]
+    events = list(t.events)
+    events.append(f"player {me} claims {icon} {contract.target(icon)} on {contract_id}")
+    if len(held.claimed) < len(contract.tasks):
+        contracts[index] = held
+        held_now = _with_seat(t.contracts, me, tuple(contracts))
+        return _next(state, replaced(t, contracts=held_now, events=tuple(events)))
+    # All tasks claimed: the contract is complete and scores its points.
+    del contracts[index]
+    completed = (*t.completed[me], contract_id)
+    events.append(f"player {me} completes {contract_id} for {contract.points} point(s)")
+    after = replaced(
+        t,
+        contracts=_with_seat(t.contracts, me, tuple(contracts)),
+        completed=_with_seat(t.completed, me, completed),
+        replacements=t.replacements + (0 if state.solo else 1),
+        events=tuple(events),
+    )
+    if state.solo and not contracts:  # ZT-E8: the solo game is won the moment the last one is done
+        events.append("all contracts are complete: the solo game is won")
+        after = replaced(after, over=True, turns=t.turns + 1, events=tuple(events))
+    return _next(state, after)
+
+
+def _swap(state: ZillertalState, card: str) -> ZillertalState:
+    """ZT-E4: the new card comes from the top, the old one goes under its deck or pile."""
+    t = state._t
+    me = t.current
+    revealed = t.revealed + 1
+    if card in state._set.valley:
+        (new,), deck = cards.draw(t.deck)
+        # ZT-E12: a card given back into a physical deck is unseen again.
+        back = UNSEEN if t.hands_mode == PHYSICAL else card
+        hand = (*take_card(t.hands[me], card), new)
+        return _next(
+            state,
+            replaced(
+                t,
+                hands=_with_seat(t.hands, me, hand),
+                deck=cards.put_under(deck, back),
+                received=(*t.received, new),
+                revealed=revealed,
+                events=(f"player {me} exchanges a hand card",),
+            ),
+        )
+    value = state._set.contracts[card].points
+    if t.hands_mode == PHYSICAL:
+        # ZT-E12: the contract drawn for it is entered next.
+        contracts = tuple(h for h in t.contracts[me] if h.id != card)
+        return _next(
+            state,
             replaced(
                 t,
                 contracts=_with_seat(t.contracts, me, contracts),
-                piles=piles,
-                received=(*t.received, new),
+                piles=_with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
+                pending=REDRAW,
+                to_draw=(value,),
                 revealed=revealed,
-                events=(f"player {me} exchanges {card} for {new}",),
+                events=(f"player {me} exchanges {card}: enter the contract drawn from pile {value}",),
+            ),
+        )
+    (new,), pile = cards.draw(t.piles[value - 1])
+    contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
+    piles = _with_seat(t.piles, value - 1, cards.put_under(pile, card))
+    return _next(
+        state,
+        replaced(
+            t,
+            contracts=_with_seat(t.contracts, me, contracts),
+            piles=piles,
+            received=(*t.received, new),
+            revealed=revealed,
+            events=(f"player {me} exchanges {card} for {new}",),
+        ),
+    )
+
+
+def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
+    """ZT-E11: a contract drawn (or dealt) at a physical table is entered."""
+    t = state._t
+    me = t.current
+    value = state._set.contracts[contract_id].points
+    piles = _with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
+    contracts = _with_seat(t.contracts, me, (*t.contracts[me], Held(contract_id)))
+    owed = list(t.to_draw)
+    owed.remove(value)
+    event = f"player {me} takes contract {contract_id} (worth {value})"
+    after = replaced(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
+    if owed:
+        return _next(state, after)
+    if t.pending == DEAL:
+        if me + 1 < t.players:
+            events = (event, f"enter the contracts dealt to player {me + 1}")
+            return _next(state, replaced(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
+        return _next(state, replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
+    if t.pending == REDRAW:
+        return _next(state, replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
+    return _pass_turn(state, replaced(after, pending=None))
+
+
+def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
+    t = state._t
+    me = t.current
+    hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
+    drew = len(hand) > len(t.hands[me]) or bool(chosen)
+    t = replaced(
+        t,
+        hands=_with_seat(t.hands, me, hand),
+        deck=deck,
+        turns=t.turns + 1,
+        revealed=t.revealed + (1 if drew else 0),
+        events=(),
+    )
+    if t.hands_mode == PHYSICAL and chosen:
+        # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
+        named = " and ".join(str(v) for v in chosen)
+        event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {named}: enter them (contract ID)"
+        return _next(state, replaced(t, pending=DRAW, to_draw=chosen, events=(event,)))
+    contracts = list(t.contracts[me])
+    piles = list(t.piles)
+    events = []
+    for value in chosen:
+        (new,), piles[value - 1] = cards.draw(piles[value - 1])
+        contracts.append(Held(new))
+        events.append(f"player {me} takes a new contract worth {value}: {new}")
+    t = replaced(
+        t,
+        piles=tuple(piles),
+        contracts=_with_seat(t.contracts, me, tuple(contracts)),
+        events=tuple(events),
+    )
+    return _pass_turn(state, t)
+
+
+def _pass_turn(state: ZillertalState, t: Table) -> ZillertalState:
+    """The turn of the player on turn is over: the next player with cards plays."""
+    me = t.current
+    events = list(t.events)
+    # Rule text: with the deck empty, players play out their hands; a player without cards is passed.
+    for step in range(1, t.players + 1):
+        seat = (me + step) % t.players
+        if t.hands[seat]:
+            return _next(
+                state,
+                replaced(
+                    t,
+                    current=seat,
+                    played=False,
+                    claim_on=None,
+                    pending=None,
+                    tokens_left=0,
+                    received=(),
+                    start_completed=len(t.completed[seat]),
+                    replacements=0,
+                    events=tuple(events),
+                ),
             )
-        )
-
-    def _new_contract(self, contract_id: str) -> ZillertalState:
-        """ZT-E11: a contract drawn (or dealt) at a physical table is entered."""
-        t = self._t
-        me = t.current
-        value = self._set.contracts[contract_id].points
-        piles = _with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
-        contracts = _with_seat(t.contracts, me, (*t.contracts[me], Held(contract_id)))
-        owed = list(t.to_draw)
-        owed.remove(value)
-        event = f"player {me} takes contract {contract_id} (worth {value})"
-        after = replaced(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
-        if owed:
-            return self._next(after)
-        if t.pending == DEAL:
-            if me + 1 < t.players:
-                events = (event, f"enter the contracts dealt to player {me + 1}")
-                return self._next(replaced(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
-            return self._next(replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
-        if t.pending == REDRAW:
-            return self._next(replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
-        return self._pass_turn(replaced(after, pending=None))
-
-    def _end_turn(self, chosen: tuple[int, ...]) -> ZillertalState:
-        t = self._t
-        me = t.current
-        hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
-        drew = len(hand) > len(t.hands[me]) or bool(chosen)
-        t = replaced(
-            t,
-            hands=_with_seat(t.hands, me, hand),
-            deck=deck,
-            turns=t.turns + 1,
-            revealed=t.revealed + (1 if drew else 0),
-            events=(),
-        )
-        if t.hands_mode == PHYSICAL and chosen:
-            # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
-            piles = " and ".join(str(v) for v in chosen)
-            event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {piles}: enter them (contract ID)"
-            return self._next(replaced(t, pending=DRAW, to_draw=chosen, events=(event,)))
-        contracts = list(t.contracts[me])
-        piles = list(t.piles)
-        events = []
-        for value in chosen:
-            (new,), piles[value - 1] = cards.draw(piles[value - 1])
-            contracts.append(Held(new))
-            events.append(f"player {me} takes a new contract worth {value}: {new}")
-        t = replaced(
-            t,
-            piles=tuple(piles),
-            contracts=_with_seat(t.contracts, me, tuple(contracts)),
-            events=tuple(events),
-        )
-        return self._pass_turn(t)
-
-    def _pass_turn(self, t: Table) -> ZillertalState:
-        """The turn of the player on turn is over: the next player with cards plays."""
-        me = t.current
-        events = list(t.events)
-        # Rule text: with the deck empty, players play out their hands; a player without cards is passed.
-        for step in range(1, t.players + 1):
-            seat = (me + step) % t.players
-            if t.hands[seat]:
-                return self._next(
-                    replaced(
-                        t,
-                        current=seat,
-                        played=False,
-                        claim_on=None,
-                        pending=None,
-                        tokens_left=0,
-                        received=(),
-                        start_completed=len(t.completed[seat]),
-                        replacements=0,
-                        events=tuple(events),
-                    )
-                )
-        events.append("no cards are left to play: the game is over")
-        return self._next(replaced(t, over=True, played=False, claim_on=None, replacements=0, events=tuple(events)))
+    events.append("no cards are left to play: the game is over")
+    return _next(state, replaced(t, over=True, played=False, claim_on=None, replacements=0, events=tuple(events)))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games import cards, jsonutil
 from controller.games.base import (
@@ -15,107 +15,109 @@ from controller.games.zillertal.cards import (
 )
 from controller.games.zillertal.model import FORMAT_VERSION, token_supply
 
+if TYPE_CHECKING:
+    from controller.games.zillertal.state import ZillertalState
 
-class ZillertalViews:
-    """What others may see of a state: the saved form, a seat's observation, the board's marks."""
 
-    # --- views -------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        t = self._t
-        return {
-            **jsonutil.header(self._game.name, FORMAT_VERSION),
-            "players": t.players,
-            "bonuses": t.bonuses,
-            "cards": self._set.to_data() if self._custom else None,
-            "rng": t.rng.to_json(),
-            "deck": list(t.deck),
-            "unused": list(t.unused),
-            "piles": [list(p) for p in t.piles],
-            "hands": [list(h) for h in t.hands],
-            "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
-            "completed": [list(c) for c in t.completed],
-            "current_player": t.current,
-            "valley": [{"card": p.card, "at": p.at} for p in t.placed],
-            "gorge": t.gorge,
-            "gorges_used": t.gorges_used,
-            "crosses": list(t.crosses),
-            "tokens": [{"icon": k.icon, "column": k.column, "time": k.time, "blank": k.blank} for k in t.tokens],
-            "used": list(t.used),
-            "taken": list(t.taken),
-            "set_aside": list(t.set_aside),
-            "played": t.played,
-            "claim_on": t.claim_on,
-            "pending": t.pending,
-            "tokens_left": t.tokens_left,
-            "received": list(t.received),
-            "start_completed": t.start_completed,
-            "replacements": t.replacements,
-            "turns": t.turns,
-            "over": t.over,
-            "events": list(t.events),
-            "hands_mode": t.hands_mode,
-            "to_draw": list(t.to_draw),
-            "revealed": t.revealed,
-        }
+def to_json(state: ZillertalState) -> dict[str, Any]:
+    t = state._t
+    return {
+        **jsonutil.header(state._game.name, FORMAT_VERSION),
+        "players": t.players,
+        "bonuses": t.bonuses,
+        "cards": state._set.to_data() if state._custom else None,
+        "rng": t.rng.to_json(),
+        "deck": list(t.deck),
+        "unused": list(t.unused),
+        "piles": [list(p) for p in t.piles],
+        "hands": [list(h) for h in t.hands],
+        "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
+        "completed": [list(c) for c in t.completed],
+        "current_player": t.current,
+        "valley": [{"card": p.card, "at": p.at} for p in t.placed],
+        "gorge": t.gorge,
+        "gorges_used": t.gorges_used,
+        "crosses": list(t.crosses),
+        "tokens": [{"icon": k.icon, "column": k.column, "time": k.time, "blank": k.blank} for k in t.tokens],
+        "used": list(t.used),
+        "taken": list(t.taken),
+        "set_aside": list(t.set_aside),
+        "played": t.played,
+        "claim_on": t.claim_on,
+        "pending": t.pending,
+        "tokens_left": t.tokens_left,
+        "received": list(t.received),
+        "start_completed": t.start_completed,
+        "replacements": t.replacements,
+        "turns": t.turns,
+        "over": t.over,
+        "events": list(t.events),
+        "hands_mode": t.hands_mode,
+        "to_draw": list(t.to_draw),
+        "revealed": t.revealed,
+    }
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """ZT-8: hands are hidden (own hand only); deck and piles as counts; everything else is public."""
-        t = self._t
-        valley = self.valley
-        zone_counts = valley.zone_counts()
-        return {
-            "game": self._game.name,
-            "player": player,
-            "players": t.players,
-            "bonuses": t.bonuses,
-            "hands_mode": t.hands_mode,
-            "to_draw": list(t.to_draw),
-            "card_set": self._set.name,
-            "current_player": t.current,
-            "hand": list(t.hands[player]),
-            "hands": cards.seat_views(t.hands, player),
-            "deck": cards.hidden(t.deck),
-            "unused": cards.hidden(t.unused),
-            "piles": {str(v): len(p) for v, p in zip(CONTRACT_VALUES, t.piles, strict=True)},
-            "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
-            "completed": [list(c) for c in t.completed],
-            "points": [self.points(p) for p in range(t.players)],
-            "open_tasks": [self.open_tasks(p) for p in range(t.players)],
-            "valley": [{"card": p.card, "at": p.at} for p in t.placed],
-            "lines": [valley.first, valley.last] if not valley.empty else None,
-            "heights": {str(line): valley.height(line) for line in valley.lines()},
-            "columns": {str(c): list(valley.column_counts(c)) for c in valley.columns()},
-            "zones": {name: list(totals) for name, totals in zone_counts.items()},
-            "gorge": t.gorge,
-            "gorges_used": t.gorges_used,
-            "crosses": list(t.crosses),
-            "tokens": [{"icon": k.icon, "column": k.column, "time": k.time, "blank": k.blank} for k in t.tokens],
-            "token_supply": token_supply(self._set, t.tokens),
-            "used": list(t.used),
-            "taken": list(t.taken),
-            "set_aside": list(t.set_aside),
-            "played": t.played,
-            "claim_on": t.claim_on,
-            "pending": t.pending,
-            "tokens_left": t.tokens_left,
-            "received": list(t.received) if player == t.current else [],
-            "bonus_entitled": self.bonus_entitled() if player == t.current else False,
-            "turns": t.turns,
-            "terminal": t.over,
-            "returns": list(self.returns()),
-            "events": list(t.events),
-        }
 
-    def occupancy(self) -> Occupancy:
-        return {}  # cards are not seen by the piece sensors; placements are entered (physical notes)
+def observation(state: ZillertalState, player: int) -> dict[str, Any]:
+    """ZT-8: hands are hidden (own hand only); deck and piles as counts; everything else is public."""
+    t = state._t
+    valley = state.valley
+    zone_counts = valley.zone_counts()
+    return {
+        "game": state._game.name,
+        "player": player,
+        "players": t.players,
+        "bonuses": t.bonuses,
+        "hands_mode": t.hands_mode,
+        "to_draw": list(t.to_draw),
+        "card_set": state._set.name,
+        "current_player": t.current,
+        "hand": list(t.hands[player]),
+        "hands": cards.seat_views(t.hands, player),
+        "deck": cards.hidden(t.deck),
+        "unused": cards.hidden(t.unused),
+        "piles": {str(v): len(p) for v, p in zip(CONTRACT_VALUES, t.piles, strict=True)},
+        "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
+        "completed": [list(c) for c in t.completed],
+        "points": [state.points(p) for p in range(t.players)],
+        "open_tasks": [state.open_tasks(p) for p in range(t.players)],
+        "valley": [{"card": p.card, "at": p.at} for p in t.placed],
+        "lines": [valley.first, valley.last] if not valley.empty else None,
+        "heights": {str(line): valley.height(line) for line in valley.lines()},
+        "columns": {str(c): list(valley.column_counts(c)) for c in valley.columns()},
+        "zones": {name: list(totals) for name, totals in zone_counts.items()},
+        "gorge": t.gorge,
+        "gorges_used": t.gorges_used,
+        "crosses": list(t.crosses),
+        "tokens": [{"icon": k.icon, "column": k.column, "time": k.time, "blank": k.blank} for k in t.tokens],
+        "token_supply": token_supply(state._set, t.tokens),
+        "used": list(t.used),
+        "taken": list(t.taken),
+        "set_aside": list(t.set_aside),
+        "played": t.played,
+        "claim_on": t.claim_on,
+        "pending": t.pending,
+        "tokens_left": t.tokens_left,
+        "received": list(t.received) if player == t.current else [],
+        "bonus_entitled": state.bonus_entitled() if player == t.current else False,
+        "turns": t.turns,
+        "terminal": t.over,
+        "returns": list(state.returns()),
+        "events": list(t.events),
+    }
 
-    def marks(self) -> dict[Cell, Mark]:
-        """The Crosses' dotted lines (white) and the Gorge's two lines (blue) on the Valley rail."""
-        t = self._t
-        marks: dict[Cell, Mark] = {}
-        if t.gorge is not None:
-            marks[(t.gorge, 0)] = Mark("gorge", "blue")
-            marks[(t.gorge + 1, 0)] = Mark("gorge", "blue")
-        for line in t.crosses:
-            marks[(line, 0)] = Mark("cross", "white")
-        return marks
+
+def occupancy(state: ZillertalState) -> Occupancy:
+    return {}  # cards are not seen by the piece sensors; placements are entered (physical notes)
+
+
+def marks(state: ZillertalState) -> dict[Cell, Mark]:
+    """The Crosses' dotted lines (white) and the Gorge's two lines (blue) on the Valley rail."""
+    t = state._t
+    marks: dict[Cell, Mark] = {}
+    if t.gorge is not None:
+        marks[(t.gorge, 0)] = Mark("gorge", "blue")
+        marks[(t.gorge + 1, 0)] = Mark("gorge", "blue")
+    for line in t.crosses:
+        marks[(line, 0)] = Mark("cross", "white")
+    return marks

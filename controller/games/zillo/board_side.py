@@ -1,7 +1,7 @@
 """What a Zillo action does to the pieces on the board, as the tracker asks it: the board after an
 action, the fields it changes and may reach, and which actions look the same on the board.
 
-A mixin of `ZilloState` (it reads the state's table and its rules: `_board_after`, `landing`,
+Functions of a `ZilloState` (they read its table and its rules: `_board_after`, `landing`,
 `homes`), kept apart from the rules that decide which actions are legal.
 """
 
