@@ -105,7 +105,12 @@ class BoardProfile:
     seat_zones: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # zone name -> its LEDs
 
     def channel_of(self, field: str) -> int:
-        return self.fields[field].channel
+        """The sensor channel under `field`; a ValueError for a field without a sensor (a card
+        table's rail)."""
+        channel = self.fields[field].channel
+        if channel is None:
+            raise ValueError(f"field {field} of board {self.name} has no sensor")
+        return channel
 
     def led_of(self, field: str) -> int:
         return self.fields[field].led
@@ -157,9 +162,9 @@ def _field_name_problem(name: str, geometry: str, size: tuple[int, ...]) -> str 
     match = _FIELD_TEXT.fullmatch(name)
     if geometry == "square":
         width, height = size
-        last = f"{chr(ord('a') + width - 1)}{height}"
+        corner = f"{chr(ord('a') + width - 1)}{height}"
         if match is None or ord(match.group(1)) - ord("a") >= width or int(match.group(2)) > height:
-            return f"not a field of the {width}x{height} board (a1 to {last})"
+            return f"not a field of the {width}x{height} board (a1 to {corner})"
         return None
     (radius,) = size
     rows = 2 * radius + 1

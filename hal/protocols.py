@@ -42,7 +42,9 @@ class SensorSource(Protocol):
     @property
     def channels(self) -> int: ...
 
-    def scan(self) -> Readings: ...
+    def scan(self) -> Readings | None:
+        """Every channel's reading; None for a scan that was lost (no evidence either way)."""
+        ...
 
 
 @runtime_checkable

@@ -63,7 +63,8 @@ def pyserial_opener(port: str, baudrate: int = 115200, write_timeout: float = 0.
         raise RuntimeError("the serial backend needs pyserial: pip install 'tafel[pi]'") from error
 
     def open_port() -> Transport:
-        return serial.Serial(port, baudrate, timeout=0, write_timeout=write_timeout, exclusive=True)
+        opened: Transport = serial.Serial(port, baudrate, timeout=0, write_timeout=write_timeout, exclusive=True)
+        return opened
 
     return open_port
 
@@ -497,7 +498,7 @@ class SerialLink:
             first, last = changed[0], changed[-1]
         for start in range(first, last + 1, proto.LEDS_PER_FRAME):
             end = min(last + 1, start + proto.LEDS_PER_FRAME)
-            if not self._send(proto.LEDS, proto.pack_leds(start, wanted[start:end], show=end == last + 1)):
+            if not self._send(proto.LEDS, proto.pack_leds(start, list(wanted[start:end]), show=end == last + 1)):
                 return
         self._leds_shown = wanted
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from controller.games import Cell, Piece
 from controller.games.boards import parse_fields
@@ -30,7 +31,9 @@ class SimBoard:
         self.model_name = model_name or profile.sensor_model
         self._model = sensor_model(self.model_name, profile.count_cap)
         cells = parse_fields(profile.geometry, profile.size, profile.fields, profile.source)
-        self.channel_of: dict[Cell, int] = {cell: profile.fields[name].channel for name, cell in cells.items()}
+        self.channel_of: dict[Cell, int] = {
+            cell: channel for name, cell in cells.items() if (channel := profile.fields[name].channel) is not None
+        }
         self._names: dict[Cell, str] = {cell: name for name, cell in cells.items()}
         self.pieces: dict[Cell, list[Piece]] = {}
         self.in_hand: list[tuple[Cell, list[Piece]]] = []  # lifted pieces with the field they came from
@@ -81,7 +84,7 @@ class SimBoard:
         if self._file is None:
             return
 
-        def entries(items) -> list[dict]:
+        def entries(items: Iterable[tuple[Cell, list[Piece]]]) -> list[dict[str, Any]]:
             return [
                 {"cell": list(cell), "pieces": [[p.kind, p.owner, p.magnet] for p in stack]} for cell, stack in items
             ]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from controller.bots.thinking import Thinking
 from controller.games import Action, Cell, Piece, State
 from controller.table.tracker import Tracker, TrackerOutput
+from hal.protocols import RGB
 from sim.backends import SimBackends
 from sim.board import SimBoard
 from sim.hands import HandStep
@@ -166,7 +167,7 @@ class Performance:
         self._on_hand = on_hand  # told of every step as the hands make it
         self.before = before if before is not None else tracker.state  # a fast reply starts from the move meant
         self.text = self.before.action_to_str(action)
-        self.ack_frame: tuple | None = None  # the LED frame that acknowledged the action
+        self.ack_frame: tuple[RGB, ...] | None = None  # the LED frame that acknowledged the action
         self._backends = backends
         self._stats = stats
         stats.intended += 1

@@ -14,9 +14,9 @@ import importlib.util
 import os
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sim.gpiochip import ChipError, SimGpioChip
 
@@ -35,6 +35,18 @@ MODE_LG_INPUT, MODE_LG_OUTPUT, MODE_LG_ALERT = 1 << 8, 1 << 9, 1 << 10
 
 CHIP_HANDLE = 1
 
+T = TypeVar("T")
+
+
+def _done(effect: Callable[[], None]) -> Callable[[], int]:
+    """A chip method that returns nothing, as an lgpio call that returns its status (0: done)."""
+
+    def status() -> int:
+        effect()
+        return 0
+
+    return status
+
 
 class error(Exception):
     """lgpio.error: what every failing call raises."""
@@ -49,7 +61,7 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
             setattr(module, name, value)
     module.error = error  # type: ignore[attr-defined]
 
-    def call(name: str, action: Any, *args: Any) -> Any:
+    def call(name: str, action: Callable[..., T], *args: Any) -> T:
         chip.count(name)
         try:
             return action(*args)
@@ -95,13 +107,13 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
         return call("gpio_claim_output", claim)
 
     def gpio_free(handle: int, gpio: int) -> int:
-        return call("gpio_free", lambda: chip.free(gpio) or 0)
+        return call("gpio_free", _done(lambda: chip.free(gpio)))
 
     def gpio_read(handle: int, gpio: int) -> int:
         return call("gpio_read", chip.read, gpio)
 
     def gpio_write(handle: int, gpio: int, level: int) -> int:
-        return call("gpio_write", lambda: chip.write(gpio, level) or 0)
+        return call("gpio_write", _done(lambda: chip.write(gpio, level)))
 
     def gpio_get_mode(handle: int, gpio: int) -> int:
         def mode() -> int:
@@ -141,7 +153,7 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
         return call("spi_open", chip.spi_open, spiDev, spiChan)
 
     def spi_close(handle: int) -> int:
-        return call("spi_close", lambda: chip.spi_close(handle) or 0)
+        return call("spi_close", _done(lambda: chip.spi_close(handle)))
 
     def spi_read(handle: int, count: int) -> tuple[int, bytearray]:
         data = call("spi_read", chip.spi_transfer, handle, bytes(count))

@@ -136,7 +136,7 @@ class SpidevKernel:
         if rx:
             ctypes.memset(rx, 0, length)  # nothing drives MISO
         self.speeds.append(speed or spidev.settings["speed"])
-        return length
+        return int(length)
 
     @contextmanager
     def installed(self) -> Iterator[SpidevKernel]:
@@ -144,8 +144,8 @@ class SpidevKernel:
         import Adafruit_PureIO.spi as pureio
 
         saved = pureio.os, pureio.ioctl
-        pureio.os = _OsWithSpidev(self)  # type: ignore[assignment]
-        pureio.ioctl = self.ioctl  # type: ignore[assignment]
+        pureio.os = _OsWithSpidev(self)
+        pureio.ioctl = self.ioctl
         try:
             yield self
         finally:

@@ -273,6 +273,12 @@ class State(ABC):
         the board finds them from the occupancy (the default)."""
         return None
 
+    @property
+    def events(self) -> tuple[str, ...]:
+        """What the last action brought about besides itself, in words every seat may read (a card
+        drawn, a penalty owed). Default: nothing."""
+        return ()
+
     def chance_count(self) -> int:
         """How many hidden random events (a card drawn or shown, a reshuffle) this state has seen: an
         action across which it changes had an outcome only the dealer knew. Default: none ever."""

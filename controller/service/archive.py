@@ -92,7 +92,7 @@ class Archive:
 
     def games(self) -> list[ArchivedGame]:
         """Every kept game, the latest first; unreadable files are skipped."""
-        found = []
+        found: list[ArchivedGame] = []
         if not self.directory.is_dir():
             return found
         for path in self.directory.glob("*.json"):

@@ -265,9 +265,10 @@ def _pixels(config: Config, sensors: Any, sim: SimBackends | None, opened: list[
         return SimPixels(profile.led_count, sim.board if sim is not None else None, keep=SIM_FRAMES_KEPT)
     if backend == "neopixel":
         strip = _hardware("hal.neopixel", "NeoPixelSink", "[leds] backend neopixel")
-        return _build(opened, "[leds] neopixel", strip.from_profile, profile, config.neopixel)
+        neopixels: PixelSink = _build(opened, "[leds] neopixel", strip.from_profile, profile, config.neopixel)
+        return neopixels
     pixels = _hardware("hal.serial", "SerialPixels", "[leds] backend serial")
-    return _build(
+    serial_pixels: PixelSink = _build(
         opened,
         "[leds] serial",
         pixels,
@@ -276,3 +277,4 @@ def _pixels(config: Config, sensors: Any, sim: SimBackends | None, opened: list[
         colour_order=profile.colour_order,
         brightness=profile.brightness,
     )
+    return serial_pixels

@@ -325,11 +325,13 @@ class _Loader:
             raise self.error(section, None, f"lacks the key {key!r}")
         return table[key]
 
-    def _choice(self, table: Mapping[str, Any], section: str, key: str, choices: tuple[str, ...], default=None):
+    def _choice(
+        self, table: Mapping[str, Any], section: str, key: str, choices: tuple[str, ...], default: str | None = None
+    ) -> str:
         value = table.get(key, default) if default is not None else self._require(table, section, key)
         if value not in choices:
             raise self.error(section, key, f"must be one of {', '.join(choices)}, not {value!r}")
-        return value
+        return str(value)
 
     def _int(self, table: Mapping[str, Any], section: str, key: str, default: int | None, minimum: int = 0) -> int:
         value = table.get(key, default) if default is not None else self._require(table, section, key)
@@ -337,7 +339,9 @@ class _Loader:
             raise self.error(section, key, f"must be a whole number >= {minimum}, not {value!r}")
         return value
 
-    def _number(self, table: Mapping[str, Any], section: str, key: str, default: float, low: float, high: float):
+    def _number(
+        self, table: Mapping[str, Any], section: str, key: str, default: float, low: float, high: float
+    ) -> float:
         value = table.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
             raise self.error(section, key, f"must be a number from {low:g} to {high:g}, not {value!r}")

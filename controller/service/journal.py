@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from controller.games import Game, State, load_game
 
@@ -99,7 +99,7 @@ class Journal:
     def __init__(self, directory: str | Path, compact_after: int = 500) -> None:
         self.directory = Path(directory)
         self.compact_after = compact_after
-        self._file = None
+        self._file: BinaryIO | None = None
         self._records_since_snapshot = 0
         self._game: GameRecord | None = None
         self._seq = 0  # sequence number of the last record written or read

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from controller.games import Action, Game, State
@@ -42,7 +43,11 @@ from controller.service.table_control import TableControl, moves_of, new_game_id
 from controller.table.palette import OFF
 from controller.table.session import Session
 from controller.table.tracker import TrackerOutput
+from controller.table.tracker_types import SensorFault
 from sim.driver import HandsDriver
+
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+"""What `signal.signal` takes and gives back."""
 
 LOGGER = "tafel.service"
 
@@ -135,7 +140,7 @@ class Service(TableControl):
         self._clock: RealClock | VirtualClock | None = None
         self._last_output: TrackerOutput | None = None
         self._last_mode = ""
-        self._last_faults: tuple = ()
+        self._last_faults: tuple[SensorFault, ...] = ()
         self._fault_changes: dict[str, int] = {}
         self._announced_over = False
         self._hands_done = False
@@ -207,8 +212,8 @@ class Service(TableControl):
         start = self._start_record(game, fresh.players, seed, settings.options, self._configured_seats(fresh.players))
         history = list(self.persistence.resume(game, fresh, start, self._fits))
         if config.remote is not None:
-            settings, spec = config.remote
-            remote = self.remote = RemoteBoard(settings, self.log)
+            broker, spec = config.remote
+            remote = self.remote = RemoteBoard(broker, self.log)
             spec = spec or remote_game_of(self.persistence.started)  # else a game started from the lobby
             if spec is not None:
                 moves = moves_of(history, self.persistence.standing_actions())
@@ -240,7 +245,9 @@ class Service(TableControl):
         self._begin(history, dict(self.persistence.started), self.persistence.standing_actions(), first=True)
         self._scan()  # the hardware answers: sensors read, the first LED frame shown
 
-    def _begin(self, history: list[State], start: dict[str, Any], actions: Sequence[str], first: bool = False) -> None:
+    def _begin(
+        self, history: list[State], start: dict[str, Any], actions: Sequence[tuple[str, str]], first: bool = False
+    ) -> None:
         """Lay out a game on the board (at start, or a new or resumed game from the lobby): a session
         over the same devices, the move list, and on the simulated board the virtual hands."""
         config = self.config
@@ -338,6 +345,7 @@ class Service(TableControl):
         while self.stop_reason is None:
             self._scan()
             scans += 1
+            assert self.session is not None
             self.collector.after_scan(quiet=not self.session.tracker.last_evaluated)
             now = self._monotonic()
             if ping_every is not None and now - last_ping >= ping_every:
@@ -560,14 +568,14 @@ class Service(TableControl):
             self.notifier.close()
         self.log.info("stopped")
 
-    def _install_signal_handlers(self) -> dict[int, object]:
+    def _install_signal_handlers(self) -> dict[int, Handler]:
         if threading.current_thread() is not threading.main_thread():
             return {}  # signals reach the main thread only; whoever runs us elsewhere stops us directly
 
-        def handle(signum: int, frame: object) -> None:
+        def handle(signum: int, frame: FrameType | None) -> None:
             self.request_stop(f"{signal.Signals(signum).name} received")
 
-        previous: dict[int, object] = {}
+        previous: dict[int, Handler] = {}
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous[signum] = signal.signal(signum, handle)
         return previous

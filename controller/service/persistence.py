@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from controller.games import Action, Game, State, load_game
-from controller.service.journal import Journal, JournalError
+from controller.service.journal import GameRecord, Journal, JournalError
 
 
 class Persistence(Protocol):
@@ -151,7 +151,7 @@ class JournalPersistence:
         more = {key: value for key, value in start.items() if key not in ("game", "players", "seed", "options")}
         self.journal.start_game(start["game"], start["players"], start["seed"], start["options"], **more)
 
-    def _replay(self, record: Any, game: Game) -> list[State] | None:
+    def _replay(self, record: GameRecord, game: Game) -> list[State] | None:
         if record.start.get("game") != game.name:
             self.log.warning(
                 "journal: the saved game is %s, the configuration plays %s: starting a new game",

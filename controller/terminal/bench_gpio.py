@@ -89,6 +89,7 @@ def measure(variant: Variant, scans: int = 200) -> dict[str, Any]:
         board = open_gpio(config, profile)
         try:
             sensors = board.sensors
+            assert sensors is not None  # the example wires a scanner
             sensors.scan()  # the first scan opens nothing more, but warms the caches
             chip.calls.clear()
             sensors.scan()

@@ -143,11 +143,11 @@ def _bench(games: int, think_s: tuple[float, float], seed: int, limit_s: float) 
         tables = []
         try:
             for index in range(games):
-                pair = names[2 * index : 2 * index + 2]
+                named = names[2 * index : 2 * index + 2]
                 start = GAMES[game].new_game(players=2, seed=seed + index, max_plies=PLIES)
                 tables.append(
                     [
-                        make_board(start, pair, seat, broker.port, passwords, seed + index, f"x{index}", bot, think_s)
+                        make_board(start, named, seat, broker.port, passwords, seed + index, f"x{index}", bot, think_s)
                         for seat in range(2)
                     ]
                 )

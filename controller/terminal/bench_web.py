@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.games import Action, State
 from controller.service.config import load_config
 from controller.service.loop import Limits, Service
 
@@ -108,9 +109,10 @@ def worker(seconds: float, pages: int, port: int, bot: str = "random") -> dict[s
         thread.start()
         while service.session is None:
             time.sleep(0.01)
-        service.session.on_record.append(
-            lambda before, action, after, via: commits.setdefault(len(service.moves), time.monotonic())
-        )
+        def committed(before: State, action: Action, after: State, via: str) -> None:
+            commits.setdefault(len(service.moves), time.monotonic())
+
+        service.session.on_record.append(committed)
         if pages:
             client = subprocess.Popen(
                 [sys.executable, "-m", "controller.terminal.bench_web", "--pages", str(pages), "--port", str(port)],
@@ -132,9 +134,9 @@ def worker(seconds: float, pages: int, port: int, bot: str = "random") -> dict[s
     jitter = [abs(period - 10.0) for period in periods]
     delays = []
     for number, seen in received.items():
-        committed = commits.get(int(number))
-        if committed is not None and len(seen) == pages:
-            delays.append((max(seen) - committed) * 1000)
+        commit_time = commits.get(int(number))
+        if commit_time is not None and len(seen) == pages:
+            delays.append((max(seen) - commit_time) * 1000)
     return {
         "pages": pages,
         "scans": len(starts),
@@ -160,8 +162,9 @@ def pages_client(pages: int, port: int) -> None:
     async def page() -> None:
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as socket:
             known = -1
-            async for text in socket:
+            async for message in socket:
                 now = time.monotonic()
+                text = message.decode() if isinstance(message, bytes) else message
                 # Counted, not parsed: a phone's work is not this machine's, so the pages stay light.
                 moves = text.count('"number": ')
                 if moves != known:

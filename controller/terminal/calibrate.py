@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from controller.service.config import Config
-from hal.gpio.analog import thresholds_between
+from hal.gpio.analog import AnalogMuxScanner, thresholds_between
+from hal.gpio.wiring import AnalogMuxWiring
 
 STEP = 0.08  # one magnet's field at the sensor, as a fraction of the ADC's full scale (simulation)
 ZERO = 0.5
@@ -104,20 +104,22 @@ def run_calibrate(
     out: Callable[[str], None] = print,
     ask: Callable[[str], str] = input,
     write: bool = False,
-    board: Any = None,
+    board: SimAnalogBoard | None = None,
 ) -> Calibration:
     """Go through the rounds on the board `config` describes (the simulated one: `board`, or a
     SimAnalogBoard), then report, and with `write` store the thresholds in the configuration."""
     profile = config.profile
-    names = {wiring.channel: name for name, wiring in profile.fields.items()}
-    scanner = getattr(config.gpio, "scanner", None)
-    analog = scanner is not None and hasattr(scanner, "thresholds")
-    simulated = not analog
-    hysteresis = scanner.hysteresis if analog else 0.01
-    zero = scanner.zero if analog else ZERO
+    names = {wiring.channel: name for name, wiring in profile.fields.items() if wiring.channel is not None}
+    scanner = config.gpio.scanner
+    analog = scanner if isinstance(scanner, AnalogMuxWiring) else None  # else: the simulated analog board
+    simulated = analog is None
+    hysteresis = analog.hysteresis if analog is not None else 0.01
+    zero = analog.zero if analog is not None else ZERO
     # As many thresholds as the sensor model needs: one (a piece or none, either pole) or one per
     # count up to the profile's count_cap.
     cap = profile.count_cap if "count" in config.sensor_model else 1
+    sim: SimAnalogBoard | None = None
+    sensors: AnalogMuxScanner | None = None
     if simulated:
         sim = board or SimAnalogBoard(len(profile.fields), seed=config.sim.seed)
         out("calibrating the simulated analog board: the virtual hands put the magnets")
@@ -125,7 +127,8 @@ def run_calibrate(
         from hal.gpio import open_gpio
 
         opened = open_gpio(config.gpio, profile)
-        sim = None
+        assert isinstance(opened.sensors, AnalogMuxScanner)  # the wiring is analog
+        sensors = opened.sensors
     rounds: list[dict[str, float]] = []
     try:
         for count in range(cap + 1):
@@ -137,7 +140,7 @@ def run_calibrate(
                     else f"{count} magnet{'s' if count > 1 else ''}, {'north' if pole > 0 else 'south'} down"
                 )
                 found: dict[str, float] = {}
-                if simulated:
+                if sim is not None:
                     for channel, name in names.items():
                         sim.poles = [0] * len(sim.poles)
                         sim.poles[channel] = pole * count
@@ -145,7 +148,8 @@ def run_calibrate(
                 else:
                     ask(f"{what}: move {'nothing' if count == 0 else 'them'} over every field, then press Enter ")
                     for _ in range(50):  # the strongest of a few scans per field: the magnet resting on it
-                        values = opened.sensors.raw_scan()
+                        assert sensors is not None
+                        values = sensors.raw_scan()
                         for channel, name in names.items():
                             found[name] = max(found.get(name, 0.0), abs(values[channel] - zero))
                 for name, strength in found.items():  # the weaker pole decides

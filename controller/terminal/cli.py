@@ -10,7 +10,7 @@ import os
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +107,9 @@ def seat_label(game: Game, players: int, seat: int) -> str:
     return f"seat {seat}" if name.startswith("seat") else f"seat {seat} ({name})"
 
 
-def _selfplay(game: Game, players: int, options: dict[str, Any], args: argparse.Namespace, advance) -> dict[str, Any]:
+def _selfplay(
+    game: Game, players: int, options: dict[str, Any], args: argparse.Namespace, advance: Callable[[], None]
+) -> dict[str, Any]:
     if args.physical:
         from controller.terminal.physical import run_physical_selfplay
 
@@ -433,7 +435,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {
+COMMANDS: dict[str, arguments.Command] = {
     "games": cmd_games,
     "selfplay": cmd_selfplay,
     "demo": cmd_demo,
@@ -458,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except (UsageError, ValueError) as error:
         print(f"tafel: {error}", file=sys.stderr)
         return 2

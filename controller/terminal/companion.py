@@ -259,8 +259,8 @@ class CompanionTerminal:
     def run(self) -> State:
         state = self.companion.state
         self.say(companion_help(state.game.name))
-        for line in state.events:
-            self.say(line)
+        for event in state.events:
+            self.say(event)
         self.show()
         reader = LineReader(self.stdin, self.stdout) if self.pixels is None else None
         while not self.companion.state.is_terminal():

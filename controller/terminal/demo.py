@@ -14,13 +14,14 @@ from typing import Any
 
 from controller.bots import make_bot
 from controller.bots.seeds import bot_seed
-from controller.games import Game, Piece, State
+from controller.games import Cell, Game, Piece, State
 from controller.games.seats import result_line, seat_name
 from controller.table.tracker import TrackerOutput
 from controller.terminal.cells import legend
 from controller.terminal.physical import PhysicalTable
 from controller.terminal.render import render_board
 from hal.profile import load_profile
+from hal.protocols import RGB
 from sim.hands import HandStep
 
 MODE_WORDS = {
@@ -102,7 +103,7 @@ def run_demo(
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
     narrator = Narrator(game, table, out, speed)
 
-    def leds(frame: tuple | None) -> dict | None:
+    def leds(frame: tuple[RGB, ...] | None) -> dict[Cell, RGB] | None:
         return {cell: frame[led] for cell, led in board.led_of.items()} if frame else None
 
     out(f"{game.title} on the simulated {profile.name} board ({table.sim.model_name} sensors, noise {noise})")

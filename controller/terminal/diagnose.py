@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games import Piece
+from controller.games import Cell, Piece
 from controller.service.backends import Backends, from_config
 from controller.service.config import Config
 from controller.table.board import field_cells
@@ -128,7 +128,9 @@ class Diagnosis:
         pixels.show(frame)
 
     def report(self) -> Report:
-        never, always, unmapped = [], [], []
+        never: list[str] = []
+        always: list[str] = []
+        unmapped: list[int] = []
         by_times: dict[tuple[int, ...], list[str]] = {}
         for channel, log in sorted(self.logs.items()):
             name = self.names.get(channel)
@@ -180,8 +182,9 @@ def run_diagnose(
         backends.close()
 
 
-def magnet_walk(diagnosis: Diagnosis, backends: Backends, cells: list) -> None:
+def magnet_walk(diagnosis: Diagnosis, backends: Backends, cells: list[Cell]) -> None:
     """The simulated builder: a magnet put on each field in turn, then taken off (virtual time)."""
+    assert backends.sim is not None
     board = backends.sim.board
     now = 0
     diagnosis.scan(now)

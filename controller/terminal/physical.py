@@ -15,11 +15,12 @@ from typing import Any
 
 from controller.bots import Bot, make_bot
 from controller.bots.seeds import bot_seed, game_seed
-from controller.games import Action, Game, State
+from controller.games import Action, Cell, Game, State
 from controller.service.memory import CollectionPacer
 from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
+from hal.protocols import RGB
 from sim.backends import simulated
 from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile, sight_of
 from sim.hands import BEHAVIOURS, HandStep
@@ -61,7 +62,7 @@ class PhysicalTable:
         self.now = 0
         self.stats = PhysicalStats()
         self.judge = Judge(self.stats)  # every commit checked against the moves the hands meant
-        self.ack_frame: tuple | None = None  # the LED frame that acknowledged the last move
+        self.ack_frame: tuple[RGB, ...] | None = None  # the LED frame that acknowledged the last move
         self.messages: list[str] = []  # what the board said (button answers, refused declarations)
         self._last_mode = ""
         # Collections paced between scans as the service paces them (a bench sets it: memory.py).
@@ -229,10 +230,11 @@ class PhysicalTable:
         return move
 
 
-def _fields(sight: MoveSight, action: Action, state: State) -> set:
+def _fields(sight: MoveSight, action: Action, state: State) -> set[Cell]:
     """The fields `action` takes pieces from or puts pieces on."""
     print_ = sight.footprint(state, action)
-    return {move.origin for move in print_.moves} | {move.target for move in print_.moves}
+    ends = {move.origin for move in print_.moves} | {move.target for move in print_.moves}
+    return {cell for cell in ends if cell is not None}
 
 
 def play_physical_game(

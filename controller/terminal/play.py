@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.bots import make_bot
 from controller.bots.seeds import bot_seed
-from controller.games import Game, IllegalAction, Piece, State
+from controller.games import Cell, Game, IllegalAction, Piece, State
 from controller.games.seats import result_line, seat_name
 from controller.terminal.cells import legend
 from controller.terminal.physical import PhysicalTable
@@ -52,7 +52,7 @@ class TerminalPlay:
         noise: str = "none",
         ansi: bool = False,
         out: Callable[[str], None] = print,
-        **options,
+        **options: Any,
     ) -> None:
         self.game = game
         self.out = out
@@ -138,7 +138,7 @@ class TerminalPlay:
         if taken:
             self.out(f"took back {taken} move{'s' if taken > 1 else ''}; the pieces are back")
 
-    def _field(self, args: list[str], verb: str) -> tuple:
+    def _field(self, args: list[str], verb: str) -> Cell:
         if not args:
             raise IllegalAction(
                 f"{verb} needs a field, e.g. {verb} {self.game.format_cell(self.game.cells(self.state)[0])}"
@@ -229,7 +229,7 @@ def play_terminal(
     lines: TextIO,
     ansi: bool,
     out: Callable[[str], None] = print,
-    **kwargs,
+    **kwargs: Any,
 ) -> int:
     """Play until the game ends, the person quits or the input ends; prompts go to standard output
     when `out` is print (a test collecting `out` sees no prompts)."""

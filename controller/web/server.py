@@ -119,7 +119,7 @@ def network_address() -> str:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.255.255.255", 1))  # a UDP connect picks the outgoing interface, sends nothing
-        return probe.getsockname()[0]
+        return str(probe.getsockname()[0])
     except OSError:
         return "localhost"
     finally:

@@ -36,7 +36,8 @@ def piece_words(state: State, piece: Piece) -> str:
 
 def _differences(board: BoardMap, readings: Sequence[int], expected: Sequence[int]) -> tuple[list[Cell], list[Cell]]:
     """Fields with fewer magnets than the game expects (emptied) and with more (filled)."""
-    emptied, filled = [], []
+    emptied: list[Cell] = []
+    filled: list[Cell] = []
     for cell, channel in board.channel_of.items():
         have, want = readings[channel], expected[channel]
         if have == want:

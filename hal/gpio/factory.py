@@ -27,7 +27,7 @@ def hardware_error(error: BaseException, doing: str) -> HardwareError:
     try:
         from gpiozero.exc import GPIOPinInUse, PinUnknownPi
     except ImportError:  # gpiozero missing: nothing of it can have raised
-        GPIOPinInUse = PinUnknownPi = ()  # type: ignore[assignment]
+        GPIOPinInUse = PinUnknownPi = ()
     if isinstance(error, PinUnknownPi):
         return HardwareError(
             f"{doing}: this machine is not a Raspberry Pi ({text}); on other machines use the simulated board"

@@ -88,9 +88,9 @@ class ShiftRegisterScanner:
                     readings[channel] = level[(value >> bit) & 1]
             return tuple(readings)
         clock, data = self._clock, self._data
-        for channel in self._order:
-            if channel is not None:
-                readings[channel] = level[data()]
+        for slot in self._order:
+            if slot is not None:
+                readings[slot] = level[data()]
             clock(1)  # rising edge: the next bit appears on QH
             clock(0)
         return tuple(readings)

@@ -332,7 +332,7 @@ class AnalogMuxWiring:
         inputs = tuple(tuple(entry) if isinstance(entry, list | tuple) else entry for entry in raw_inputs)
         wiring = cls(
             select_pins=table.gpios("select_pins", 4),
-            adc_inputs=inputs,  # type: ignore[arg-type]  # checked in __post_init__
+            adc_inputs=inputs,  # checked in __post_init__
             thresholds=table.numbers("thresholds"),
             enable_pin=table.gpio("enable_pin", None),
             zero=table.number("zero", 0.5),
@@ -433,7 +433,11 @@ class GpioConfig:
         kind = table.raw("scanner", None)
         if kind is not None and kind not in SCANNERS:
             raise table.error("scanner", f"must be one of {', '.join(repr(s) for s in SCANNERS)}, not {kind!r}")
-        makers = {"mux": MuxWiring, "shift": ShiftRegisterWiring, "analog": AnalogMuxWiring}
+        makers: dict[str, type[MuxWiring] | type[ShiftRegisterWiring] | type[AnalogMuxWiring]] = {
+            "mux": MuxWiring,
+            "shift": ShiftRegisterWiring,
+            "analog": AnalogMuxWiring,
+        }
         # Only the table named by `scanner` is read: a builder may keep the others for reference.
         sub_tables = {name: table.table(name) for name in makers}
         scanner: ScannerWiring | None = None
