@@ -58,6 +58,16 @@ class PixelSink(Protocol):
 
 
 @runtime_checkable
+class DimmablePixels(PixelSink, Protocol):
+    """A strip whose brightness can be changed while it runs (the table's settings): NeoPixels, the
+    scanner board's strip and the simulated one declare it by having both members."""
+
+    brightness: float
+
+    def set_brightness(self, brightness: float) -> None: ...
+
+
+@runtime_checkable
 class InputSource(Protocol):
     """Returns the input events that arrived since the last call (possibly none)."""
 

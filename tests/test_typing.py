@@ -1,6 +1,6 @@
-"""The rules engines, the tracker, the bots and remote play type-check under mypy's strict mode: every
+"""The controller, the hardware layer and the simulator type-check under mypy's strict mode: every
 attribute a part reads is declared, every function typed (the suite runs the check, so it cannot
-drift). Their classes are composed, never mixed in."""
+drift). The tracker's, the games' and the service's classes are composed, never mixed in."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from mypy import api
 
 from tests.service.configs import ROOT
 
-STRICT = [str(ROOT / "controller" / name) for name in ("games", "table", "bots", "remote")]
+STRICT = [str(ROOT / name) for name in ("controller", "hal", "sim")]
 
 
-def test_the_strictly_typed_packages_pass_mypy_strict() -> None:
+def test_controller_hal_and_sim_pass_mypy_strict() -> None:
     # The settings are pyproject.toml's [tool.mypy], so `mypy` alone checks the same thing.
     config = str(ROOT / "pyproject.toml")
     out, err, status = api.run(
@@ -49,3 +49,9 @@ def test_each_game_state_is_one_class() -> None:
     """A game's turns, reasons, notation and views are functions its state calls, not mixins."""
     interfaces = frozenset({"State", "Game", "IllegalAction"})
     assert _mixed_in(ROOT / "controller" / "games", interfaces) == {}
+
+
+def test_the_service_holds_its_parts() -> None:
+    """The service holds its table control (`service.table`), which reads it through a declared
+    protocol: neither inherits from the other."""
+    assert _mixed_in(ROOT / "controller" / "service") == {}

@@ -29,11 +29,10 @@ from typing import Any, TextIO
 
 from controller.games import Action, Game, State
 from controller.games.seats import result_line, seat_name
-from controller.service.archive import Archive
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.clocks import RealClock, VirtualClock
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.control import ControlChannel, MoveEntry, Notice
+from controller.service.control import MoveEntry
 from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
 from controller.service.remote_board import RemoteBoard
@@ -107,7 +106,7 @@ class Limits:
     max_scans: int | None = None  # ... or after this many scans (a bench runs minutes of board time this way)
 
 
-class Service(TableControl):
+class Service:
     def __init__(
         self,
         config: Config,
@@ -149,24 +148,8 @@ class Service(TableControl):
         self._ready = False
         self._device_state: str | None = None  # the scanner link's state last logged
         self._device_details: set[str] = set()  # the reasons logged in that state
-        # What the screens see and change (controller.service.table_control):
-        self.control = ControlChannel()
-        self.archive = Archive(Path(config.service.state_dir) / "games")
-        self.tracker_config = config.tracker
-        self.seats: tuple[str, ...] = ()
-        self.moves = []
-        self.start_record: dict[str, Any] = {}
-        self._bots = []
-        self._seated = []
-        self._bot_cache = None
-        self._changed = True
-        self._notices: list[Notice] = []
-        self._page_inputs: list[tuple[str, int | None]] = []
-        self._revision = 0
-        self._published: TrackerOutput | None = None
-        self._readings_at = 0
         self.remote: RemoteBoard | None = None  # [remote]: this board on a broker (docs/remote.md)
-        self._invited_seats: tuple[str, ...] = ()  # who plays this board's seats of the game it invited to
+        self.table = TableControl(self)  # what the screens see and change (table_control.py)
 
     # --- control -------------------------------------------------------------------------------
     def request_stop(self, reason: str) -> None:
@@ -209,8 +192,9 @@ class Service(TableControl):
         settings = config.game
         seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
         fresh = game.new_game(players=settings.players, seed=seed, **settings.options)
-        start = self._start_record(game, fresh.players, seed, settings.options, self._configured_seats(fresh.players))
-        history = list(self.persistence.resume(game, fresh, start, self._fits))
+        seats = self.table.configured_seats(fresh.players)
+        start = self.table.start_record_of(game, fresh.players, seed, settings.options, seats)
+        history = list(self.persistence.resume(game, fresh, start, self.table.fits_board))
         if config.remote is not None:
             broker, spec = config.remote
             remote = self.remote = RemoteBoard(broker, self.log)
@@ -236,16 +220,16 @@ class Service(TableControl):
             config.service.scan_hz,
         )
         self.backends = from_config(config)
-        self._load_settings()
+        self.table.load_settings()
         period_ms = 1000 / config.service.scan_hz
         if self.backends.sim is not None:
             self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
         else:
             self._clock = RealClock(period_ms, self._monotonic, self._sleep)
-        self._begin(history, dict(self.persistence.started), self.persistence.standing_actions(), first=True)
+        self.begin(history, dict(self.persistence.started), self.persistence.standing_actions(), first=True)
         self._scan()  # the hardware answers: sensors read, the first LED frame shown
 
-    def _begin(
+    def begin(
         self, history: list[State], start: dict[str, Any], actions: Sequence[tuple[str, str]], first: bool = False
     ) -> None:
         """Lay out a game on the board (at start, or a new or resumed game from the lobby): a session
@@ -255,9 +239,9 @@ class Service(TableControl):
         assert backends is not None
         state = history[-1]
         game = self.game = state.game
-        self.start_record = {**start, "id": str(start.get("id") or new_game_id())}  # older journals have none
-        self.seats = self._seats_of(start, state.players)
-        self.moves = moves_of(history, actions)
+        self.table.start_record = {**start, "id": str(start.get("id") or new_game_id())}  # older journals have none
+        self.table.seats = self.table.seats_of(start, state.players)
+        self.table.moves = moves_of(history, actions)
         sim = backends.sim
         # Real pieces outlive a restart: so do the simulated ones, in the state directory. A new
         # board starts set up, as the virtual players would have done.
@@ -271,32 +255,32 @@ class Service(TableControl):
             backends.pixels,
             backends.inputs,
             config.board.sensor_model,
-            self.tracker_config,
+            self.table.tracker_config,
             history[:-1],
         )
-        guest = self.remote_play is not None and self.remote_play.guest is not None
+        guest = self.table.remote_play is not None and self.table.remote_play.guest is not None
         if not guest:  # a guest's game is journaled on its host (docs/remote.md, rule 7)
             session.on_record.append(self.persistence.on_commit)
             session.on_takeback.append(self.persistence.on_takeback)
         session.on_record.append(self._log_commit)
-        session.on_record.append(self._record_move)
-        session.on_takeback.append(self._takeback_move)
+        session.on_record.append(self.table.record_move)
+        session.on_takeback.append(self.table.takeback_move)
         session.on_abandon.append(self._abandon)
-        if self.remote_play is not None:
-            session.on_record.append(self.remote_play.committed)
-            self.remote_play.begin(session.tracker, 0)
+        if self.table.remote_play is not None:
+            session.on_record.append(self.table.remote_play.committed)
+            self.table.remote_play.begin(session.tracker, 0)
         if backends.device_status() is not None:
             session.device_trouble = backends.device_trouble
         self._announced_over = state.is_terminal()
         self._last_mode = ""
         self._last_output = None
         self._hands_done = False
-        bots = self._bots_for(state)
+        bots = self.table.bots_for(state)
         if sim is not None:
             self.driver = HandsDriver(sim, session.tracker, config.sim.moves if first else (), bots, self.log.debug)
         else:
-            self._bots = bots
-        self._changed = True
+            self.table._bots = bots
+        self.table._changed = True
 
     def _log_commit(self, before: State, action: Action, after: State, via: str) -> None:
         """One line per confirmed move, written after the journal has it on disk."""
@@ -308,18 +292,19 @@ class Service(TableControl):
         """The players abandoned the game (menu: abandon): it goes to the history, and a new game of
         the same kind starts from set-up."""
         assert self.game is not None
-        self._keep_in_history()
+        self.table.keep_in_history()
         state = self.session.state if self.session is not None else None
         players = state.players if state is not None else self.config.game.players
-        options = self.start_record.get("options", self.config.game.options)
+        options = self.table.start_record.get("options", self.config.game.options)
         seed = secrets.randbelow(2**31)
         fresh = self.game.new_game(players=players, seed=seed, **options)
-        start = self._start_record(self.game, players, seed, options, self.seats, self.start_record.get("origin"))
+        origin = self.table.start_record.get("origin")
+        start = self.table.start_record_of(self.game, players, seed, options, self.table.seats, origin)
         self.persistence.new_game(start)
-        self.start_record, self.moves = start, []
+        self.table.start_record, self.table.moves = start, []
         self.log.info("game abandoned; a new %s game starts (seed %d): set up the board", self.game.title, seed)
         self._announced_over = False
-        self._changed = True
+        self.table._changed = True
         return fresh
 
     def describe(self) -> str:
@@ -362,7 +347,7 @@ class Service(TableControl):
         assert self._clock is not None and self.session is not None
         now = self._clock.tick()
         began = time.perf_counter()
-        self.control.drain(self._execute, self._command_failed)  # a screen's commands, between two scans
+        self.table.control.drain(self.table.execute, self._command_failed)  # a screen's commands, between two scans
         if self.remote is not None:
             self._remote_scan(now)
         driver = self.driver
@@ -377,8 +362,8 @@ class Service(TableControl):
             began += time.perf_counter() - hands
         self._report(output)
         self._report_device()
-        self._think(self.session.state)
-        self._publish(now, output)
+        self.table.think(self.session.state)
+        self.table.publish(now, output)
         self.last_scan_ms = (time.perf_counter() - began) * 1000.0
         if driver is not None and driver.finished and not self._hands_done:
             self._hands_done = True
@@ -392,34 +377,34 @@ class Service(TableControl):
         assert self.remote is not None and self.session is not None
         news = self.remote.scan(now, self.session.tracker, self.session.last_scan_changed)
         if news.said or news.changed:
-            self._changed = True  # an invitation, or a board come or gone: the screens say so
+            self.table._changed = True  # an invitation, or a board come or gone: the screens say so
         if news.start is not None:
-            self._start_remote(*news.start)
+            self.table.start_remote(*news.start)
         update = news.update
-        if update is None or self.remote_play is None:
+        if update is None or self.table.remote_play is None:
             return
         if update.took_back:  # the boards agreed to take back moves: the host's journal drops them
             for _ in range(update.took_back):
                 self.persistence.on_takeback(self.session.state)
-            del self.moves[max(0, len(self.moves) - update.took_back) :]
+            del self.table.moves[max(0, len(self.table.moves) - update.took_back) :]
         for before, action, after, via in update.played:
             self.persistence.on_commit(before, action, after, via)
-            self._record_move(before, action, after, via)
-        guest = self.remote_play.guest
+            self.table.record_move(before, action, after, via)
+        guest = self.table.remote_play.guest
         if guest is not None and update.position is not None:  # a guest's move list is the host's
-            self.moves = [
+            self.table.moves = [
                 MoveEntry(seat, text, text, "remote") for seat, text in zip(guest.movers, guest.moves, strict=False)
             ]
         if update.position is not None and update.moved and self.driver is not None:
             self.driver.position_changed()
         if update.position is not None or update.said:
-            self._changed = True
+            self.table._changed = True
 
     def _command_failed(self, command: object, error: Exception) -> None:
         self.log.error("a command from a screen failed: %r: %s", command, error, exc_info=error)
 
     def _game_done(self) -> bool:
-        if self.remote_play is not None and not self.remote_play.settled:
+        if self.table.remote_play is not None and not self.table.remote_play.settled:
             return False  # the game is over only once the other boards have this board's last move
         if self.driver is not None:
             return self.driver.finished
@@ -459,7 +444,7 @@ class Service(TableControl):
             self._last_faults = output.display.faults
         if output.display.state.is_terminal() and not self._announced_over:
             self._announced_over = True
-            self.log.info("game over after %d moves: %s", len(self.moves), self._result(output.display.state))
+            self.log.info("game over after %d moves: %s", len(self.table.moves), self._result(output.display.state))
         if changed and self._ready:  # before READY, the READY message carries the status
             wait = STATE_CHANGE_WAIT if output.display.state.is_terminal() else 0.0  # the end is worth a wait
             self._notify(self.notifier.status(self.describe(), wait=wait))
@@ -556,7 +541,7 @@ class Service(TableControl):
                 self.log.error("could not switch the LEDs off: %s", error)
             for problem in backends.close():
                 self.log.warning("%s", problem)
-        self._close_bots()  # searching bots stop thinking, their workers end
+        self.table.close_bots()  # searching bots stop thinking, their workers end
         if self.remote is not None:
             self.remote.close()  # the other boards hear "offline" at once
         if self.driver is not None and not self._hands_done:

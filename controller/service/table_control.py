@@ -1,7 +1,8 @@
 """What the players change while the service runs, from a screen: a new or resumed game with its
 seats (people or bots), the buttons, declared decisions, moves the virtual hands make for a person,
-and the table's settings. Mixed into `Service`; every method here runs on the scan loop's thread,
-between two scans (commands arrive through `controller.service.control`).
+and the table's settings. A part of the `Service` (its `table`), which it reads through `Host`;
+every method here runs on the scan loop's thread, between two scans (commands arrive through
+`controller.service.control`).
 
 Nothing here is lost by accident: a game left for another goes to the history first, and a new game
 that would end one still in progress needs the players to say so (`abandon`).
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.bots import BOTS
 from controller.bots.seeds import bot_seed
@@ -53,9 +54,13 @@ from controller.service.remote_play import RemotePlay
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
 from controller.table.session import ABANDON, Session
-from controller.table.tracker_types import TAKEBACK_MODES, TrackerConfig, TrackerOutput
-from hal.protocols import BUTTONS, InputEvent
+from controller.table.tracker_types import TAKEBACK_MODES, TrackerOutput
+from hal.protocols import BUTTONS, DimmablePixels, InputEvent
 from sim.driver import HandsDriver
+
+if TYPE_CHECKING:
+    from controller.service.backends import Backends
+    from controller.service.persistence import Persistence
 
 HUMAN = "human"
 SETTINGS_FILE = "settings.json"  # the settings changed at the table, kept beside the journal
@@ -102,37 +107,51 @@ def now_text() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-class TableControl:
-    """The Service's controls for front-ends (see the module docstring)."""
+class Host(Protocol):
+    """What the table control reads of the service that holds it: the configuration, the devices, the
+    journal, the game laid out on the board now, and how to lay out another."""
 
     config: Config
-    backends: Any  # controller.service.backends.Backends, once started
-    persistence: Any  # controller.service.loop.Persistence
+    backends: Backends | None
+    persistence: Persistence
     log: logging.Logger
     session: Session | None
     driver: HandsDriver | None
     game: Game | None
-    control: ControlChannel
-    archive: Archive
-    tracker_config: TrackerConfig
-    seats: tuple[str, ...]
-    moves: list[MoveEntry]
-    start_record: dict[str, Any]
-    _bots: list[Thinking | None]
-    _seated: list[Thinking | None]
-    _bot_cache: tuple[State, str] | None  # the bot move shown for a position, once decided
-    _changed: bool
-    _notices: list[Notice]
-    _page_inputs: list[tuple[str, int | None]]
-    _revision: int
-    _published: TrackerOutput | None
-    _readings_at: int
     remote: RemoteBoard | None
-    _invited_seats: tuple[str, ...]
+
+    def begin(
+        self, history: list[State], start: dict[str, Any], actions: Sequence[tuple[str, str]], first: bool = False
+    ) -> None: ...
+
+
+class TableControl:
+    """The service's controls for front-ends (see the module docstring): a part of the service,
+    which reads it through `Host`."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        config = host.config
+        self.control = ControlChannel()
+        self.archive = Archive(Path(config.service.state_dir) / "games")
+        self.tracker_config = config.tracker
+        self.seats: tuple[str, ...] = ()
+        self.moves: list[MoveEntry] = []
+        self.start_record: dict[str, Any] = {}
+        self._bots: list[Thinking | None] = []
+        self._seated: list[Thinking | None] = []
+        self._bot_cache: tuple[State, str] | None = None  # the bot move shown for a position, once decided
+        self._changed = True
+        self._notices: list[Notice] = []
+        self._page_inputs: list[tuple[str, int | None]] = []
+        self._revision = 0
+        self._published: TrackerOutput | None = None
+        self._readings_at = 0
+        self._invited_seats: tuple[str, ...] = ()  # who plays this board's seats of the game it invited to
 
     @property
     def remote_play(self) -> RemotePlay | None:
-        return self.remote.play if self.remote is not None else None
+        return self.host.remote.play if self.host.remote is not None else None
 
     @property
     def game_id(self) -> str:
@@ -140,21 +159,21 @@ class TableControl:
         return str(self.start_record.get("id", ""))
 
     # --- seats and starts ------------------------------------------------------------------------
-    def _configured_seats(self, players: int) -> tuple[str, ...]:
+    def configured_seats(self, players: int) -> tuple[str, ...]:
         """Who plays each seat when the configuration starts a game: on the simulated board the
         configured bot (or people, with `[sim] bots = false`); on a real board people."""
-        if self.config.sensors.backend == "sim" and self.config.sim.bots:
-            return (self.config.sim.bot,) * players
+        if self.host.config.sensors.backend == "sim" and self.host.config.sim.bots:
+            return (self.host.config.sim.bot,) * players
         return (HUMAN,) * players
 
-    def _seats_of(self, start: Mapping[str, Any], players: int) -> tuple[str, ...]:
+    def seats_of(self, start: Mapping[str, Any], players: int) -> tuple[str, ...]:
         seats = start.get("seats")
         known = (HUMAN, *BOTS)
         if isinstance(seats, list | tuple) and len(seats) == players and all(seat in known for seat in seats):
             return tuple(seats)
-        return self._configured_seats(players)
+        return self.configured_seats(players)
 
-    def _start_record(
+    def start_record_of(
         self,
         game: Game,
         players: int,
@@ -173,13 +192,13 @@ class TableControl:
             "id": new_game_id(),
         }
 
-    def _fits(self, game: Game) -> bool:
+    def fits_board(self, game: Game) -> bool:
         """Whether `game` can be played on this board (its fields are all there)."""
-        return fits(self.config.profile, game, self.config.board.sensor_model)
+        return fits(self.host.config.profile, game, self.host.config.board.sensor_model)
 
-    def _bots_for(self, state: State) -> list[Thinking | None]:
+    def bots_for(self, state: State) -> list[Thinking | None]:
         """The bot seats of a new game (the last game's bots stop thinking)."""
-        self._close_bots()
+        self.close_bots()
         seed = int(self.start_record.get("seed", 0))
         here = self.remote_play.seats_here if self.remote_play is not None else frozenset(range(len(self.seats)))
         self._seated = [
@@ -188,67 +207,67 @@ class TableControl:
         ]
         return self._seated
 
-    def _close_bots(self) -> None:
+    def close_bots(self) -> None:
         for bot in self._seated:
             if bot is not None:
                 bot.close()
         self._seated = []
 
     # --- the move list and the history ------------------------------------------------------------
-    def _record_move(self, before: State, action: Action, after: State, via: str) -> None:
+    def record_move(self, before: State, action: Action, after: State, via: str) -> None:
         if via == "correction" and self.moves:
             self.moves.pop()
         self.moves.append(
             MoveEntry(before.current_player, before.action_to_str(action), before.public_action_to_str(action), via)
         )
         if after.is_terminal():
-            self._keep_in_history()
+            self.keep_in_history()
         self._changed = True
 
-    def _takeback_move(self, state: State) -> None:
-        assert self.session is not None
-        del self.moves[len(self.session.tracker.history) :]
+    def takeback_move(self, state: State) -> None:
+        assert self.host.session is not None
+        del self.moves[len(self.host.session.tracker.history) :]
         self._changed = True
 
-    def _keep_in_history(self) -> None:
+    def keep_in_history(self) -> None:
         """The game in progress goes to the history (a finished one, or one left for another)."""
-        if self.session is None or not self.moves:
+        if self.host.session is None or not self.moves:
             return
         try:
             self.archive.keep(
-                self.game_id, self.start_record, [move.text for move in self.moves], self.session.state, now_text()
+                self.game_id, self.start_record, [move.text for move in self.moves], self.host.session.state, now_text()
             )
         except OSError as error:
-            self.log.warning("history: could not keep game %s: %s", self.game_id, error)
+            self.host.log.warning("history: could not keep game %s: %s", self.game_id, error)
 
     def _in_progress(self) -> bool:
-        return self.session is not None and bool(self.moves) and not self.session.state.is_terminal()
+        return self.host.session is not None and bool(self.moves) and not self.host.session.state.is_terminal()
 
     def _refuse_to_drop(self, abandon: bool) -> None:
         if self._in_progress() and not abandon:
-            assert self.game is not None
+            assert self.host.game is not None
             raise CommandError(
-                f"a game of {self.game.title} is in progress ({len(self.moves)} moves): say to abandon it "
+                f"a game of {self.host.game.title} is in progress ({len(self.moves)} moves): say to abandon it "
                 "(it stays in the history and can be resumed), or go back to it"
             )
 
     # --- settings ---------------------------------------------------------------------------------
     @property
     def _settings_path(self) -> Path:
-        return Path(self.config.service.state_dir) / SETTINGS_FILE
+        return Path(self.host.config.service.state_dir) / SETTINGS_FILE
 
     def settings_now(self) -> dict[str, Any]:
-        pixels = self.backends.pixels if self.backends is not None else None
+        pixels = self.host.backends.pixels if self.host.backends is not None else None
         config = self.tracker_config
         return {
-            "brightness": getattr(pixels, "brightness", None),
+            "brightness": pixels.brightness if isinstance(pixels, DimmablePixels) else None,
             "takeback": config.takeback,
             **{name: getattr(config, name) for name in TIMINGS},
         }
 
-    def _load_settings(self) -> None:
+    def load_settings(self) -> None:
         """The settings last changed at the table win over the configuration file's."""
-        self.tracker_config = self.config.tracker
+        self.tracker_config = self.host.config.tracker
         path = self._settings_path
         if not path.is_file():
             return
@@ -258,7 +277,7 @@ class TableControl:
                 raise ValueError("not a table of settings")
             self._change_settings(Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data}))
         except (OSError, ValueError, TypeError) as error:
-            self.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
+            self.host.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
 
     def _change_settings(self, command: Settings) -> str:
         changes: dict[str, Any] = {}
@@ -277,21 +296,21 @@ class TableControl:
             changes[name] = value
             said.append(f"{name.replace('_ms', '').replace('_', ' ')} {value} ms")
         brightness = command.brightness
-        pixels = self.backends.pixels
+        pixels = self.host.backends.pixels if self.host.backends is not None else None
         if brightness is not None:
             if isinstance(brightness, bool) or not isinstance(brightness, int | float) or not 0.05 <= brightness <= 1:
                 raise CommandError("brightness must be a number from 0.05 to 1")
-            if not hasattr(pixels, "set_brightness"):
-                raise CommandError(f"the LEDs here ({self.config.leds.backend}) have no brightness to set")
+            if not isinstance(pixels, DimmablePixels):
+                raise CommandError(f"the LEDs here ({self.host.config.leds.backend}) have no brightness to set")
         config = replace(self.tracker_config, **changes)
-        if brightness is not None:
+        if brightness is not None and isinstance(pixels, DimmablePixels):
             pixels.set_brightness(float(brightness))
-            if self.session is not None:
-                self.session.composer.forget_shown()  # send the frame again at the new level
+            if self.host.session is not None:
+                self.host.session.composer.forget_shown()  # send the frame again at the new level
             said.append(f"brightness {brightness:g}")
         self.tracker_config = config
-        if self.session is not None:
-            self.session.tracker.config = config
+        if self.host.session is not None:
+            self.host.session.tracker.config = config
         self._changed = True
         return "settings: " + (", ".join(said) or "nothing changed")
 
@@ -300,13 +319,13 @@ class TableControl:
         try:
             atomic_write(self._settings_path, data)
         except OSError as error:
-            self.log.warning("could not keep the settings in %s: %s", self._settings_path, error)
+            self.host.log.warning("could not keep the settings in %s: %s", self._settings_path, error)
 
     # --- commands ---------------------------------------------------------------------------------
-    def _execute(self, command: Command) -> str:
+    def execute(self, command: Command) -> str:
         """Carry out one command from a screen; CommandError (nothing changed) when it cannot be done."""
-        session = self.session
-        assert session is not None and self.game is not None
+        session = self.host.session
+        assert session is not None and self.host.game is not None
         state = session.state
         if self.remote_play is not None and (said := self.remote_play.command(command)) is not None:
             self._changed = True
@@ -348,13 +367,13 @@ class TableControl:
     def _check_decider(self, seat: int | None, state: State, output: TrackerOutput | None) -> None:
         """A decision is its seat's: refused for another seat, and on the simulated board for a seat a
         bot plays (its virtual hands answer the board themselves)."""
-        assert self.session is not None
-        decider = deciding_seat(state, self.session.tracker.history, output)
+        assert self.host.session is not None
+        decider = deciding_seat(state, self.host.session.tracker.history, output)
         if decider is None:
             raise CommandError("the game is over")
         if seat is not None and seat != decider:
             raise CommandError(f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, seat)}'s")
-        if self.driver is not None and decider < len(self.seats) and self.seats[decider] != HUMAN:
+        if self.host.driver is not None and decider < len(self.seats) and self.seats[decider] != HUMAN:
             raise CommandError(f"{seat_name(state, decider)} is played by the {self.seats[decider]} bot")
 
     def _press(self, command: Press) -> str:
@@ -363,27 +382,27 @@ class TableControl:
         confirm takes only a candidate the virtual hands made."""
         if command.button not in BUTTONS:
             raise CommandError(f"there is no button {command.button!r} (buttons: {', '.join(BUTTONS)})")
-        assert self.session is not None
-        output = self.session.last_output
+        assert self.host.session is not None
+        output = self.host.session.last_output
         if output is not None and output.display.mode == "confirm" and command.button != "undo":
-            state = self.session.state
+            state = self.host.session.state
             self._check_decider(None, state, output)
             if command.button == "confirm" and output.display.previewed is not None:
                 previewed = candidate_of(
-                    state, self.session.tracker.history, output.display.previewed, output.display.played_in
+                    state, self.host.session.tracker.history, output.display.previewed, output.display.played_in
                 )
                 if previewed is not None:
                     self._check_made(previewed, "confirm")
-        self.session.inject(InputEvent("button", command.button))
+        self.host.session.inject(InputEvent("button", command.button))
         return f"{command.button} pressed"
 
     def _decision(self, command: Declare | ShowCard, state: State) -> str:
-        assert self.session is not None
-        output = self.session.last_output
+        assert self.host.session is not None
+        output = self.host.session.last_output
         self._check_decider(command.seat, state, output)
         if isinstance(command, ShowCard):
             self._page_input(command.card, command.seat)
-            self.session.inject(InputEvent("card", command.card))
+            self.host.session.inject(InputEvent("card", command.card))
             return f"card {command.card} shown"
         asked = self._named_candidate(command.text, state, output)
         if asked is not None:  # the answer to "which move?": a candidate by its name
@@ -397,21 +416,21 @@ class TableControl:
                 raise CommandError(f"{command.text}: {error.reason}", from_rules=True) from None
             text = state.action_to_str(action)
         self._page_input(text, command.seat)
-        self.session.inject(InputEvent("declare", text))
+        self.host.session.inject(InputEvent("declare", text))
         return f"{text} declared"
 
     def _named_candidate(self, text: str, state: State, output: TrackerOutput | None) -> Candidate | None:
         """The candidate of the board's question that `text` names (a correction's is played in the
         state before the last move); None when the board asks nothing, or not this."""
-        if output is None or output.display.mode != "confirm" or self.session is None:
+        if output is None or output.display.mode != "confirm" or self.host.session is None:
             return None
-        found = candidates_of(state, self.session.tracker.history, output)
+        found = candidates_of(state, self.host.session.tracker.history, output)
         return next((candidate for candidate in found if candidate.text == text.strip()), None)
 
     def _check_made(self, candidate: Candidate, said: str) -> None:
         """On the simulated board the virtual hands made the move being asked about: a candidate that
         would leave the pieces otherwise is one they did not make, and is refused in words."""
-        driver = self.driver
+        driver = self.host.driver
         current = driver.current if driver is not None else None
         if current is None or current.before is not candidate.before or current.action == candidate.action:
             return
@@ -434,10 +453,10 @@ class TableControl:
         return Notice(message)
 
     def _play(self, command: Play, state: State) -> str:
-        driver = self.driver
+        driver = self.host.driver
         if driver is None:
             raise CommandError("on a real board the pieces are moved by hand; the screen follows them")
-        output = self.session.last_output if self.session is not None else None
+        output = self.host.session.last_output if self.host.session is not None else None
         self._check_decider(command.seat, state, output)  # the seat on turn, played by a person
         if driver.busy:
             raise CommandError("the hands are still busy with the board; try again in a moment")
@@ -448,8 +467,8 @@ class TableControl:
         return f"the virtual hands play {state.action_to_str(action)}"
 
     def _resolve_play(self, command: Play, state: State) -> Action:
-        game = self.game
-        assert game is not None and self.session is not None
+        game = self.host.game
+        assert game is not None and self.host.session is not None
         if command.text is not None:
             try:
                 action = state.parse_action(command.text)
@@ -462,7 +481,7 @@ class TableControl:
             target = game.parse_cell(command.target or "")
         except IllegalAction as error:
             raise CommandError(error.reason) from None
-        tracker = self.session.tracker
+        tracker = self.host.session.tracker
         matching = [
             action
             for action in state.legal_actions()
@@ -488,8 +507,8 @@ class TableControl:
             options = game.resolve_options(chosen)
         except ValueError as error:
             raise CommandError(str(error)) from None
-        if not self._fits(game):
-            raise CommandError(f"{game.title} cannot be played on this board ({self.config.profile.name})")
+        if not self.fits_board(game):
+            raise CommandError(f"{game.title} cannot be played on this board ({self.host.config.profile.name})")
         known = (HUMAN, *BOTS)
         if any(seat.startswith(BOARD_SEAT) for seat in command.seats) and len(command.seats) == command.players:
             return self._invite(command, game, chosen)
@@ -501,67 +520,67 @@ class TableControl:
         except ValueError as error:
             raise CommandError(str(error)) from None
         self._refuse_to_drop(command.abandon)
-        self._keep_in_history()
-        start = self._start_record(game, command.players, seed, command.options, command.seats, "lobby")
+        self.keep_in_history()
+        start = self.start_record_of(game, command.players, seed, command.options, command.seats, "lobby")
         start["options"] = chosen
         if command.hotseat:
             start["hotseat"] = True
-        self.persistence.new_game(start)
-        self._begin([fresh], start, [])
-        self.log.info(
+        self.host.persistence.new_game(start)
+        self.host.begin([fresh], start, [])
+        self.host.log.info(
             "new game from the lobby: %s, %d players (%s)", game.title, command.players, ", ".join(command.seats)
         )
         return f"a new game of {game.title} starts: set up the board"
 
     def _invite(self, command: NewGame, game: Game, options: Mapping[str, Any]) -> str:
         """A new game with seats played on other boards: invite them; it starts once each accepts."""
-        if self.remote is None:
+        if self.host.remote is None:
             raise CommandError("this board is on no broker ([remote] in the configuration): it cannot invite boards")
-        me = self.remote.me
+        me = self.host.remote.me
         boards = [seat.removeprefix(BOARD_SEAT) if seat.startswith(BOARD_SEAT) else me for seat in command.seats]
         self._invited_seats = tuple(HUMAN if seat.startswith(BOARD_SEAT) else seat for seat in command.seats)
         self._refuse_to_drop(command.abandon)
         try:
-            return self.remote.invite(game.name, command.players, boards, options)
+            return self.host.remote.invite(game.name, command.players, boards, options)
         except ValueError as error:
             raise CommandError(str(error)) from None
 
     def _answer_invitation(self, command: AnswerInvite) -> str:
-        if self.remote is None:
+        if self.host.remote is None:
             raise CommandError("this board is on no broker ([remote] in the configuration)")
         if command.accept:
             self._refuse_to_drop(command.abandon)
         try:
-            said, news = self.remote.answer(command.board, command.accept)
+            said, news = self.host.remote.answer(command.board, command.accept)
         except ValueError as error:
             raise CommandError(str(error)) from None
         if news.start is not None:
-            self._start_remote(*news.start)
+            self.start_remote(*news.start)
         return said
 
-    def _start_remote(self, spec: RemoteGame, invite: Invite) -> None:
+    def start_remote(self, spec: RemoteGame, invite: Invite) -> None:
         """Every board accepted (the host), or this board accepted (a guest): the game starts."""
-        assert self.remote is not None
+        assert self.host.remote is not None
         try:
             game = load_game(invite.title)
             game.check_players(invite.players)
             options = game.resolve_options(invite.options)
-            host = spec.host == self.remote.me
+            host = spec.host == self.host.remote.me
             seed = secrets.randbelow(2**31) if host else 0  # a guest's position comes from the host
             fresh = game.new_game(players=invite.players, seed=seed, **options)
         except ValueError as error:
-            self.log.error("the game across boards cannot start here: %s", error)
+            self.host.log.error("the game across boards cannot start here: %s", error)
             return
         invited = self._invited_seats if host else ()
-        seats = invited if len(invited) == invite.players else self._configured_seats(invite.players)
-        self._keep_in_history()
-        start = self._start_record(game, invite.players, seed, dict(invite.options), seats, "remote")
+        seats = invited if len(invited) == invite.players else self.configured_seats(invite.players)
+        self.keep_in_history()
+        start = self.start_record_of(game, invite.players, seed, dict(invite.options), seats, "remote")
         start["remote"] = {"game": spec.game, "host": spec.host, "seats": list(spec.seats)}
-        self.persistence.new_game(start)
-        state_dir = self.config.service.state_dir
-        self.remote.play = RemotePlay.start(self.remote.link, spec, [fresh], [], state_dir, self.log)
-        self._begin([fresh], start, [])
-        self.log.info(
+        self.host.persistence.new_game(start)
+        state_dir = self.host.config.service.state_dir
+        self.host.remote.play = RemotePlay.start(self.host.remote.link, spec, [fresh], [], state_dir, self.host.log)
+        self.host.begin([fresh], start, [])
+        self.host.log.info(
             "a game across boards starts: %s, hosted by board %s (%s)", game.title, spec.host, ", ".join(spec.seats)
         )
 
@@ -569,12 +588,12 @@ class TableControl:
         """`options` from a screen, with each file chosen by name turned into its path. A screen never
         names a path: only the files the board knows (see `option_files`)."""
         resolved = dict(options)
-        for name, names in option_files(self.config.service.state_dir, game).items():
+        for name, names in option_files(self.host.config.service.state_dir, game).items():
             value = options.get(name)
             if value is None or value == BUILT_IN:
                 resolved[name] = None
             elif isinstance(value, str) and value in names:
-                resolved[name] = str(Path(self.config.service.state_dir) / name / f"{value}.toml")
+                resolved[name] = str(Path(self.host.config.service.state_dir) / name / f"{value}.toml")
             else:
                 raise CommandError(f"{name}: choose one of the files this board knows: {', '.join(names)}")
         return resolved
@@ -587,23 +606,23 @@ class TableControl:
             raise CommandError(str(error)) from None
         if states[-1].is_terminal():
             raise CommandError("that game is over; it can be replayed in the history, not resumed")
-        if not self._fits(game):
-            raise CommandError(f"{game.title} cannot be played on this board ({self.config.profile.name})")
+        if not self.fits_board(game):
+            raise CommandError(f"{game.title} cannot be played on this board ({self.host.config.profile.name})")
         self._refuse_to_drop(command.abandon)
-        self._keep_in_history()
+        self.keep_in_history()
         start = {**record.start, "origin": "lobby", "id": record.game_id}
-        self.persistence.replace_game(start, record.actions)
+        self.host.persistence.replace_game(start, record.actions)
         self.archive.remove(record.game_id)
-        self._begin(states, start, [(text, "resumed") for text in record.actions])
-        self.log.info("resumed %s from the history after %d moves", game.title, len(record.actions))
+        self.host.begin(states, start, [(text, "resumed") for text in record.actions])
+        self.host.log.info("resumed %s from the history after %d moves", game.title, len(record.actions))
         return f"{game.title} resumes after {len(record.actions)} moves: the LEDs show how to set the board"
 
     # --- snapshots --------------------------------------------------------------------------------
-    def _publish(self, now: int, output: TrackerOutput) -> None:
+    def publish(self, now: int, output: TrackerOutput) -> None:
         """Hand the screens a new snapshot when something they show changed."""
         control = self.control
-        session = self.session
-        if not control.wanted or session is None or self.game is None:
+        session = self.host.session
+        if not control.wanted or session is None or self.host.game is None:
             return
         sensors_moved = (
             control.sensor_watchers > 0 and session.last_scan_changed and now - self._readings_at >= READINGS_EVERY_MS
@@ -615,19 +634,19 @@ class TableControl:
             self._notices = [*self._notices, *map(self._notice_of, output.happened.messages)][-NOTICES_KEPT:]
         self._published, self._changed, self._readings_at = output, False, now
         self._revision += 1
-        backends = self.backends
+        backends = self.host.backends
         link = None
         if backends is not None and (status := backends.device_status()) is not None:
             link = (status, backends.device_detail())
         faults = tuple(
             f"{fault.name}: {fault.error}" for fault in (session.sensor_fault, session.led_fault) if fault.error
         )
-        driver = self.driver
+        driver = self.host.driver
         problems = control.publish(
             Snapshot(
                 revision=self._revision,
                 game_id=self.game_id,
-                game=self.game,
+                game=self.host.game,
                 state=session.state,
                 history=session.tracker.history,
                 moves=tuple(self.moves),
@@ -646,24 +665,24 @@ class TableControl:
                 notices=tuple(self._notices),
                 hotseat=bool(self.start_record.get("hotseat", False)),
                 sensors_only=sensors_only,
-                scan_hz=self.config.service.scan_hz,
+                scan_hz=self.host.config.service.scan_hz,
                 remote=self.remote_play.view() if self.remote_play is not None else None,
-                lobby=self.remote.view() if self.remote is not None else None,
+                lobby=self.host.remote.view() if self.host.remote is not None else None,
                 devices={
-                    "sensors": self.config.sensors.backend,
-                    "leds": self.config.leds.backend,
+                    "sensors": self.host.config.sensors.backend,
+                    "leds": self.host.config.leds.backend,
                     "sensors_error": session.sensor_fault.error,
                     "leds_error": session.led_fault.error,
                 },
             )
         )
         for problem in problems:
-            self.log.warning("%s", problem)
+            self.host.log.warning("%s", problem)
 
-    def _think(self, state: State) -> None:
+    def think(self, state: State) -> None:
         """Each scan on a real board: ask the bot on turn for its move (a searching bot answers when
         it has thought); its answer is news for the screens, which tell the players to make it."""
-        if self.driver is not None or state.is_terminal():
+        if self.host.driver is not None or state.is_terminal():
             return
         cached = self._bot_cache
         if cached is not None and cached[0] is state:

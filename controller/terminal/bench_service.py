@@ -224,7 +224,7 @@ def run_once(name: str, max_scans: int | None = None) -> dict[str, Any]:
         finally:
             gc.callbacks.remove(log.collections)
         elapsed = time.perf_counter() - started
-        moves = len(service.moves)
+        moves = len(service.table.moves)
     if status != 0:
         raise RuntimeError(f"the {name} run failed: {service.failure}")
 

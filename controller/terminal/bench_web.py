@@ -110,7 +110,7 @@ def worker(seconds: float, pages: int, port: int, bot: str = "random") -> dict[s
         while service.session is None:
             time.sleep(0.01)
         def committed(before: State, action: Action, after: State, via: str) -> None:
-            commits.setdefault(len(service.moves), time.monotonic())
+            commits.setdefault(len(service.table.moves), time.monotonic())
 
         service.session.on_record.append(committed)
         if pages:

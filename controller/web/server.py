@@ -132,7 +132,7 @@ def start_web(service: Service) -> Callable[[], None] | None:
     web = service.config.web
     if not web.enabled:
         return None
-    server = WebServer(service.control, service.config.service.state_dir, web.listen, web.port, web.pin)
+    server = WebServer(service.table.control, service.config.service.state_dir, web.listen, web.port, web.pin)
     if not server.start():
         service.log.error("web app: %s; the board runs without it", server.error)
         return None

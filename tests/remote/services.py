@@ -85,13 +85,13 @@ def scan_until(services: list[Service], done, seconds: float = 120.0) -> None:
 
 
 def host_moves(service: Service) -> list[str]:
-    return [move.public for move in service.moves]
+    return [move.public for move in service.table.moves]
 
 
 def over_everywhere(services: list[Service]) -> bool:
     host = services[0]
-    assert host.remote_play is not None
-    ply = host.remote_play.role.ply
+    assert host.table.remote_play is not None
+    ply = host.table.remote_play.role.ply
     return (
         host.session is not None
         and host.session.state.is_terminal()

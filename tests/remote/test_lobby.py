@@ -39,22 +39,22 @@ def test_a_board_invites_another_by_name_and_they_play_the_game_to_the_end(broke
     guest = lobby_board(board_config("klotz", 2, "g1", broker.port, tmp_path / "g1"))
     boards = [host, guest]
     try:
-        assert host.remote_play is None and guest.remote_play is None
+        assert host.table.remote_play is None and guest.table.remote_play is None
         scan_until(boards, lambda: "g1" in host.remote.online and "h" in guest.remote.online)
-        invited = host.control.submit(NewGame("klotz", 2, ("random", "board:g1"), {"max_plies": 12}))
+        invited = host.table.control.submit(NewGame("klotz", 2, ("random", "board:g1"), {"max_plies": 12}))
         scan_until(boards, lambda: "h" in guest.remote.lobby.received)
         assert "invited board g1" in invited.result(1)
         assert guest.remote.view().invitations == (("h", "klotz", 2, (1,)),)
-        accepted = guest.control.submit(AnswerInvite("h", True))
-        scan_until(boards, lambda: host.remote_play is not None and guest.remote_play is not None)
+        accepted = guest.table.control.submit(AnswerInvite("h", True))
+        scan_until(boards, lambda: host.table.remote_play is not None and guest.table.remote_play is not None)
         assert "accepted" in accepted.result(1)
-        scan_until(boards, lambda: host.remote_play.role.ply >= 4)
+        scan_until(boards, lambda: host.table.remote_play.role.ply >= 4)
         guest.shutdown()  # the guest board loses power: it comes back into the game the lobby started
         guest = boards[1] = started(tmp_path / "g1" / "config.toml")
-        assert guest.remote_play is not None and guest.remote_play.guest is not None
-        over = lambda service: service.session.state.is_terminal() and service.remote_play.settled  # noqa: E731
-        scan_until(boards, lambda: over(host) and over(guest) and guest.remote_play.role.ply == 12)
-        assert [move.public for move in host.moves] == guest.remote_play.role.moves
+        assert guest.table.remote_play is not None and guest.table.remote_play.guest is not None
+        over = lambda service: service.session.state.is_terminal() and service.table.remote_play.settled  # noqa: E731
+        scan_until(boards, lambda: over(host) and over(guest) and guest.table.remote_play.role.ply == 12)
+        assert [move.public for move in host.table.moves] == guest.table.remote_play.role.moves
     finally:
         for service in boards:
             service.shutdown()

@@ -68,7 +68,7 @@ def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own
         css(driver, "#lobby-pin")[0].send_keys(PIN)
         accept = next(b for b in css(driver, "#lobby-invitations button") if b.text == "Accept")
         accept.click()
-        wait(driver, lambda d: host.remote_play is not None and guest.remote_play is not None)
-        assert host.remote_play.role.seats == guest.remote_play.role.seats == ("h", "g1")  # type: ignore[union-attr]
+        wait(driver, lambda d: host.table.remote_play is not None and guest.table.remote_play is not None)
+        assert host.table.remote_play.role.seats == guest.table.remote_play.role.seats == ("h", "g1")  # type: ignore[union-attr]
         driver.get(guest_web.url)
         wait(driver, lambda d: "across boards: h" in css(d, "#title")[0].text)

@@ -46,18 +46,18 @@ def test_a_take_back_asked_on_one_board_and_accepted_on_the_other_takes_the_move
     guest = start(board_config("klotz", 2, "g1", broker.port, tmp_path / "g1"), [yellow_text])
     boards = [host, guest]
     try:
-        ply = lambda service: service.remote_play.role.ply  # noqa: E731
+        ply = lambda service: service.table.remote_play.role.ply  # noqa: E731
         scan_until(boards, lambda: ply(host) == 2 and ply(guest) == 2)
-        scan_until(boards, lambda: host.remote_play.settled and guest.remote_play.settled)
-        asked = host.control.submit(Press("undo"))
-        scan_until(boards, lambda: guest.remote_play.table.asked == ("takeback", "h"))
+        scan_until(boards, lambda: host.table.remote_play.settled and guest.table.remote_play.settled)
+        asked = host.table.control.submit(Press("undo"))
+        scan_until(boards, lambda: guest.table.remote_play.table.asked == ("takeback", "h"))
         assert "asked to take back" in asked.result(1)
         assert any("Board h asks to take back" in line for line in _waiting(guest))
-        answered = guest.control.submit(Press("confirm"))
+        answered = guest.table.control.submit(Press("confirm"))
         scan_until(boards, lambda: ply(host) == 1 and ply(guest) == 1)
         assert "accepted" in answered.result(1)
         scan_until(boards, lambda: host.session.tracker.state == guest.session.tracker.state == state.apply(red))
-        assert [move.text for move in host.moves] == [red_text] == [move.text for move in guest.moves]
+        assert [move.text for move in host.table.moves] == [red_text] == [move.text for move in guest.table.moves]
     finally:
         for service in boards:
             service.shutdown()
@@ -69,7 +69,7 @@ def _waiting(service: Service) -> list[str]:
     from controller.web.views import viewer_parts
 
     seen = []
-    service.control.subscribe(seen.append)
-    service._changed = True
+    service.table.control.subscribe(seen.append)
+    service.table._changed = True
     service._scan()
     return viewer_parts(seen[-1], None, False)["waiting"]

@@ -355,20 +355,20 @@ def test_a_real_boards_bot_thinks_off_the_loop_and_its_move_is_news_for_the_scre
     state = load_game("klotz").new_game(players=2, seed=3)
     bot = thinking_bot("search-1", 0)
     assert isinstance(bot, InWorker)
-    service._bots = [bot, None]
+    service.table._bots = [bot, None]
     try:
-        service._changed = False
+        service.table._changed = False
         for _ in range(1200):
-            service._think(state)
-            if service._bot_move(state) is not None:
+            service.table.think(state)
+            if service.table._bot_move(state) is not None:
                 break
             bot.wait(0.1)
-        text = service._bot_move(state)
+        text = service.table._bot_move(state)
         assert text is not None and state.parse_action(text) in state.legal_actions()
-        assert service._changed  # the screens are told
-        service._changed = False
-        service._think(state)
-        assert not service._changed and service._bot_move(state) == text  # asked once per position
+        assert service.table._changed  # the screens are told
+        service.table._changed = False
+        service.table.think(state)
+        assert not service.table._changed and service.table._bot_move(state) == text  # asked once per position
     finally:
-        service._close_bots()
+        service.table.close_bots()
         bot.close()

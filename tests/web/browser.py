@@ -25,7 +25,7 @@ def free_port() -> int:
 
 @contextmanager
 def served(service: Service, state_dir: Path, pin: str) -> Iterator[WebServer]:
-    server = WebServer(service.control, state_dir, "127.0.0.1", free_port(), pin)
+    server = WebServer(service.table.control, state_dir, "127.0.0.1", free_port(), pin)
     assert server.start(), server.error
     try:
         yield server

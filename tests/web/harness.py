@@ -91,7 +91,7 @@ def running_service(tmp_path: Path, text: str) -> Iterator[Service]:
 
 @contextmanager
 def web_client(service: Service, tmp_path: Path) -> Iterator[TestClient]:
-    hub, app = web_app(service.control, tmp_path / "state", PIN)
+    hub, app = web_app(service.table.control, tmp_path / "state", PIN)
     with TestClient(app) as client:
         client.hub = hub  # type: ignore[attr-defined]
         yield client

@@ -56,7 +56,7 @@ def test_a_move_asked_for_from_the_page_is_made_by_the_virtual_hands(tmp_path: P
             assert undo["message"] == "undo pressed"
             view = page.view(lambda v: v["moves"] == [])
             assert view["mode"] == "restore" and any("Put" in line or "Take" in line for line in view["waiting"])
-        assert service.moves == []
+        assert service.table.moves == []
 
 
 def test_a_move_several_cards_allow_is_asked_and_confirmed_by_tapping_a_candidate(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_a_move_several_cards_allow_is_asked_and_confirmed_by_tapping_a_candidat
                 assert page.ask({"type": "declare", "action": "C-ES:c12-f12/1"})["type"] == "reply"
                 done = page.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "C-ES:c12-f12/1" and done["moves"][0]["via"] == "declare"
-        assert service.moves[0].text == "C-ES:c12-f12/1"
+        assert service.table.moves[0].text == "C-ES:c12-f12/1"
 
 
 def test_every_bad_message_gets_words_and_changes_nothing(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_every_bad_message_gets_words_and_changes_nothing(tmp_path: Path) -> Non
                 assert not any(word in reply["message"] for word in TRACEBACK_WORDS), reply
             assert page.ask({"type": "press", "button": "menu"})["type"] == "reply"
             after = page.view()
-        assert after["moves"] == before["moves"] == [] and service.settings_now()["settle_ms"] == 250
+        assert after["moves"] == before["moves"] == [] and service.table.settings_now()["settle_ms"] == 250
         assert not (tmp_path / "state" / "settings.json").exists()
 
 
@@ -140,7 +140,7 @@ def test_a_seat_link_is_unguessable_and_a_stale_one_is_refused(tmp_path: Path) -
         qr = client.get("/api/qr.svg", params={"link": links[0]})
         assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
         assert client.get("/api/qr.svg", params={"link": "https://example.org"}).status_code == 400
-        assert service.moves == []
+        assert service.table.moves == []
 
 
 def test_the_lobby_keeps_the_game_in_progress_and_the_history_replays_it(tmp_path: Path) -> None:
@@ -220,11 +220,11 @@ def test_a_lobby_game_and_the_settings_survive_a_restart(tmp_path: Path) -> None
             assert page.ask(start)["type"] == "reply"  # no move made yet: nothing to abandon
             page.view(lambda v: v["game"]["name"] == "zillo")
             assert page.ask({"type": "settings", "pin": PIN, "settle_ms": 300})["type"] == "reply"
-        game_id = service.game_id
+        game_id = service.table.game_id
     # The configuration still says Klotz: the game the players chose in the lobby goes on.
     with running_service(tmp_path, config_text()) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
             view = Page(socket).view()
         assert view["game"]["name"] == "zillo" and view["game_id"] == game_id
         assert [seat["player"] for seat in view["seats"]] == ["human", "greedy"]
-        assert service.tracker_config.settle_ms == 300
+        assert service.table.tracker_config.settle_ms == 300

@@ -74,7 +74,7 @@ def test_the_table_view_loads_and_a_move_is_played_by_tapping(tmp_path: Path) ->
         tap_field(driver, target)
         wait(driver, lambda d: move_texts(d) == [move])
         wait(driver, lambda d: css(d, "#turn")[0].text == f"Yellow to move — last move Red: {move}")
-        assert [m.text for m in service.moves] == [move]
+        assert [m.text for m in service.table.moves] == [move]
 
 
 def test_a_candidate_is_confirmed_by_tapping_it(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def test_a_candidate_is_confirmed_by_tapping_it(tmp_path: Path) -> None:
         assert marked == {"c12", "f12"}  # the tapped candidate is drawn on the board
         next(b for b in css(driver, "#candidates button.candidate") if b.text == chosen).click()
         wait(driver, lambda d: move_texts(d) == [chosen])
-        assert service.moves[0].text == chosen and service.moves[0].via == "declare"
+        assert service.table.moves[0].text == chosen and service.table.moves[0].via == "declare"
 
 
 def test_a_seat_page_shows_only_its_own_hand(tmp_path: Path) -> None:

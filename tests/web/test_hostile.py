@@ -117,7 +117,7 @@ def test_hostile_pages_learn_no_secret_and_cannot_stop_the_board(
         try:
             pages["table"].view()
             hub = client.hub  # type: ignore[attr-defined]  # bots play every seat: the links are the hub's
-            for token_seat, token in enumerate(hub.seats.tokens(service.game_id, players)):
+            for token_seat, token in enumerate(hub.seats.tokens(service.table.game_id, players)):
                 sockets[token_seat] = client.websocket_connect(f"/ws?seat={token}")
                 pages[token_seat] = Page(sockets[token_seat].__enter__())
             hidden = bool(pages["table"].view()["hidden_hands"])
@@ -157,7 +157,7 @@ def test_hostile_pages_learn_no_secret_and_cannot_stop_the_board(
             assert service.session.state.is_terminal(), (
                 "the bots did not finish the game",
                 output.display.mode if output else None,
-                service.moves[-5:],
+                service.table.moves[-5:],
                 service.driver.stopped if service.driver else None,
                 pages["table"].view()["waiting"],
             )

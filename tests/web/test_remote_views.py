@@ -22,7 +22,7 @@ def a_snapshot(tmp_path: Path) -> Snapshot:
         ready.set()
 
     with running_service(tmp_path, config_text("zillo", 2)) as service:
-        service.control.subscribe(keep)
+        service.table.control.subscribe(keep)
         assert ready.wait(30)
     return got[-1]
 

@@ -101,7 +101,7 @@ def test_a_zillo_card_chosen_on_the_seat_page_lights_its_moves(tmp_path: Path) -
         moves = [a for a in state.legal_actions() if getattr(a, "card", None) == card]
         targets = {game.format_cell(a.target) for a in moves if hasattr(a, "target")}
         assert targets and targets <= set(lit["hints"])
-        assert service.moves == []
+        assert service.table.moves == []
 
 
 def test_a_new_game_ends_the_old_games_seat_pages(tmp_path: Path) -> None:
@@ -121,5 +121,5 @@ def test_a_new_game_ends_the_old_games_seat_pages(tmp_path: Path) -> None:
             assert table.ask(new)["type"] == "reply"
             ended = seat.until(lambda m: m["type"] == "error")
             assert "not for the game now on the board" in ended["message"]
-        table.view(lambda v: v["game_id"] == service.game_id)
+        table.view(lambda v: v["game_id"] == service.table.game_id)
         assert seat_links(table)[0] != link  # new links for the new game

@@ -68,7 +68,7 @@ def play(page: Page, action: str) -> dict[str, Any]:
 
 def test_the_pin_is_never_sent_and_the_board_lights_it(tmp_path: Path) -> None:
     with running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service:
-        hub, app = web_app(service.control, tmp_path / "state")  # no configured PIN: a new one
+        hub, app = web_app(service.table.control, tmp_path / "state")  # no configured PIN: a new one
         from starlette.testclient import TestClient
 
         with TestClient(app) as client:
@@ -192,7 +192,7 @@ def test_refusals_to_a_page_that_may_not_act_are_the_same_whatever_it_sent(tmp_p
                     ("card", {"card": "S-9"}),
                 ]
             }
-        assert answers == {OWN_PAGE} and service.moves == []
+        assert answers == {OWN_PAGE} and service.table.moves == []
     with running_service(tmp_path, config_text("zodiac", 3)) as service, web_client(service, tmp_path) as client:
         with client.websocket_connect("/ws") as socket:
             page = Page(socket)
@@ -228,7 +228,7 @@ def test_a_seat_decides_only_its_own_moves(tmp_path: Path) -> None:
                 refused = theirs.ask(message)
                 assert refused["type"] == "error" and refused["message"] == "it is Red's decision now, not Yellow's"
             assert table.ask({"type": "press", "button": "confirm"})["message"] == OWN_PAGE
-            assert service.moves == []
+            assert service.table.moves == []
             assert mine.ask({"type": "declare", "action": "C-E:c12-f12/1"})["type"] == "reply"
             done = mine.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "C-E:c12-f12/1" and done["moves"][0]["seat"] == 0
@@ -272,7 +272,7 @@ def test_a_correction_candidate_of_the_last_move_is_drawn_not_an_error(tmp_path:
             with client.websocket_connect(f"/ws?seat={red}") as red_socket:
                 play(Page(red_socket), "C-ES:c12-d10/1")
             page.view(lambda v: len(v["moves"]) == 1)
-        snapshot = service.control.latest
+        snapshot = service.table.control.latest
     assert snapshot is not None
     before = snapshot.history[-1]
     other = before.parse_action("C-E:c12-f12/1")  # Red's card: not a move of Yellow's now
@@ -365,7 +365,7 @@ def test_file_options_are_chosen_by_name_and_never_block(tmp_path: Path) -> None
             assert page.ask({"type": "press", "button": "menu"})["type"] == "reply"  # the loop never waited
             assert page.ask({**start, "options": {"cards": "mine"}})["type"] == "reply"
             page.view(lambda v: v["game"]["name"] == "zillertal")
-        assert service.start_record["options"]["cards"].endswith("cards/mine.toml")
+        assert service.table.start_record["options"]["cards"].endswith("cards/mine.toml")
 
 
 def test_a_file_is_read_only_when_it_is_a_regular_file_of_bounded_size(tmp_path: Path) -> None:
