@@ -14,7 +14,7 @@ import queue
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from controller.games import Game, State
@@ -186,33 +186,55 @@ class LobbyView:
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """Everything a screen may show of the table at one moment; immutable, so any thread may read it."""
+class PositionView:
+    """The game on the board: its position and how it got there, and who plays each seat."""
 
-    revision: int
     game_id: str
     game: Game
     state: State
     history: tuple[State, ...]  # the states before `state`, oldest first
     moves: tuple[MoveEntry, ...]
+    seats: tuple[str, ...]  # per seat: "human" or a bot's name
+    bot_move: str | None  # on a real board: the bot's move the players make for it
+    hotseat: bool = False  # one device plays every seat: the table view may act for the seat on turn
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the board shows and senses: the tracker's output, the LEDs and the sensor readings."""
+
     output: TrackerOutput
-    board: BoardMap
+    map: BoardMap
     frame: tuple[RGB, ...]  # the LED frame last shown, one colour per LED
     readings: tuple[int, ...]  # the stable sensor readings (what the tracker goes by)
     raw: tuple[int, ...]  # the last scan as read (the health page's live sensor map)
-    seats: tuple[str, ...]  # per seat: "human" or a bot's name
-    sim: bool  # the simulated board: pages may ask the virtual hands to move
-    hands_busy: bool  # the virtual hands are making a move
-    bot_move: str | None  # on a real board: the bot's move the players make for it
-    link: tuple[str, str] | None  # the scanner link's state and detail, if there is a link
-    device_faults: tuple[str, ...]  # failing backends, in words
-    settings: Mapping[str, Any]
-    notices: tuple[Notice, ...] = ()  # what the board said lately (refused inputs, take-backs)
-    hotseat: bool = False  # one device plays every seat: the table view may act for the seat on turn
     sensors_only: bool = False  # only the raw sensor readings changed since the last snapshot
     scan_hz: float = 100.0
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """The devices under the board: the backends and how they fare, and the virtual hands."""
+
     # The sensor and LED backends by name, and their last error (None: working).
-    devices: Mapping[str, str | None] = field(default_factory=dict)
+    backends: Mapping[str, str | None]
+    link: tuple[str, str] | None  # the scanner link's state and detail, if there is a link
+    faults: tuple[str, ...]  # failing backends, in words
+    sim: bool  # the simulated board: pages may ask the virtual hands to move
+    hands_busy: bool  # the virtual hands are making a move
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a screen may show of the table at one moment, in named parts; immutable, so any
+    thread may read it."""
+
+    revision: int
+    position: PositionView
+    board: BoardView
+    devices: DeviceView
+    settings: Mapping[str, Any]
+    notices: tuple[Notice, ...] = ()  # what the board said lately (refused inputs, take-backs)
     remote: RemoteView | None = None  # a game played with other boards
     lobby: LobbyView | None = None  # this board on a broker: who is online, invitations
 

@@ -58,8 +58,8 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
         raise ProtocolError("the board health page does not play; open the table view to play")
     if snapshot is None:
         raise ProtocolError("the board has not started a game yet")
-    state = snapshot.state
-    asking = snapshot.output.display.mode == "confirm"
+    state = snapshot.position.state
+    asking = snapshot.board.output.display.mode == "confirm"
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
         return None  # the board's buttons are the table's
@@ -73,7 +73,7 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
                 f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, principal.seat)}'s"
             )
         return decider
-    if hidden and not snapshot.hotseat:
+    if hidden and not snapshot.position.hotseat:
         raise ProtocolError(OWN_PAGE)
     return decider
 
@@ -83,7 +83,7 @@ def may_hear_rules(principal: Principal, seat: int | None, snapshot: Snapshot | 
     is hidden, or to the seat's own page."""
     if snapshot is None or seat is None or principal.holds(seat):
         return True
-    return not has_hidden_hands(snapshot.state)
+    return not has_hidden_hands(snapshot.position.state)
 
 
 def refusal_words(principal: Principal, seat: int | None, snapshot: Snapshot | None, error: CommandError) -> str:
@@ -92,4 +92,4 @@ def refusal_words(principal: Principal, seat: int | None, snapshot: Snapshot | N
     if not error.from_rules or may_hear_rules(principal, seat, snapshot):
         return str(error)
     assert snapshot is not None and seat is not None
-    return f"that is not a move {seat_name(snapshot.state, seat)} can make now"
+    return f"that is not a move {seat_name(snapshot.position.state, seat)} can make now"

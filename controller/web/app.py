@@ -116,7 +116,7 @@ class Hub:
             return
         made: dict[object, str] = {}  # each kind of message once per snapshot: table, health, per seat
         for page in list(self.pages):
-            if snapshot.sensors_only and page.principal.role != "health":
+            if snapshot.board.sensors_only and page.principal.role != "health":
                 continue  # only the live sensor map changed: the other pages show nothing of it
             self._hand(page, self._message_for(page, snapshot, made))
 
@@ -130,7 +130,7 @@ class Hub:
         key: object
         if principal.role == "health":
             key = "health"
-        elif principal.role == "seat" and page.game_id != snapshot.game_id:
+        elif principal.role == "seat" and page.game_id != snapshot.position.game_id:
             # A new game: this phone's seat was in the old one. It joins the new one by its link.
             page.closing = True
             key = "stale"
@@ -168,7 +168,7 @@ class Hub:
         """The table view and the spectators' message: public only. Seat links are not in it (they
         go to a page that proves the PIN)."""
         view = dict(self._view(snapshot))
-        joined = self.seats.joined() if self.seats.game_id == snapshot.game_id else set()
+        joined = self.seats.joined() if self.seats.game_id == snapshot.position.game_id else set()
         view["seats"] = [{**seat, "joined": seat["seat"] in joined} for seat in view["seats"]]
         return json.dumps(view)
 
@@ -182,24 +182,24 @@ class Hub:
     def links(self, snapshot: Snapshot) -> list[dict[str, Any]]:
         """The join link of every seat people play (for a page that proved the PIN; a bot's hand is
         nobody's to see), and whether a phone joined it."""
-        tokens = self.seats.tokens(snapshot.game_id, snapshot.state.players)
+        tokens = self.seats.tokens(snapshot.position.game_id, snapshot.position.state.players)
         joined = self.seats.joined()
         return [
             {
                 "seat": seat,
-                "name": seat_name(snapshot.state, seat),
+                "name": seat_name(snapshot.position.state, seat),
                 "link": f"/seat/{token}",
                 "joined": seat in joined,
             }
             for seat, token in enumerate(tokens)
-            if seat >= len(snapshot.seats) or snapshot.seats[seat] == HUMAN
+            if seat >= len(snapshot.position.seats) or snapshot.position.seats[seat] == HUMAN
         ]
 
     def seat_for(self, token: str | None) -> int | None:
         snapshot = self.snapshot
         if token is None or snapshot is None:
             return None
-        return self.seats.seat_of(snapshot.game_id, token)
+        return self.seats.seat_of(snapshot.position.game_id, token)
 
     async def serve(self, socket: WebSocket) -> None:
         """One page's WebSocket, from accept to close."""
@@ -239,7 +239,9 @@ class Hub:
 
     async def _serve_page(self, socket: WebSocket, principal: Principal, address: str) -> None:
         snapshot = self.snapshot
-        page = Page(socket, principal, address, MessageRate(self.clock()), snapshot.game_id if snapshot else None)
+        page = Page(
+            socket, principal, address, MessageRate(self.clock()), snapshot.position.game_id if snapshot else None
+        )
         if principal.role == "health":
             self.control.sensor_watchers += 1
         if principal.seat is not None:
@@ -374,14 +376,14 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
         )
     current = None
     if snapshot is not None:
-        state = snapshot.state
+        state = snapshot.position.state
         current = {
-            "game": snapshot.game.name,
-            "title": snapshot.game.title,
+            "game": snapshot.position.game.name,
+            "title": snapshot.position.game.title,
             "players": state.players,
-            "moves": len(snapshot.moves),
+            "moves": len(snapshot.position.moves),
             "terminal": state.is_terminal(),
-            "seats": list(snapshot.seats),
+            "seats": list(snapshot.position.seats),
         }
     resumable = [
         record.summary()
@@ -418,7 +420,7 @@ def _option(option: Any, files: list[str] | None) -> dict[str, Any]:
 
 
 def _fits(snapshot: Snapshot, game: Game) -> bool:
-    return fits(snapshot.board.profile, game, snapshot.board.model_name)
+    return fits(snapshot.board.map.profile, game, snapshot.board.map.model_name)
 
 
 def _hides_hands(record: ArchivedGame) -> bool:
@@ -478,7 +480,7 @@ def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None 
             return record
         snapshot = hub.snapshot
         try:
-            return JSONResponse(replay_view(record, snapshot.board.profile if snapshot else None))
+            return JSONResponse(replay_view(record, snapshot.board.map.profile if snapshot else None))
         except (ArchiveError, ValueError) as error:
             return PlainTextResponse(str(error), status_code=409)
 

@@ -86,16 +86,18 @@ def _seat_list(state: State, seats: tuple[str, ...]) -> list[dict[str, Any]]:
 
 def candidates_of(snapshot: Snapshot) -> list[Candidate]:
     """The candidates of the board's question, each with its seat and fields."""
-    return deciding.candidates_of(snapshot.state, snapshot.history, snapshot.output)
+    return deciding.candidates_of(snapshot.position.state, snapshot.position.history, snapshot.board.output)
 
 
 def candidate_of(snapshot: Snapshot, action: Action) -> Candidate | None:
-    return deciding.candidate_of(snapshot.state, snapshot.history, action, snapshot.output.display.played_in)
+    return deciding.candidate_of(
+        snapshot.position.state, snapshot.position.history, action, snapshot.board.output.display.played_in
+    )
 
 
 def deciding_seat(snapshot: Snapshot) -> int | None:
     """Whose decision the board waits for (see `controller.service.deciding`)."""
-    return deciding.deciding_seat(snapshot.state, snapshot.history, snapshot.output)
+    return deciding.deciding_seat(snapshot.position.state, snapshot.position.history, snapshot.board.output)
 
 
 def public_move(state: State, candidate: Candidate) -> str:
@@ -106,9 +108,14 @@ def public_move(state: State, candidate: Candidate) -> str:
 
 def table_view(snapshot: Snapshot) -> dict[str, Any]:
     """The table view: what every page may see (a seat's page adds `viewer_parts` for its seat)."""
-    state, output, game, board = snapshot.state, snapshot.output, snapshot.game, snapshot.board
+    state, output, game, board = (
+        snapshot.position.state,
+        snapshot.board.output,
+        snapshot.position.game,
+        snapshot.board.map,
+    )
     names, geometry = _board_words(game, board)
-    frame = snapshot.frame
+    frame = snapshot.board.frame
     led = {names[cell]: hex_colour(frame[index] if index < len(frame) else OFF) for cell, index in board.led_of.items()}
     pieces = {
         names.get(cell) or game.format_cell(cell): [
@@ -121,7 +128,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
     return {
         "type": "table",
         "revision": snapshot.revision,
-        "game_id": snapshot.game_id,
+        "game_id": snapshot.position.game_id,
         "game": {"name": game.name, "title": game.title},
         "remote": _remote_part(snapshot),
         "board": geometry,
@@ -129,7 +136,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "blinking": output.display.mode in BLINKING_MODES or output.display.mode == "confirm",
         "pieces": pieces,
         "hints": {names.get(cell) or game.format_cell(cell): kind for cell, kind in output.display.hints.items()},
-        "seats": _seat_list(state, snapshot.seats),
+        "seats": _seat_list(state, snapshot.position.seats),
         "turn": None if terminal else state.current_player,
         "turn_name": None if terminal else seat_name(state, state.current_player),
         "terminal": terminal,
@@ -137,17 +144,19 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "mode": output.display.mode,
         "moves": [
             {"number": number, "seat": move.seat, "text": move.public, "via": move.via}
-            for number, move in enumerate(snapshot.moves, 1)
+            for number, move in enumerate(snapshot.position.moves, 1)
         ],
         "last_move": (
-            f"{seat_name(state, snapshot.moves[-1].seat)}: {snapshot.moves[-1].public}" if snapshot.moves else None
+            f"{seat_name(state, snapshot.position.moves[-1].seat)}: {snapshot.position.moves[-1].public}"
+            if snapshot.position.moves
+            else None
         ),
-        "can_undo": bool(snapshot.history),
-        "sim": snapshot.sim,
-        "hands_busy": snapshot.hands_busy,
-        "bot_move": snapshot.bot_move,
+        "can_undo": bool(snapshot.position.history),
+        "sim": snapshot.devices.sim,
+        "hands_busy": snapshot.devices.hands_busy,
+        "bot_move": snapshot.position.bot_move,
         "hidden_hands": hidden,
-        "hotseat": snapshot.hotseat,
+        "hotseat": snapshot.position.hotseat,
         "public": public,
         **viewer_parts(snapshot, None, hidden),
     }
@@ -157,7 +166,7 @@ def viewer_parts(snapshot: Snapshot, viewer: int | None, hidden: bool) -> dict[s
     """The parts of the table view that depend on who looks: what the board is waiting for, the
     candidates of "which move?" and the notices. In a game with hidden hands (`hidden`) a seat's
     moves are in full for that seat (`viewer`) only; None is the public view."""
-    state, output = snapshot.state, snapshot.output
+    state, output = snapshot.position.state, snapshot.board.output
     who = None if state.is_terminal() else seat_name(state, state.current_player)
     previewed = candidate_of(snapshot, output.display.previewed) if output.display.previewed is not None else None
     acknowledged = (
@@ -216,7 +225,7 @@ def _remote_part(snapshot: Snapshot) -> dict[str, Any] | None:
 
 def _remote_lines(snapshot: Snapshot) -> list[str]:
     """Who plays where in a game across boards, and which board is away (docs/remote.md)."""
-    remote, state = snapshot.remote, snapshot.state
+    remote, state = snapshot.remote, snapshot.position.state
     if remote is None:
         return []
     lines = []
@@ -234,7 +243,7 @@ def _remote_lines(snapshot: Snapshot) -> list[str]:
 
 
 def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool, viewer: int | None) -> list[str]:
-    state, output = snapshot.state, snapshot.output
+    state, output = snapshot.position.state, snapshot.board.output
     if state.is_terminal():
         return [f"Game over: {result_line(state)}."]
     mode: str = output.display.mode
@@ -243,9 +252,9 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
         mode, who = "confirm_elsewhere", seat_name(state, decider)
     lines = [WAITING.get(mode, "").format(who=who, move=move)]
     if output.display.mode in ("setup", "restore", "remote"):
-        lines.extend(guidance_lines(state, state, snapshot.board, snapshot.readings))
+        lines.extend(guidance_lines(state, state, snapshot.board.map, snapshot.board.readings))
     if output.display.mode == "guidance":
-        board, readings = snapshot.board, snapshot.readings
+        board, readings = snapshot.board.map, snapshot.board.readings
         reason = why_not_legal(state, board, readings, board.expected(state.occupancy()), with_reason=not hidden)
         if reason:
             lines.append(reason)
@@ -253,21 +262,21 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
         def legal_move(action: Action) -> str:
             return f"a legal move of {who}" if hidden else state.action_to_str(action)
 
-        label, target = nearest_position(state, snapshot.history, board, readings, legal_move)
+        label, target = nearest_position(state, snapshot.position.history, board, readings, legal_move)
         lines.append(f"The nearest legal position is {label}:")
         lines.extend(guidance_lines(state, target, board, readings))
-    if snapshot.bot_move is not None:
-        lines.append(f"{who} is a bot and plays {snapshot.bot_move}: make that move for it on the board.")
+    if snapshot.position.bot_move is not None:
+        lines.append(f"{who} is a bot and plays {snapshot.position.bot_move}: make that move for it on the board.")
     lines.extend(_remote_lines(snapshot))
     for fault in output.display.faults:
-        where = snapshot.game.format_cell(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
+        where = snapshot.position.game.format_cell(fault.cell) if fault.cell is not None else f"channel {fault.channel}"
         lines.append(f"The sensor of {where} reads {fault.reading}, the game expects {fault.expected}: check it.")
     return [line for line in lines if line]
 
 
 def seat_view(snapshot: Snapshot, seat: int) -> dict[str, Any]:
     """A seat's page: the seat's own observation and the decisions it may take now."""
-    state = snapshot.state
+    state = snapshot.position.state
     elsewhere = snapshot.remote is not None and not snapshot.remote.here(seat)
     # A seat played on another board: this board holds only a stand-in of its hand, never shown.
     mine = state.observation(seat) if not elsewhere else {}
@@ -289,13 +298,13 @@ def seat_view(snapshot: Snapshot, seat: int) -> dict[str, Any]:
 def health_view(snapshot: Snapshot) -> dict[str, Any]:
     """For builders: every sensor's reading against what the game expects, the link, the strip, faults
     and the settings players may change."""
-    board, game = snapshot.board, snapshot.game
-    expected = board.expected(snapshot.state.occupancy())
+    board, game = snapshot.board.map, snapshot.position.game
+    expected = board.expected(snapshot.position.state.occupancy())
     sensors = [
         {
             "field": game.format_cell(cell),
             "channel": channel,
-            "reading": snapshot.raw[channel] if channel < len(snapshot.raw) else None,
+            "reading": snapshot.board.raw[channel] if channel < len(snapshot.board.raw) else None,
             "expected": expected[channel],
         }
         for cell, channel in sorted(board.channel_of.items(), key=lambda item: item[1])
@@ -308,8 +317,10 @@ def health_view(snapshot: Snapshot) -> dict[str, Any]:
         "channels": board.channels,
         "leds": board.profile.led_count,
         "sensors": sensors,
-        "link": {"state": snapshot.link[0], "detail": snapshot.link[1]} if snapshot.link else None,
-        "device_faults": list(snapshot.device_faults),
+        "link": {"state": snapshot.devices.link[0], "detail": snapshot.devices.link[1]}
+        if snapshot.devices.link
+        else None,
+        "device_faults": list(snapshot.devices.faults),
         "devices": {
             "sensors": _device(snapshot, "sensors"),
             "leds": _device(snapshot, "leds", f", {board.profile.led_count} LEDs"),
@@ -321,14 +332,14 @@ def health_view(snapshot: Snapshot) -> dict[str, Any]:
                 "reading": fault.reading,
                 "expected": fault.expected,
             }
-            for fault in snapshot.output.display.faults
+            for fault in snapshot.board.output.display.faults
         ],
         "settings": dict(snapshot.settings),
-        "scan_hz": snapshot.scan_hz,
+        "scan_hz": snapshot.board.scan_hz,
     }
 
 
 def _device(snapshot: Snapshot, name: str, detail: str = "") -> str:
     """A backend's name and health in words: "sim, 201 LEDs: working"."""
-    error = snapshot.devices.get(f"{name}_error")
-    return f"{snapshot.devices.get(name, '?')}{detail}: " + (f"failing ({error})" if error else "working")
+    error = snapshot.devices.backends.get(f"{name}_error")
+    return f"{snapshot.devices.backends.get(name, '?')}{detail}: " + (f"failing ({error})" if error else "working")

@@ -29,12 +29,12 @@ def a_snapshot(tmp_path: Path) -> Snapshot:
 
 def test_a_seat_played_on_another_board_shows_no_hand_and_the_screens_say_who_plays_where(tmp_path: Path) -> None:
     snapshot = a_snapshot(tmp_path)
-    assert snapshot.state.observation(0).get("hand")
+    assert snapshot.position.state.observation(0).get("hand")
     remote = RemoteView("friday-1", "kitchen", "club", ("kitchen", "club"), {"kitchen": False}, False)
     across = dataclasses.replace(snapshot, remote=remote)
     elsewhere = seat_view(across, 0)  # Red plays on board kitchen: this board has only a stand-in
     assert not elsewhere["hand"] and not elsewhere.get("actions")
-    assert seat_view(across, 1)["hand"] == snapshot.state.observation(1)["hand"]
+    assert seat_view(across, 1)["hand"] == snapshot.position.state.observation(1)["hand"]
     view = table_view(across)
     assert view["remote"]["boards"] == [
         {"name": "kitchen", "online": False, "seats": [0]},
@@ -42,6 +42,6 @@ def test_a_seat_played_on_another_board_shows_no_hand_and_the_screens_say_who_pl
     ]
     assert table_view(snapshot)["remote"] is None
     waiting = viewer_parts(across, 1, True)["waiting"]
-    assert snapshot.state.current_player == 0
+    assert snapshot.position.state.current_player == 0
     assert "Red plays on board kitchen." in waiting
     assert "Offline: board kitchen; the game goes on when it is back." in waiting

@@ -274,10 +274,14 @@ def test_a_correction_candidate_of_the_last_move_is_drawn_not_an_error(tmp_path:
             page.view(lambda v: len(v["moves"]) == 1)
         snapshot = service.table.control.latest
     assert snapshot is not None
-    before = snapshot.history[-1]
+    before = snapshot.position.history[-1]
     other = before.parse_action("C-E:c12-f12/1")  # Red's card: not a move of Yellow's now
-    asking = TrackerOutput(Display(mode="confirm", state=snapshot.state, shown=snapshot.state, candidates=(other,)))
-    view = table_view(replace(snapshot, output=asking))  # Yellow is on turn: this is Red's move
+    asking = TrackerOutput(
+        Display(mode="confirm", state=snapshot.position.state, shown=snapshot.position.state, candidates=(other,))
+    )
+    view = table_view(
+        replace(snapshot, board=replace(snapshot.board, output=asking))
+    )  # Yellow is on turn: this is Red's move
     was, now = before.occupancy(), before.apply(other).occupancy()
     fields = [before.game.format_cell(cell) for cell in sorted(set(was) | set(now)) if was.get(cell) != now.get(cell)]
     assert view["candidates"] == [{"text": f"a move of Red ({', '.join(fields)})", "fields": fields}]
