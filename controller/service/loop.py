@@ -220,7 +220,7 @@ class Service:
             config.service.scan_hz,
         )
         self.backends = from_config(config)
-        self.table.load_settings()
+        self.table.settings.load()
         period_ms = 1000 / config.service.scan_hz
         if self.backends.sim is not None:
             self._clock = VirtualClock(period_ms, config.sim.speed, self._monotonic, self._sleep)
@@ -255,7 +255,7 @@ class Service:
             backends.pixels,
             backends.inputs,
             config.board.sensor_model,
-            self.table.tracker_config,
+            self.table.settings.tracker_config,
             history[:-1],
         )
         guest = self.table.remote_play is not None and self.table.remote_play.guest is not None
@@ -347,7 +347,7 @@ class Service:
         assert self._clock is not None and self.session is not None
         now = self._clock.tick()
         began = time.perf_counter()
-        self.table.control.drain(self.table.execute, self._command_failed)  # a screen's commands, between two scans
+        self.table.control.drain(self.table.execute, self._command_failed)  # a screen's commands, between scans
         if self.remote is not None:
             self._remote_scan(now)
         driver = self.driver

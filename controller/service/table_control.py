@@ -10,14 +10,11 @@ that would end one still in progress needs the players to say so (`abandon`).
 
 from __future__ import annotations
 
-import json
-import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from controller.bots import BOTS
 from controller.bots.seeds import bot_seed
@@ -27,7 +24,6 @@ from controller.games.seats import seat_name
 from controller.remote.link import RemoteGame
 from controller.remote.messages import Invite
 from controller.service.archive import Archive, ArchiveError
-from controller.service.config import Config
 from controller.service.control import (
     Abandon,
     AnswerInvite,
@@ -51,23 +47,19 @@ from controller.service.control import (
     Snapshot,
 )
 from controller.service.deciding import Candidate, candidate_of, candidates_of, deciding_seat
-from controller.service.journal import atomic_write
-from controller.service.remote_board import RemoteBoard
+from controller.service.host import Host
 from controller.service.remote_play import RemotePlay
+from controller.service.table_settings import TableSettings
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
-from controller.table.session import ABANDON, Session
-from controller.table.tracker_types import TAKEBACK_MODES, TrackerOutput
-from hal.protocols import BUTTONS, DimmablePixels, InputEvent
-from sim.driver import HandsDriver
+from controller.table.session import ABANDON
+from controller.table.tracker_types import TrackerOutput
+from hal.protocols import BUTTONS, InputEvent
 
 if TYPE_CHECKING:
-    from controller.service.backends import Backends
-    from controller.service.persistence import Persistence
+    pass
 
 HUMAN = "human"
-SETTINGS_FILE = "settings.json"  # the settings changed at the table, kept beside the journal
-TIMINGS = {"debounce_ms": (0, 1000), "settle_ms": (0, 5000), "guide_after_ms": (500, 60000)}
 READINGS_EVERY_MS = 100  # a screen's sensor map follows the raw board at most this often
 NOTICES_KEPT = 6
 PAGE_INPUTS_KEPT = 16  # the texts pages sent lately: a notice that answers one is for its sender
@@ -110,24 +102,6 @@ def now_text() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-class Host(Protocol):
-    """What the table control reads of the service that holds it: the configuration, the devices, the
-    journal, the game laid out on the board now, and how to lay out another."""
-
-    config: Config
-    backends: Backends | None
-    persistence: Persistence
-    log: logging.Logger
-    session: Session | None
-    driver: HandsDriver | None
-    game: Game | None
-    remote: RemoteBoard | None
-
-    def begin(
-        self, history: list[State], start: dict[str, Any], actions: Sequence[tuple[str, str]], first: bool = False
-    ) -> None: ...
-
-
 class TableControl:
     """The service's controls for front-ends (see the module docstring): a part of the service,
     which reads it through `Host`."""
@@ -137,7 +111,7 @@ class TableControl:
         config = host.config
         self.control = ControlChannel()
         self.archive = Archive(Path(config.service.state_dir) / "games")
-        self.tracker_config = config.tracker
+        self.settings = TableSettings(host)
         self.seats: tuple[str, ...] = ()
         self.moves: list[MoveEntry] = []
         self.start_record: dict[str, Any] = {}
@@ -254,76 +228,6 @@ class TableControl:
                 "(it stays in the history and can be resumed), or go back to it"
             )
 
-    # --- settings ---------------------------------------------------------------------------------
-    @property
-    def _settings_path(self) -> Path:
-        return Path(self.host.config.service.state_dir) / SETTINGS_FILE
-
-    def settings_now(self) -> dict[str, Any]:
-        pixels = self.host.backends.pixels if self.host.backends is not None else None
-        config = self.tracker_config
-        return {
-            "brightness": pixels.brightness if isinstance(pixels, DimmablePixels) else None,
-            "takeback": config.takeback,
-            **{name: getattr(config, name) for name in TIMINGS},
-        }
-
-    def load_settings(self) -> None:
-        """The settings last changed at the table win over the configuration file's."""
-        self.tracker_config = self.host.config.tracker
-        path = self._settings_path
-        if not path.is_file():
-            return
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("not a table of settings")
-            self._change_settings(Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data}))
-        except (OSError, ValueError, TypeError) as error:
-            self.host.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
-
-    def _change_settings(self, command: Settings) -> str:
-        changes: dict[str, Any] = {}
-        said = []
-        if command.takeback is not None:
-            if command.takeback not in TAKEBACK_MODES:
-                raise CommandError(f"take-back must be one of {', '.join(TAKEBACK_MODES)}, not {command.takeback!r}")
-            changes["takeback"] = command.takeback
-            said.append(f"take-back {command.takeback}")
-        for name, (low, high) in TIMINGS.items():
-            value = getattr(command, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise CommandError(f"{name.replace('_', ' ')} must be a whole number of ms from {low} to {high}")
-            changes[name] = value
-            said.append(f"{name.replace('_ms', '').replace('_', ' ')} {value} ms")
-        brightness = command.brightness
-        pixels = self.host.backends.pixels if self.host.backends is not None else None
-        if brightness is not None:
-            if isinstance(brightness, bool) or not isinstance(brightness, int | float) or not 0.05 <= brightness <= 1:
-                raise CommandError("brightness must be a number from 0.05 to 1")
-            if not isinstance(pixels, DimmablePixels):
-                raise CommandError(f"the LEDs here ({self.host.config.leds.backend}) have no brightness to set")
-        config = replace(self.tracker_config, **changes)
-        if brightness is not None and isinstance(pixels, DimmablePixels):
-            pixels.set_brightness(float(brightness))
-            if self.host.session is not None:
-                self.host.session.composer.forget_shown()  # send the frame again at the new level
-            said.append(f"brightness {brightness:g}")
-        self.tracker_config = config
-        if self.host.session is not None:
-            self.host.session.tracker.config = config
-        self._changed = True
-        return "settings: " + (", ".join(said) or "nothing changed")
-
-    def _save_settings(self) -> None:
-        data = json.dumps(self.settings_now(), sort_keys=True).encode("utf-8")
-        try:
-            atomic_write(self._settings_path, data)
-        except OSError as error:
-            self.host.log.warning("could not keep the settings in %s: %s", self._settings_path, error)
-
     # --- commands ---------------------------------------------------------------------------------
     def execute(self, command: Command) -> str:
         """Carry out one command from a screen; CommandError (nothing changed) when it cannot be done."""
@@ -355,8 +259,9 @@ class TableControl:
         if isinstance(command, Resume):
             return self._resume(command)
         if isinstance(command, Settings):
-            said = self._change_settings(command)
-            self._save_settings()
+            said = self.settings.change(command)
+            self.settings.save()
+            self._changed = True
             return said
         if isinstance(command, ShowPin):
             try:
@@ -679,7 +584,7 @@ class TableControl:
                     sim=driver is not None,
                     hands_busy=driver is not None and driver.current is not None,
                 ),
-                settings=self.settings_now(),
+                settings=self.settings.now(),
                 notices=tuple(self._notices),
                 remote=self.remote_play.view() if self.remote_play is not None else None,
                 lobby=self.host.remote.view() if self.host.remote is not None else None,

@@ -5,7 +5,7 @@ front-ends can speak it without importing the tracker itself."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from controller.games import Action, Cell, State
@@ -24,6 +24,13 @@ def unmasked(mismatch: Mismatch, masked: Collection[int]) -> Mismatch:
 HintKind = Literal["origin", "destination", "capture", "return", "remove", "place", "confirm"]
 Mode = Literal["setup", "idle", "moving", "acknowledged", "confirm", "takeback", "guidance", "restore", "remote"]
 TAKEBACK_MODES = ("auto", "offer", "off")
+# The timings players may change at the table (the web app's settings), with the range allowed; their
+# defaults are TrackerConfig's.
+ADJUSTABLE_MS: dict[str, tuple[int, int]] = {
+    "debounce_ms": (0, 1000),
+    "settle_ms": (0, 5000),
+    "guide_after_ms": (500, 60000),
+}
 
 
 @dataclass(frozen=True)
@@ -44,15 +51,7 @@ class TrackerConfig:
     takeback_ms: int = 2000
 
     def __post_init__(self) -> None:
-        for name in (
-            "debounce_ms",
-            "settle_ms",
-            "guide_after_ms",
-            "preview_ms",
-            "stuck_after_ms",
-            "takeback_ms",
-            "confirm_grace_ms",
-        ):
+        for name in (spec.name for spec in fields(self) if spec.name.endswith("_ms")):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"tracker {name} must be a whole number of milliseconds >= 0, not {value!r}")

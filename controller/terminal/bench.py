@@ -19,6 +19,7 @@ from typing import Any
 
 from controller.games import GAMES, Game
 from controller.service.memory import CollectionPacer
+from controller.table.tracker_types import TrackerConfig
 from controller.terminal.bench_service import RUNS, PauseLog, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
@@ -176,7 +177,7 @@ def run_bench(
     return {
         "games": games,
         "noise": noise,
-        "settle_ms": 250,
+        "settle_ms": TrackerConfig().settle_ms,
         "tracker": tracker,
         "playout_actions_per_s": playouts,
         "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,

@@ -27,6 +27,7 @@ from controller.service.control import (
     Settings,
     ShowCard,
 )
+from controller.table.tracker_types import ADJUSTABLE_MS
 
 MAX_MESSAGE = 8192  # characters: a page's message is a few hundred; anything longer is refused unread
 MAX_FRAME = 65536  # bytes: the server refuses a longer frame before reading it whole
@@ -73,9 +74,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "pin": ((str,), True),
         "brightness": ((int, float), False),
         "takeback": ((str,), False),
-        "debounce_ms": ((int,), False),
-        "settle_ms": ((int,), False),
-        "guide_after_ms": ((int,), False),
+        **{name: ((int,), False) for name in ADJUSTABLE_MS},
     },
 }
 ADMIN = frozenset(kind for kind, fields in FIELDS.items() if "pin" in fields)
@@ -197,6 +196,6 @@ def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
     if kind == "abandon":
         return Abandon()
     if kind == "settings":
-        names = ("brightness", "takeback", "debounce_ms", "settle_ms", "guide_after_ms")
+        names = ("brightness", "takeback", *ADJUSTABLE_MS)
         return Settings(**{key: message[key] for key in names if key in message})
     raise ProtocolError(f"unknown message type {kind!r}")

@@ -122,7 +122,7 @@ def test_every_bad_message_gets_words_and_changes_nothing(tmp_path: Path) -> Non
                 assert not any(word in reply["message"] for word in TRACEBACK_WORDS), reply
             assert page.ask({"type": "press", "button": "menu"})["type"] == "reply"
             after = page.view()
-        assert after["moves"] == before["moves"] == [] and service.table.settings_now()["settle_ms"] == 250
+        assert after["moves"] == before["moves"] == [] and service.table.settings.now()["settle_ms"] == 250
         assert not (tmp_path / "state" / "settings.json").exists()
 
 
@@ -227,4 +227,4 @@ def test_a_lobby_game_and_the_settings_survive_a_restart(tmp_path: Path) -> None
             view = Page(socket).view()
         assert view["game"]["name"] == "zillo" and view["game_id"] == game_id
         assert [seat["player"] for seat in view["seats"]] == ["human", "greedy"]
-        assert service.table.tracker_config.settle_ms == 300
+        assert service.table.settings.tracker_config.settle_ms == 300
