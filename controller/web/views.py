@@ -12,7 +12,7 @@ seat's too: the public view says only which fields changed. A seat's view adds t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.games import Action, Game, State
 from controller.games.public import public_observation
@@ -30,7 +30,15 @@ from controller.web.words import WAITING, guidance_lines, nearest_position, why_
 # --- the board's drawing --------------------------------------------------------------------------
 
 
-_NAMES: dict[tuple[str, int], tuple[BoardMap, dict[Any, str], dict[str, Any]]] = {}
+class BoardWords(NamedTuple):
+    """A board's field names and drawing for one game, made once."""
+
+    board: BoardMap
+    names: dict[Any, str]
+    geometry: dict[str, Any]
+
+
+_NAMES: dict[tuple[str, int], BoardWords] = {}
 
 
 def _board_words(game: Game, board: BoardMap) -> tuple[dict[Any, str], dict[str, Any]]:
@@ -38,12 +46,12 @@ def _board_words(game: Game, board: BoardMap) -> tuple[dict[Any, str], dict[str,
     every page needs them)."""
     key = (game.name, id(board))
     known = _NAMES.get(key)
-    if known is None or known[0] is not board:
+    if known is None or known.board is not board:
         if len(_NAMES) > 8:
             _NAMES.clear()
         names = {cell: game.format_cell(cell) for cell in board.game_cells}
-        known = _NAMES[key] = (board, names, board_geometry(game, board))
-    return known[1], known[2]
+        known = _NAMES[key] = BoardWords(board, names, board_geometry(game, board))
+    return known.names, known.geometry
 
 
 def board_geometry(game: Game, board: BoardMap) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from controller.games import IllegalAction
 from controller.games.klotz import CORNERS, GRID, INNER, PASS, Klotz, KlotzState, Move
+from controller.games.klotz import model as klotz_model
 
 KLOTZ = Klotz()
 PROPERTY_SETTINGS = settings(max_examples=25, deadline=None)
@@ -95,6 +96,8 @@ def test_saved_states_and_notation_round_trip_exactly(count: int, seed: int, pli
             written = state.action_to_str(action)
             assert state.parse_action(written) == action
             assert state.action_to_str(state.parse_action(written)) == written
+            # The value prints and parses its own notation, as the state does.
+            assert str(action) == written and klotz_model.parse_action(written) == action
 
 
 @PROPERTY_SETTINGS

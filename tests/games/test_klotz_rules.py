@@ -34,7 +34,7 @@ AT_HOME_2P = {"g8": "square0", "h7": "square1"}
 
 # --- helpers -------------------------------------------------------------------------------------
 def mv(origin: str, target: str) -> Move:
-    return Move(cell(origin), cell(target))
+    return Move.parse(f"{origin}-{target}")
 
 
 def name(c: tuple[int, int]) -> str:

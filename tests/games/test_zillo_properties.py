@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from controller.bots.heuristics.zillo import ZilloEvaluator
 from controller.games import IllegalAction
 from controller.games.zillo import NEW_GAME, Discard, Move, Shift, ZilloState
+from controller.games.zillo import actions as zillo_actions
 from controller.games.zillo.deck import CARDS
 from controller.games.zillo.layout import AREA
 from tests.games.zillo_helpers import GAME
@@ -103,6 +104,8 @@ def test_random_games_keep_the_rules_invariants_and_round_trip(setup: dict, seed
         assert state.is_terminal() or legal
         for action in legal:
             assert state.parse_action(state.action_to_str(action)) == action
+            # The value prints and parses its own notation, as the state does.
+            assert str(action) == state.action_to_str(action) and zillo_actions.parse_action(str(action)) == action
         for action in choices.sample(legal, min(2, len(legal))):
             # The cheap previews the tracker uses agree with the real successor.
             after = state.apply(action)

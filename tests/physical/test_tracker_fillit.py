@@ -36,13 +36,15 @@ TOTAL = START.total_chips
 
 
 def step(text: str) -> StoneStep:
-    origin, target = text.split("-")
-    return StoneStep(CELL(origin), CELL(target))
+    action = START.parse_action(f"s:{text}")  # the notation, as the state reads it
+    assert isinstance(action, StoneStep)
+    return action
 
 
 def slide(text: str) -> Slide:
-    origin, target = text.split("-")
-    return Slide(CELL(origin), CELL(target))
+    action = START.parse_action(f"p:{text}")
+    assert isinstance(action, Slide)
+    return action
 
 
 def play(state: State, *texts: str) -> State:

@@ -27,9 +27,7 @@ FOUR = KLOTZ.new_game(players=4)
 DEFAULT = TrackerConfig()
 
 
-def move(text: str) -> Move:
-    origin, target = text.split("-")
-    return Move(CELL(origin), CELL(target))
+move = Move.parse  # the notation, as the move prints it
 
 
 def fields(hints: dict) -> dict[str, str]:

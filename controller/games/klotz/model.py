@@ -3,9 +3,10 @@ and K-3's path tables, worked out once."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from controller.games.base import Cell, Piece
+from controller.games.base import Cell, NotationError, Piece
 from controller.games.grid import PathTable, SquareGrid
 from controller.games.seats import colour_title
 
@@ -62,18 +63,40 @@ class Block:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Move:
-    """Move the block on `origin` to `target` (K-3: the path does not matter)."""
+    """Move the block on `origin` to `target` (K-3: the path does not matter). Prints and parses its
+    notation, `g12-g9`."""
 
     origin: Cell
     target: Cell
 
+    def __str__(self) -> str:
+        return f"{GRID.format_cell(self.origin)}-{GRID.format_cell(self.target)}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """A move from its notation; NotationError for text that is not one (legality aside)."""
+        match = _MOVE_TEXT.fullmatch(text.strip())
+        if match is None:
+            raise NotationError(f"{text!r} is not a Klotz move (write from-to, e.g. g12-g9, or pass)")
+        return cls(GRID.parse_cell(match.group(1)), GRID.parse_cell(match.group(2)))
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """K-5: the only action of a player who has no legal move."""
+    """K-5: the only action of a player who has no legal move; written `pass`."""
+
+    def __str__(self) -> str:
+        return "pass"
 
 
 PASS = Pass()
+_MOVE_TEXT = re.compile(r"([a-z][0-9]+)-([a-z][0-9]+)")
+
+
+def parse_action(text: str) -> Move | Pass:
+    """A Klotz action from its notation (`g12-g9` or `pass`)."""
+    return PASS if text.strip() == "pass" else Move.parse(text)
+
 
 Way = tuple[int, tuple[int, ...], Move]
 """A block's way to one end field: the end's bit, the masks of the fields passed on each path there
@@ -81,9 +104,10 @@ Way = tuple[int, tuple[int, ...], Move]
 _WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
 
 
-KnownMoves = tuple["Block", tuple[int, int], tuple[Move, ...]]
-"""A block's moves as one position worked them out: the block, the blocks and cylinders in its
-region then (masks of BIT), and its moves."""
+KnownMoves = tuple[Block, tuple[int, int], tuple[Move, ...]]
+"""A block's moves as one position worked them out: (block, near, moves), the blocks and cylinders
+in its region then (masks of BIT) as `near`. A plain tuple, always unpacked by these names: it is
+made for every block of every position a playout passes (a named tuple costs a tenth of the speed)."""
 _REGIONS: dict[tuple[int, Cell], int] = {}
 
 

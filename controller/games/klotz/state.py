@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from controller.games.klotz.model import (
     KnownMoves,
     Move,
     Pass,
+    parse_action,
     pieces_of,
     region_of,
     ways_of,
@@ -32,8 +32,6 @@ from controller.games.seats import colour_title
 
 if TYPE_CHECKING:
     from controller.games.klotz.game import Klotz
-
-_MOVE_TEXT = re.compile(r"([a-z][0-9]+)-([a-z][0-9]+)")
 
 
 class KlotzState(State):
@@ -194,18 +192,22 @@ class KlotzState(State):
         if known is None:
             known = self._known_moves = {}
         entry = known.get(origin)
-        if entry is not None and entry[0] is block:
-            return entry[2]
+        if entry is not None:
+            then, _, moves = entry
+            if then is block:
+                return moves
         region = region_of(block.size, origin)
         near = (masks[0] & region, masks[1] & region)
         inherited = self._inherited
         entry = inherited.get(origin) if inherited is not None else None
-        if entry is not None and entry[0] is block and entry[1] == near:
-            moves = entry[2]
-        else:
-            found: list[Move] = []
-            self._add_moves(origin, block, masks, found)
-            moves = tuple(found)
+        if entry is not None:
+            then, near_then, moves = entry
+            if then is block and near_then == near:
+                known[origin] = entry
+                return moves
+        found: list[Move] = []
+        self._add_moves(origin, block, masks, found)
+        moves = tuple(found)
         known[origin] = (block, near, moves)
         return moves
 
@@ -380,20 +382,12 @@ class KlotzState(State):
 
     # --- notation ----------------------------------------------------------------------------
     def action_to_str(self, action: Action) -> str:
-        if isinstance(action, Pass):
-            return "pass"
-        if isinstance(action, Move):
-            return f"{GRID.format_cell(action.origin)}-{GRID.format_cell(action.target)}"
+        if isinstance(action, Move | Pass):
+            return str(action)
         raise NotationError(f"{action!r} is not a Klotz action")
 
     def parse_action(self, text: str) -> Action:
-        text = text.strip()
-        if text == "pass":
-            return PASS
-        match = _MOVE_TEXT.fullmatch(text)
-        if match is None:
-            raise NotationError(f"{text!r} is not a Klotz move (write from-to, e.g. g12-g9, or pass)")
-        return Move(GRID.parse_cell(match.group(1)), GRID.parse_cell(match.group(2)))
+        return parse_action(text)
 
     # --- views -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

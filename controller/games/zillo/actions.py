@@ -30,6 +30,9 @@ class Move:
     target: Cell
     count: int | None = None
 
+    def __str__(self) -> str:
+        return action_to_str(self)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Shift:
@@ -41,6 +44,9 @@ class Shift:
     turn: int
     anchor: Cell
 
+    def __str__(self) -> str:
+        return action_to_str(self)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Discard:
@@ -48,11 +54,20 @@ class Discard:
 
     card: Card
 
+    def __str__(self) -> str:
+        return action_to_str(self)
+
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """Z-7: in a match, reset the board and deal again after a catch."""
 
+    def __str__(self) -> str:
+        return NEW_GAME_TEXT
+
+
+ZilloAction = Move | Shift | Discard | NewGame
+"""Every Zillo action prints its notation (`str`); `parse_action` reads it back."""
 
 NEW_GAME = NewGame()
 NEW_GAME_TEXT = "new-game"
@@ -108,7 +123,7 @@ def _field(cell: Cell) -> str:
     return AREA.format_cell(cell)
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str) -> ZilloAction:
     """Inverse of `action_to_str`; checks the spelling, not whether the action is legal now."""
     text = text.strip()
     if text == NEW_GAME_TEXT:

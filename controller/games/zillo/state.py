@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
@@ -91,6 +91,14 @@ if TYPE_CHECKING:
     from controller.games.zillo.game import Zillo
 
 
+class LegalIndex(NamedTuple):
+    """The legal actions, their objects' ids, and (as asked for) the legal actions of each card."""
+
+    actions: tuple[Action, ...]
+    ids: frozenset[int]
+    by_card: dict[Card | None, frozenset[Action]]
+
+
 class ZilloState(State):
     __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_on_parts", "_t")
 
@@ -99,7 +107,7 @@ class ZilloState(State):
         self._t = table
         self._legal: tuple[Action, ...] | None = None
         # The legal actions, their objects' ids and (as asked for) the legal actions of each card.
-        self._legal_set: tuple[tuple[Action, ...], frozenset[int], dict[Card | None, frozenset[Action]]] | None = None
+        self._legal_set: LegalIndex | None = None
         self._card_moves: dict[Card, tuple[Action, ...]] = {}
         self._on_parts: dict[int, tuple[tuple[Cell, Cell], ...]] | None = None
 
@@ -442,12 +450,12 @@ class ZilloState(State):
         card only, compared by value."""
         legal = self.legal_actions()
         known = self._legal_set  # read once (see legal_actions); it keeps `legal` alive with its ids
-        if known is None or known[0] is not legal:
-            known = self._legal_set = (legal, frozenset(map(id, legal)), {})
-        if id(action) in known[1]:
+        if known is None or known.actions is not legal:
+            known = self._legal_set = LegalIndex(legal, frozenset(map(id, legal)), {})
+        if id(action) in known.ids:
             return True
         card = self.action_card(action)
-        by_card = known[2]
+        by_card = known.by_card
         found = by_card.get(card)
         if found is None:
             found = by_card[card] = frozenset(a for a in legal if self.action_card(a) == card)
