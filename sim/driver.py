@@ -366,9 +366,9 @@ def _other_targets(sight: MoveSight, before: State, action: Action) -> list[Cell
     for other in before.legal_actions():
         if other == action:
             continue
-        print_ = sight.footprint(before, other)
-        if len(print_.moves) == 1 and print_.moves[0].origin == origin and print_.moves[0].target is not None:
-            targets.append(print_.moves[0].target)
+        footprint = sight.footprint(before, other)
+        if len(footprint.moves) == 1 and footprint.moves[0].origin == origin and footprint.moves[0].target is not None:
+            targets.append(footprint.moves[0].target)
     return targets
 
 

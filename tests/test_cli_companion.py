@@ -45,7 +45,7 @@ def test_zillertal_a_typed_card_lists_and_lights_its_legal_offsets():
     row = rail_row(text)
     assert len(row) == 41 and row[20] == "?" and row.count(".") == 40
     assert "seat0 [GGG] on turn   seat1 [~~~] -" in text
-    assert state.turns == 0 and not state.table.placed
+    assert state.turns == 0 and not state.position.placed
 
 
 def test_zillertal_confirm_commits_and_the_valley_counts_show():
@@ -56,7 +56,7 @@ def test_zillertal_confirm_commits_and_the_valley_counts_show():
     assert "  ! nothing to confirm: enter a card or declare an action" in text
     assert "Visible icons per zone:" in text and "valley" in text
     assert "  ! took back V03@0" in text
-    assert not state.table.placed
+    assert not state.position.placed
 
 
 def test_zillertal_other_actions_are_declared_and_refusals_give_the_reason():

@@ -75,7 +75,7 @@ def test_menu_moves_the_preview_and_confirm_commits_exactly_the_previewed_placem
     assert out.previewed == Place("FLAT1", -4)  # round again
     out = companion.step(30, [menu("L4"), button("confirm")])
     assert out.committed == (Place("FLAT1", 4),)
-    assert companion.state.table.placed[-1] == companion.state.table.placed[1] and lit_rail(out.frame) == {}
+    assert companion.state.position.placed[-1] == companion.state.position.placed[1] and lit_rail(out.frame) == {}
     assert out.frame[STATUS] == scale(GREEN, 0.1)
 
 
@@ -150,7 +150,7 @@ def test_undo_first_drops_the_selection_then_takes_back_the_last_action():
     companion.step(30, [declare("PEAK@4")])
     out = companion.step(40, [button("undo")])
     assert out.took_back == 1 and out.messages == ("took back PEAK@4",)
-    assert len(companion.state.table.placed) == 1
+    assert len(companion.state.position.placed) == 1
     assert companion.step(50, [button("undo")]).messages == ("undo: no action to take back",)
 
 

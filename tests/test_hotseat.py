@@ -26,16 +26,16 @@ def test_zodiac_two_people_pass_the_screen_and_see_only_their_own_hand():
     first = start.current_player
     second = 1 - first
     # Each draws and discards a sign they were dealt; the screen goes from one to the other.
-    sign = {seat: next(c for c in start.table.hands[seat] if c in SIGNS) for seat in (0, 1)}
+    sign = {seat: next(c for c in start.position.hands[seat] if c in SIGNS) for seat in (0, 1)}
     script = ["", "draw", f"discard {sign[first]}", "", "draw", f"discard {sign[second]}"]
     state, text = run("zodiac", script, {0, 1}, 2)
     names = {0: "Red", 1: "Blue"}
     handovers = text.split("Pass the screen to ")
     assert [h.split(" ")[0] for h in handovers[1:4]] == [names[first], names[second], names[first]]
     first_view, second_view = handovers[1], handovers[2]
-    own = " ".join(sorted(start.table.hands[first], key=zodiac_helpers.ORDER.get))
+    own = " ".join(sorted(start.position.hands[first], key=zodiac_helpers.ORDER.get))
     assert f"Your hand: {own}" in first_view
-    other = " ".join(sorted(start.table.hands[second], key=zodiac_helpers.ORDER.get))
+    other = " ".join(sorted(start.position.hands[second], key=zodiac_helpers.ORDER.get))
     assert f"Your hand: {other}" not in first_view
     assert "Since your last turn:" in second_view and f"{names[first]}: draw" in second_view
     assert "Game stopped." in text and state.turns == 2

@@ -35,7 +35,7 @@ class Scene:
         return unmasked(evidence, self.masked)
 
 
-def fresh(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[Action]:
+def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The actions made of changes from this player's turn: a change older than the last move (by
     more than a fast reply's head start) happened before this player could act. A masked field has
     no time."""
@@ -44,49 +44,51 @@ def fresh(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[Ac
     oldest = scene.moved_at - REPLY_HEAD_START_MS
     since = scene.stable_since
     return [
-        action for action in actions if all(since[ch] >= oldest for ch, _ in scene.unmasked(cands.mismatch(action)))
+        action
+        for action in actions
+        if all(since[ch] >= oldest for ch, _ in scene.unmasked(candidates.mismatch(action)))
     ]
 
 
-def ordered(actions: list[Action], cands: CandidateTable, scene: Scene) -> list[Action]:
+def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The actions whose pieces could have moved in the order the sensors saw: one piece cannot land
     before it left (evidence.py)."""
     return [
         action
         for action in actions
-        if len(cands.footprint(action).moves) != 1
-        or in_order(scene.unmasked(cands.mismatch(action)), scene.expected, scene.stable_since, scene.beside)
+        if len(candidates.footprint(action).moves) != 1
+        or in_order(scene.unmasked(candidates.mismatch(action)), scene.expected, scene.stable_since, scene.beside)
     ]
 
 
-def _old(scene: Scene, cands: CandidateTable) -> frozenset[int]:
+def _old(scene: Scene, candidates: CandidateTable) -> frozenset[int]:
     """The old changes to set aside: those well older than every other change, but never the move
     shown a moment ago (it stands first; the recent changes may be the next player's after it)."""
     old = older_apart(scene.mismatch, scene.stable_since)
     acked = scene.acknowledged
-    if acked is not None and cands.is_legal(acked):
-        own = {channel for channel, _ in cands.mismatch(acked)}
+    if acked is not None and candidates.is_legal(acked):
+        own = {channel for channel, _ in candidates.mismatch(acked)}
         old = frozenset(channel for channel in old if channel not in own)
     return old
 
 
-def apart(evidence: Mismatch, cands: CandidateTable, scene: Scene) -> list[Action]:
+def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The moves the recent changes show, when an old change on other fields is not part of them (a
     piece held or left lying, a failed sensor): the move is judged on its own fields and the old
     change stays, to be judged on its own. Not while one bigger move may still explain it all."""
-    old = _old(scene, cands)
+    old = _old(scene, candidates)
     if not old:
         return []
     channels = [channel for channel, _ in evidence]
-    if any(scene.unmasked(cands.mismatch(other)) >= evidence for other in cands.reaching(channels)):
+    if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
     recent = frozenset(pair for pair in evidence if pair[0] not in old)
-    found = ordered(cands.matching(recent, {*scene.masked, *old}), cands, scene)
-    return [action for action in found if not any(channel in old for channel, _ in cands.mismatch(action))]
+    found = ordered(candidates.matching(recent, {*scene.masked, *old}), candidates, scene)
+    return [action for action in found if not any(channel in old for channel, _ in candidates.mismatch(action))]
 
 
 def then_next(
-    cands: CandidateTable,
+    candidates: CandidateTable,
     scene: Scene,
     table: Callable[[State], CandidateTable],
     against: Callable[[tuple[int, ...]], Mismatch],
@@ -96,10 +98,10 @@ def then_next(
     piece moved on at once), and the explanation when nothing else fits (the board changed during
     the first move's settle time)."""
     acked = scene.acknowledged
-    if acked is None or not cands.is_legal(acked):
+    if acked is None or not candidates.is_legal(acked):
         return []
-    old = _old(scene, cands)
-    following = table(cands.successor(acked))
+    old = _old(scene, candidates)
+    following = table(candidates.successor(acked))
     evidence = frozenset(pair for pair in against(following.expected) if pair[0] not in old)
     if not evidence:
         return []

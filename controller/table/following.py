@@ -34,7 +34,7 @@ class SeamsEvidence(Protocol):
     _state: State
 
     def _set_deadline(self, when: int | None) -> None: ...
-    def _table(self, state: State) -> CandidateTable: ...
+    def candidates_of(self, state: State) -> CandidateTable: ...
     def _takeback_mismatch(self) -> Mismatch | None: ...
 
 
@@ -51,26 +51,26 @@ class Seams:
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
 
-    def fast_reply(self, mismatch: Mismatch, cands: CandidateTable) -> Action | None:
+    def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
         on other fields, and no bigger move of this player could be under way."""
         acked = self.provisional
-        if acked is None or isinstance(acked, str | Correction | ThenMove) or not cands.is_legal(acked):
+        if acked is None or isinstance(acked, str | Correction | ThenMove) or not candidates.is_legal(acked):
             return None
-        return acked if self.followed([acked], mismatch, cands) else None
+        return acked if self.followed([acked], mismatch, candidates) else None
 
-    def asked_and_followed(self, mismatch: Mismatch, cands: CandidateTable) -> list[Action]:
+    def asked_and_followed(self, mismatch: Mismatch, candidates: CandidateTable) -> list[Action]:
         """The moves a pending confirmation asks about, when the next player has started meanwhile:
         the request stays (the answer commits the move chosen, then the rest is matched)."""
         asked = [a for a in self.e._choice.asking if not isinstance(a, str | Correction | ThenMove)]
-        if not asked or len(asked) != len(self.e._choice.asking) or any(not cands.is_legal(a) for a in asked):
+        if not asked or len(asked) != len(self.e._choice.asking) or any(not candidates.is_legal(a) for a in asked):
             return []
-        return asked if self.followed(asked, mismatch, cands) else []
+        return asked if self.followed(asked, mismatch, candidates) else []
 
-    def followed(self, moves: list[Action], mismatch: Mismatch, cands: CandidateTable) -> bool:
+    def followed(self, moves: list[Action], mismatch: Mismatch, candidates: CandidateTable) -> bool:
         """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
         move of the next player, and no bigger move of this player could be under way."""
-        own = {self.e.observed.unmasked(cands.mismatch(move)) for move in moves}
+        own = {self.e.observed.unmasked(candidates.mismatch(move)) for move in moves}
         if len(own) != 1:
             return False
         (own_pairs,) = own
@@ -86,13 +86,15 @@ class Seams:
         if self.young(extra):
             self.waiting = True
             return False  # a lift that may yet be half of a knocked piece's slide: wait and see
-        bigger = cands.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
-        if any(other not in moves and self.e.observed.unmasked(cands.mismatch(other)) >= mismatch for other in bigger):
+        bigger = candidates.reaching([channel for channel, _ in mismatch])  # only these can cover the evidence
+        if any(
+            other not in moves and self.e.observed.unmasked(candidates.mismatch(other)) >= mismatch for other in bigger
+        ):
             return False  # this player may be making a bigger move
         # The next player starts by lifting a piece: every other change takes a piece away from a
         # field that holds one (checked against the readings, so no table of the next position is
         # built inside this scan).
-        expected = cands.expected
+        expected = candidates.expected
         return all(left(expected[channel], value) for channel, value in extra)
 
     def corrections(self, mismatch: Mismatch) -> list[Action]:
@@ -106,7 +108,7 @@ class Seams:
         if window.next_player_started(mismatch - young, self.e.observed.expected):
             self.correction = None
             return []
-        before = self.e._table(window.before)
+        before = self.e.candidates_of(window.before)
         evidence = self.evidence_against(before.expected)
         if not evidence:
             # The board shows the position before the commit: a move no sensor sees may have
@@ -135,7 +137,7 @@ class Seams:
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
         self.ask_corrections = bool(found) and self.may_begin_a_move(
-            mismatch, self.e._table(self.e._state), sent_home=True
+            mismatch, self.e.candidates_of(self.e._state), sent_home=True
         )
         return found
 
@@ -156,7 +158,7 @@ class Seams:
         window = self.correction
         if not isinstance(choice, Correction) or window is None:
             return False
-        return self.ask_corrections or not self.e._table(window.before).mismatch(choice.action)
+        return self.ask_corrections or not self.e.candidates_of(window.before).mismatch(choice.action)
 
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         masked = self.e.observed.masked
@@ -166,7 +168,7 @@ class Seams:
 
     def declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""
-        table = self.table_of(asked, self.e._table(self.e._state))
+        table = self.table_of(asked, self.e.candidates_of(self.e._state))
         return table.state.action_to_str(self.shown_action(asked)) == text.strip()
 
     def shown_action(self, choice: Choice) -> Action:
@@ -176,63 +178,63 @@ class Seams:
             return choice.second
         return choice
 
-    def table_of(self, choice: Choice, cands: CandidateTable) -> CandidateTable:
+    def table_of(self, choice: Choice, candidates: CandidateTable) -> CandidateTable:
         if isinstance(choice, Correction) and self.correction is not None:
-            return self.e._table(self.correction.before)
+            return self.e.candidates_of(self.correction.before)
         if isinstance(choice, ThenMove):
-            return self.e._table(cands.successor(choice.first))
-        return cands
+            return self.e.candidates_of(candidates.successor(choice.first))
+        return candidates
 
-    def played_in(self, choices: list[Choice], cands: CandidateTable) -> dict[Action, State]:
-        """The state each of `choices` is played in, where that is not `cands`' (the position now):
+    def played_in(self, choices: list[Choice], candidates: CandidateTable) -> dict[Action, State]:
+        """The state each of `choices` is played in, where that is not `candidates`' (the position now):
         what a screen needs to name a correction or the next player's reply."""
         found: dict[Action, State] = {}
         for choice in choices:
-            table = self.table_of(choice, cands)
-            if table is not cands:
+            table = self.table_of(choice, candidates)
+            if table is not candidates:
                 found[self.shown_action(choice)] = table.state
         return found
 
-    def successor_of(self, choice: Choice, cands: CandidateTable) -> State:
+    def successor_of(self, choice: Choice, candidates: CandidateTable) -> State:
         if choice == TAKEBACK:
             return self.e._history[-1]
-        return self.table_of(choice, cands).successor(self.shown_action(choice))
+        return self.table_of(choice, candidates).successor(self.shown_action(choice))
 
-    def capture_may_follow(self, cands: CandidateTable) -> bool:
+    def capture_may_follow(self, candidates: CandidateTable) -> bool:
         """Whether the position before the last move is also the start of a move of the player on
         turn (a captured piece sent home first, its field empty until the capturing piece lands):
         then a take-back needs a confirm, or the next change."""
         takeback = self.e._takeback_mismatch()
-        return takeback is not None and bool(takeback) and self.may_begin_a_move(takeback, cands)
+        return takeback is not None and bool(takeback) and self.may_begin_a_move(takeback, candidates)
 
-    def may_begin_a_move(self, evidence: Mismatch, cands: CandidateTable, sent_home: bool = False) -> bool:
-        """Whether `evidence` (against `cands`' state) may be the first part of one of its moves:
+    def may_begin_a_move(self, evidence: Mismatch, candidates: CandidateTable, sent_home: bool = False) -> bool:
+        """Whether `evidence` (against `candidates`' state) may be the first part of one of its moves:
         every change is part of the move, or empties a field the move fills again (a captured or
         displaced piece sent home first). With `sent_home`, only when the evidence is exactly that:
         pieces taken from fields the move lands on, put down where the move sends them home."""
         channel_of = self.e.board.channel_of
-        expected = cands.expected
+        expected = candidates.expected
         emptied = {channel for channel, value in evidence if value == 0}
         # Every changed channel is part of the move or a field it fills: only actions reaching them all.
-        for action in cands.reaching([channel for channel, _ in evidence]):
-            move = self.e.observed.unmasked(cands.mismatch(action))
+        for action in candidates.reaching([channel for channel, _ in evidence]):
+            move = self.e.observed.unmasked(candidates.mismatch(action))
             if move == evidence or not all(pair in move or pair[0] in emptied for pair in evidence):
                 continue
             # A field empty now must be one the move fills (a sensor that cannot tell the arriving
             # piece from the one that left sees no change there at the end).
-            print_ = cands.footprint(action)
-            filled = {channel_of.get(cell) for cell in print_.targets}
+            footprint = candidates.footprint(action)
+            filled = {channel_of.get(cell) for cell in footprint.targets}
             if not all(pair in move or pair[0] in filled for pair in evidence):
                 continue
             if sent_home:
-                homes = {channel_of.get(cell) for cell in print_.returns}
+                homes = {channel_of.get(cell) for cell in footprint.returns}
                 placed = {ch for ch, value in evidence if abs(value) > abs(expected[ch])}
                 if not placed or not placed <= homes:
                     continue
             return True
         return False
 
-    def liftable(self, channel: int, value: int, cands: CandidateTable) -> bool:
+    def liftable(self, channel: int, value: int, candidates: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away, or
         that the last move filled while it may still be corrected (its player moving it on)."""
         was = self.e.observed.expected[channel]
@@ -240,4 +242,4 @@ class Seams:
             return False
         if self.correction is not None and channel in self.correction.channels:
             return True
-        return any((channel, value) in cands.mismatch(action) for action in cands.reaching([channel]))
+        return any((channel, value) in candidates.mismatch(action) for action in candidates.reaching([channel]))

@@ -23,7 +23,7 @@ def lifted_hints(
     expected: tuple[int, ...],
     board: BoardMap,
     state: State,
-    cands: CandidateTable,
+    candidates: CandidateTable,
     card: str | None,
 ) -> dict[Cell, HintKind]:
     """While a piece of the player on turn is lifted: its origin and legal destinations (only the
@@ -39,36 +39,36 @@ def lifted_hints(
         reading = mismatch[channel]
         # Only actions that may change the lifted field (of the card shown, if one was), and of
         # actions with one effect only the first: they move the same pieces the same way.
-        for group in cands.reaching_groups([channel], shown):
+        for group in candidates.reaching_groups([channel], shown):
             action = group[0]
-            if (channel, reading) not in cands.mismatch(action):
+            if (channel, reading) not in candidates.mismatch(action):
                 for each in group:  # where the game names each action's piece
-                    swapped = swap_target(state, cell, each, cands)
+                    swapped = swap_target(state, cell, each, candidates)
                     if swapped is not None:  # the lifted piece changes places with what stands there
                         hints[cell] = "origin"
                         hints.setdefault(swapped, "destination")
                 continue  # this action does not empty the lifted field
-            print_ = cands.footprint(action)
-            if cell in print_.origins:
+            footprint = candidates.footprint(action)
+            if cell in footprint.origins:
                 hints[cell] = "origin"
-                for target in print_.targets:
+                for target in footprint.targets:
                     if target != cell:
-                        hints.setdefault(target, "capture" if target in print_.captures else "destination")
-            elif cell in print_.captures and hints.get(cell) != "origin":
+                        hints.setdefault(target, "capture" if target in footprint.captures else "destination")
+            elif cell in footprint.captures and hints.get(cell) != "origin":
                 hints.setdefault(cell, "capture")
-                for back in print_.returns:
+                for back in footprint.returns:
                     hints.setdefault(back, "return")
     return hints
 
 
-def card_hints(cands: CandidateTable, actions: Iterable[Action]) -> dict[Cell, HintKind]:
+def card_hints(candidates: CandidateTable, actions: Iterable[Action]) -> dict[Cell, HintKind]:
     """The moves of the card shown (`actions`): where pieces may be lifted, and where they may go."""
     hints: dict[Cell, HintKind] = {}
     for action in actions:
-        print_ = cands.footprint(action)
-        for cell in print_.targets:
-            hints.setdefault(cell, "capture" if cell in print_.captures else "destination")
-        for cell in print_.origins:
+        footprint = candidates.footprint(action)
+        for cell in footprint.targets:
+            hints.setdefault(cell, "capture" if cell in footprint.captures else "destination")
+        for cell in footprint.origins:
             hints[cell] = "origin"
     return hints
 
@@ -98,20 +98,20 @@ def guidance_to(
     return hints
 
 
-def offer_hints(state: State, offered: Action, cands: CandidateTable) -> dict[Cell, HintKind]:
+def offer_hints(state: State, offered: Action, candidates: CandidateTable) -> dict[Cell, HintKind]:
     """Where an offered move (one no sensor sees) happens, so that a player with buttons only can
     tell which one is shown: amber where the piece leaves, green where it goes."""
-    origins, targets = action_fields(state, offered, cands.footprint(offered))
+    origins, targets = action_fields(state, offered, candidates.footprint(offered))
     hints: dict[Cell, HintKind] = dict.fromkeys(origins, "confirm")
     hints.update(dict.fromkeys(targets, "destination"))
     return hints
 
 
-def preview_hints(changed: Iterable[Cell], previewed: Action | str, cands: CandidateTable) -> dict[Cell, HintKind]:
+def preview_hints(changed: Iterable[Cell], previewed: Action | str, candidates: CandidateTable) -> dict[Cell, HintKind]:
     """A confirmation request: amber on the fields that changed, green where the previewed move goes."""
     hints: dict[Cell, HintKind] = dict.fromkeys(changed, "confirm")
     if previewed != TAKEBACK:
-        for cell in cands.footprint(previewed).targets:
+        for cell in candidates.footprint(previewed).targets:
             hints[cell] = "destination"
     return hints
 
@@ -126,7 +126,7 @@ def distance(current: Mapping[int, int], option: Mismatch, expected: tuple[int, 
     )
 
 
-def swap_target(state: State, cell: Cell, action: Action, cands: CandidateTable) -> Cell | None:
+def swap_target(state: State, cell: Cell, action: Action, candidates: CandidateTable) -> Cell | None:
     """The field the piece lifted from `cell` swaps with in `action`, if it does (a Fillit stone
     stepping onto a pawn or a stone): the game names `cell` as where the action's piece leaves, and
     what stood on the target comes to `cell`, so the lifted field does not end empty.
@@ -140,21 +140,21 @@ def swap_target(state: State, cell: Cell, action: Action, cands: CandidateTable)
     origins, targets = fields
     if cell not in origins:
         return None
-    before = cands.occupancy
+    before = candidates.occupancy
     for target in targets:
-        if target != cell and before.get(target) and cands.pieces_after(action, cell) == before[target]:
+        if target != cell and before.get(target) and candidates.pieces_after(action, cell) == before[target]:
             return target
     return None
 
 
-def action_fields(state: State, action: Action, print_: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:
+def action_fields(state: State, action: Action, footprint: Footprint) -> tuple[Iterable[Cell], Iterable[Cell]]:
     """Where an action's pieces leave and where they go: as the game names them (`action_fields`),
     since a swap of two like pieces (a Fillit stone-stone swap) changes no occupancy and so has no
     footprint; otherwise the footprint's origins and targets."""
     fields = state.action_fields(action)
     if fields is not None:
         return fields
-    return tuple(print_.origins), tuple(print_.targets)
+    return tuple(footprint.origins), tuple(footprint.targets)
 
 
 def guide(
@@ -162,18 +162,18 @@ def guide(
     target: Mismatch | None,
     expected: tuple[int, ...],
     board: BoardMap,
-    cands: CandidateTable | None = None,
+    candidates: CandidateTable | None = None,
     unmasked: Callable[[Mismatch], Mismatch] | None = None,
     takeback: Mismatch | None = None,
 ) -> dict[Cell, HintKind]:
     """Which fields to clear (remove) and fill (place) to reach `target`; with `target` None, the
-    nearest of the current position, every legal action's of `cands` and the take-back's (ties
+    nearest of the current position, every legal action's of `candidates` and the take-back's (ties
     prefer the current position). Only actions that share a changed field with the board are
     weighed: any other position is further away than the current one, which comes first."""
     if target is None:
         options: list[Mismatch] = [frozenset()]
-        if cands is not None and unmasked is not None:
-            reached = (unmasked(cands.mismatch(a)) for a in cands.reaching_any(mismatch))
+        if candidates is not None and unmasked is not None:
+            reached = (unmasked(candidates.mismatch(a)) for a in candidates.reaching_any(mismatch))
             options.extend(option for option in dict.fromkeys(reached) if option)
         if takeback is not None:
             options.append(takeback)

@@ -34,7 +34,7 @@ class Board:
     provisional: Choice | None  # the one explanation shown, if any
     masked: Mapping[int, int]
     stable: tuple[int, ...]  # the stable readings
-    table: Callable[[State], CandidateTable]
+    candidates_of: Callable[[State], CandidateTable]
     unmasked: Callable[[Mismatch], Mismatch]
     against: Callable[[tuple[int, ...]], Mismatch]  # the board's evidence against a position's readings
     names: Callable[[Choice, str], bool]  # whether a text names a candidate
@@ -85,7 +85,9 @@ class Inputs:
                 choice.step(board.now)
                 return Outcome()
             invisible = (
-                () if board.mismatch else tuple(choice.with_card(board.state, board.table(board.state).invisible))
+                ()
+                if board.mismatch
+                else tuple(choice.with_card(board.state, board.candidates_of(board.state).invisible))
             )
             if invisible:
                 # The board shows no change, but the rules allow moves no sensor sees (a stone-stone
@@ -108,7 +110,7 @@ class Inputs:
         declared action)."""
         if board.state.is_terminal():
             return None
-        legal = board.table(board.state).actions
+        legal = board.candidates_of(board.state).actions
         cards = {board.state.action_card(action) for action in legal}
         if cards <= {None}:
             return None
@@ -129,16 +131,16 @@ class Inputs:
                 return Outcome(_decision(asked, "declare"))
         try:
             action = state.parse_action(text)
-            if not board.table(state).is_legal(action):
+            if not board.candidates_of(state).is_legal(action):
                 state.apply(action)  # raises IllegalAction with the reason
         except IllegalAction as error:
             instead = self._declared_instead(text, board)
             if instead is not None:  # the last move was taken wrongly: the player says what they did
                 return instead
             return Outcome(message=f"{text}: {error.reason}")
-        cands = board.table(state)
-        shown = board.unmasked(cands.mismatch(action))
-        missed = _one_field_off(shown, board, cands)
+        candidates = board.candidates_of(state)
+        shown = board.unmasked(candidates.mismatch(action))
+        missed = _one_field_off(shown, board, candidates)
         if missed is None:
             return self._doubt(text, action, shown, board)
         self._doubted = None
@@ -178,21 +180,21 @@ class Inputs:
             meant = before.parse_action(text)
         except IllegalAction:
             return None
-        table = board.table(before)
+        before_table = board.candidates_of(before)
         # As for a correction the board sees: never across hidden randomness, except to another move
         # of the very card the last move brought to light.
         window = CorrectionWindow(before, taken, frozenset(), before.chance_count() != board.state.chance_count())
-        if not table.is_legal(meant) or not window.alternatives([meant]):
+        if not before_table.is_legal(meant) or not window.alternatives([meant]):
             return None
-        shown = board.unmasked(table.mismatch(meant))
-        missed = _one_field_off(shown, board, board.table(board.state), board.against(table.expected))
+        shown = board.unmasked(before_table.mismatch(meant))
+        missed = _one_field_off(shown, board, board.candidates_of(board.state), board.against(before_table.expected))
         if missed is None:
             return None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
 
 def _one_field_off(
-    shown: Mismatch, board: Board, cands: CandidateTable, evidence: Mismatch | None = None
+    shown: Mismatch, board: Board, candidates: CandidateTable, evidence: Mismatch | None = None
 ) -> dict[int, int] | None:
     """Whether the board shows a declared move (`shown`: its changes against the position it is
     played in; `evidence`: the board's against the same, by default against the game's position),
@@ -206,7 +208,7 @@ def _one_field_off(
     if shown == evidence:
         return {}
     differing = _differing(shown, evidence)
-    if len(differing) != 1 or (board.mismatch and cands.matching(frozenset(board.mismatch.items()), board.masked)):
+    if len(differing) != 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
         return None
     (channel,) = differing
     return {channel: board.stable[channel]} if any(channel == moved for moved, _ in shown) else {}

@@ -289,8 +289,8 @@ def hands_unseen(
     may be at work there unseen, so a slide beside one is its knock."""
     return frozenset(
         channel
-        for print_ in prints
-        for cell in print_.targets | print_.returns
+        for footprint in prints
+        for cell in footprint.targets | footprint.returns
         if (channel := channel_of.get(cell)) is not None and channel in masked
     )
 

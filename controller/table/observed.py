@@ -94,11 +94,11 @@ class Observed:
     def unmasked(self, mismatch: Mismatch) -> Mismatch:
         return unmasked(mismatch, self.masked)
 
-    def matching(self, cands: CandidateTable, evidence: Mismatch) -> list[Action]:
-        """The actions of `cands`' state that the evidence shows, failed channels left out."""
+    def matching(self, candidates: CandidateTable, evidence: Mismatch) -> list[Action]:
+        """The actions of `candidates`' state that the evidence shows, failed channels left out."""
         if not evidence:
             return []
-        return list(cands.matching(evidence, self.masked))
+        return list(candidates.matching(evidence, self.masked))
 
     def moving(self) -> bool:
         """Whether a field of the move is still changing (a flicker elsewhere does not count)."""

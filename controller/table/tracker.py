@@ -81,7 +81,7 @@ class Tracker:
         # move (docs/remote.md, rule 6) nothing here is a move of it: whatever changes is guided back
         # until its move arrives (`follow`), and no button or declaration commits one.
         self.seats_here: frozenset[int] | None = None
-        self.observed = Observed(board, self.config, self._table(state).expected)  # readings to evidence
+        self.observed = Observed(board, self.config, self.candidates_of(state).expected)  # readings to evidence
         self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
         self._inputs = Inputs(self._choice)
         self._seams = Seams(self)  # fast replies, corrections, the move shown: the seams between moves
@@ -116,19 +116,19 @@ class Tracker:
         return self.observed.expected
 
     def expected_after(self, action: Action) -> tuple[int, ...]:
-        cands = self._table(self._state)
-        readings = list(cands.expected)
-        for channel, value in cands.mismatch(action):
+        candidates = self.candidates_of(self._state)
+        readings = list(candidates.expected)
+        for channel, value in candidates.mismatch(action):
             readings[channel] = value
         return tuple(readings)
 
     def footprint_of(self, action: Action, state: State | None = None) -> Footprint:
         """Which pieces `action` moves in `state` (default: the current state)."""
-        return self._table(state or self._state).footprint(action)
+        return self.candidates_of(state or self._state).footprint(action)
 
     def is_invisible(self, action: Action, state: State | None = None) -> bool:
         """Whether no sensor sees `action` in `state` (default: the current state)."""
-        return not self._table(state or self._state).mismatch(action)
+        return not self.candidates_of(state or self._state).mismatch(action)
 
     # --- the step ------------------------------------------------------------------------------
     def step(self, now: int, readings: Readings | None, events: Iterable[InputEvent] = ()) -> TrackerOutput:
@@ -174,7 +174,7 @@ class Tracker:
             self._seams.provisional,
             dict(self.observed.masked),
             tuple(self.observed.debouncer.stable),
-            self._table,
+            self.candidates_of,
             self.observed.unmasked,
             self._seams.evidence_against,
             self._seams.declared,
@@ -220,11 +220,11 @@ class Tracker:
         state = self._prepared = self._state
         self._weighing = None
         if not state.is_terminal():
-            self._weighing = self._table(state)
+            self._weighing = self.candidates_of(state)
             self._weighing.prepare()
 
     # --- candidates ----------------------------------------------------------------------------
-    def _table(self, state: State) -> CandidateTable:
+    def candidates_of(self, state: State) -> CandidateTable:
         """The candidate table of `state` (tables.py keeps the few most recently used)."""
         return self._tables.table(state, self._state)
 
@@ -237,7 +237,7 @@ class Tracker:
         if previous.chance_count() != self._state.chance_count():
             return None  # never take back across a hidden random event
         expected = self.observed.expected
-        before = self._table(previous).expected
+        before = self.candidates_of(previous).expected
         masked = self.observed.masked
         return frozenset((ch, v) for ch, v in enumerate(before) if v != expected[ch] and ch not in masked)
 
@@ -275,19 +275,19 @@ class Tracker:
 
     def _commit(self, now: int, action: Action, via: str = "sensors") -> None:
         before = self._state
-        cands = self._table(before)
-        after = cands.successor(action)
+        candidates = self.candidates_of(before)
+        after = candidates.successor(action)
         self._transitions.append((before, action, after))
         self._vias.append(via)
         self._history.append(before)
         self._enter(now, after)
-        self.observed.health.committed(now, frozenset(channel for channel, _ in cands.mismatch(action)))
+        self.observed.health.committed(now, frozenset(channel for channel, _ in candidates.mismatch(action)))
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
             # anywhere else means the next player has started.
-            print_ = cands.footprint(action)
-            moved = (print_.origins | print_.targets) - print_.returns
+            footprint = candidates.footprint(action)
+            moved = (footprint.origins | footprint.targets) - footprint.returns
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
             revealed = after.chance_count() != before.chance_count()  # e.g. a hidden card played
@@ -315,7 +315,7 @@ class Tracker:
 
     def _enter(self, now: int, state: State) -> None:
         self._state = state
-        self.observed.expect(now, self._table(state).expected)
+        self.observed.expect(now, self.candidates_of(state).expected)
         self._seams.provisional = None
         self._choice.reset()
         self._seams.correction = None
@@ -400,7 +400,7 @@ class Tracker:
         if not self.observed.masked or not isinstance(decision, Acknowledge | Ask):
             return frozenset()
         actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
-        prints = [self._table(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
+        prints = [self.candidates_of(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
         return hands_unseen(prints, self.board.channel_of, self.observed.masked)
 
     def _set_deadline(self, when: int | None) -> None:
@@ -418,9 +418,11 @@ class Tracker:
             choice.show_offer()
             previewed = choice.previewed(now, self.observed.since)
             self._set_deadline(choice.next_change(now, choice.offer_since))  # None: no rotation
-            cands = self._table(state)
+            candidates = self.candidates_of(state)
             offered = tuple(action for action in choice.offer if not isinstance(action, str))
-            return Ask(offered, previewed, cands.successor(previewed), guidance.offer_hints(state, previewed, cands))
+            return Ask(
+                offered, previewed, candidates.successor(previewed), guidance.offer_hints(state, previewed, candidates)
+            )
         choice.offer = ()
         if not mismatch:
             self._seams.provisional = None
@@ -435,34 +437,37 @@ class Tracker:
         if self._held():  # another board's seat is to move: only this board's last move may still change
             corrections = self._seams.corrections(mismatch)
             if len(corrections) == 1:
-                return self._single(now, Correction(corrections[0]), self._table(state))
+                return self._single(now, Correction(corrections[0]), self.candidates_of(state))
             return Guide("restore", self._guidance_to(frozenset()), self._stuck(now))
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
             # A sensor that fails at power-up would otherwise hold set-up forever without a word.
             faults = self._stuck(now)
             return Guide("setup" if self._setup else "restore", self._guidance_to(frozenset()), faults)
-        cands = self._table(state)
+        candidates = self.candidates_of(state)
         scene = self._scene()
         actions: list[Choice] = list(
-            choice.with_card(state, ordered(fresh(self.observed.matching(cands, mismatch), cands, scene), cands, scene))
+            choice.with_card(
+                state,
+                ordered(fresh(self.observed.matching(candidates, mismatch), candidates, scene), candidates, scene),
+            )
         )
         takeback = self._takeback_mismatch()
         if takeback is not None and mismatch == takeback:
             actions.append(TAKEBACK)
         if not actions:
             self._seams.waiting = False
-            replied = self._seams.fast_reply(mismatch, cands)
+            replied = self._seams.fast_reply(mismatch, candidates)
             if replied is not None:  # the last move, and the next player has started: commit it
                 return Commit(replied)
             if self._seams.waiting and self._seams.provisional is not None:
                 # The next player may have started, or a piece was knocked: a moment tells.
-                return self._acknowledge(self._seams.provisional, cands)
-            actions = list(self._seams.asked_and_followed(mismatch, cands))  # the request stays
+                return self._acknowledge(self._seams.provisional, candidates)
+            actions = list(self._seams.asked_and_followed(mismatch, candidates))  # the request stays
         if not actions:
-            actions = list(choice.with_card(state, apart(mismatch, cands, scene)))
+            actions = list(choice.with_card(state, apart(mismatch, candidates, scene)))
         if not actions:
-            actions = list(then_next(cands, scene, self._table, self._seams.evidence_against))
+            actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -475,32 +480,32 @@ class Tracker:
         ):
             # The move the board shows could also be the move acknowledged a moment ago followed at
             # once by the next player's (the piece moved on): both are candidates, never one silently.
-            actions.extend(then_next(cands, scene, self._table, self._seams.evidence_against))
+            actions.extend(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
         if (
             len(actions) == 1
-            and not self._placement_unseen(actions[0], mismatch, cands)
+            and not self._placement_unseen(actions[0], mismatch, candidates)
             and not self._seams.unseen_correction(actions[0])
         ):
-            return self._single(now, actions[0], cands)
+            return self._single(now, actions[0], candidates)
         self._seams.provisional = None
         if actions:
             choice.ask(actions)
             previewed = choice.previewed(now, self.observed.since)
             self._set_deadline(choice.next_change(now, self.observed.since))
-            table = self._seams.table_of(previewed, cands)
+            table = self._seams.table_of(previewed, candidates)
             hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
             asked = [a for a in actions if a != TAKEBACK]
             return Ask(
                 tuple(self._seams.shown_action(a) for a in asked),
                 None if previewed == TAKEBACK else self._seams.shown_action(previewed),
-                self._seams.successor_of(previewed, cands),
+                self._seams.successor_of(previewed, candidates),
                 hints,
-                self._seams.played_in(asked, cands),
+                self._seams.played_in(asked, candidates),
             )
         choice.asking = ()
-        return self._unmatched(now, cands)
+        return self._unmatched(now, candidates)
 
-    def _single(self, now: int, choice: Choice, cands: CandidateTable) -> Decision:
+    def _single(self, now: int, choice: Choice, candidates: CandidateTable) -> Decision:
         """The one explanation: taken once the board has settled, shown until then."""
         self._choice.asking = ()
         if self._seams.provisional != choice:
@@ -513,7 +518,7 @@ class Tracker:
             # piece was only lifted off again, it may be in the hand of a player looking at it.
             expected = self.observed.expected
             put_back = any(arrives(channel, reading, expected) for channel, reading in self.observed.mismatch.items())
-            auto = self.config.takeback == "auto" and put_back and not self._seams.capture_may_follow(cands)
+            auto = self.config.takeback == "auto" and put_back and not self._seams.capture_may_follow(candidates)
             if auto and now >= due and not self.observed.moving():
                 return TakeBack()
             if auto:
@@ -524,22 +529,22 @@ class Tracker:
         if not self.observed.moving() and now >= due and not isinstance(choice, str):
             return Commit(choice)
         self._set_deadline(due)
-        return self._acknowledge(choice, cands)
+        return self._acknowledge(choice, candidates)
 
-    def _acknowledge(self, choice: Choice, cands: CandidateTable) -> Acknowledge:
+    def _acknowledge(self, choice: Choice, candidates: CandidateTable) -> Acknowledge:
         """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
         shown = self._seams.shown_action(choice)
-        table = self._seams.table_of(choice, cands)
+        table = self._seams.table_of(choice, candidates)
         if isinstance(choice, ThenMove):
             self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
         elif not isinstance(choice, Correction):
             self._seams.acknowledged = shown
-        print_ = table.footprint(shown)
-        hints: dict[Cell, HintKind] = {cell: "destination" for cell in print_.targets}
-        hints.update({cell: "capture" for cell in print_.captures})
-        return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], cands))
+        footprint = table.footprint(shown)
+        hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}
+        hints.update({cell: "capture" for cell in footprint.captures})
+        return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], candidates))
 
-    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, cands: CandidateTable) -> bool:
+    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, candidates: CandidateTable) -> bool:
         """Whether the action moves a piece where no sensor notices it, so the board cannot tell a
         finished move from one still in the hand, or from a knock: then the player confirms instead
         of the board guessing.
@@ -550,55 +555,61 @@ class Tracker:
         """
         if choice == TAKEBACK:
             return False
-        cands = self._seams.table_of(choice, cands)
+        candidates = self._seams.table_of(choice, candidates)
         choice = self._seams.shown_action(choice)
         if self.observed.masked:
             channel_of = self.board.channel_of
-            print_ = cands.footprint(choice)
+            footprint = candidates.footprint(choice)
             if any(
                 channel_of.get(cell) in self.observed.masked
-                for cell in print_.origins | print_.targets | print_.returns
+                for cell in footprint.origins | footprint.targets | footprint.returns
             ):
                 # A move on a field whose sensor is left out: nobody sees the piece arrive there, or
                 # leave it (a piece knocked off it looks the same). The players confirm it.
                 return True
-        return cands.unseen_placement(choice)
+        return candidates.unseen_placement(choice)
 
-    def _unmatched(self, now: int, cands: CandidateTable) -> Guide:
+    def _unmatched(self, now: int, candidates: CandidateTable) -> Guide:
         self._seams.provisional = None
         elapsed = now - self.observed.since
-        faults = self._stuck(now, cands)
+        faults = self._stuck(now, candidates)
         if elapsed >= self.config.guide_after_ms:
             return Guide("guidance", self._guidance_to(None), faults)
         self._set_deadline(self.observed.since + self.config.guide_after_ms)
-        return Guide("moving", self._lifted_hints(cands), faults)
+        return Guide("moving", self._lifted_hints(candidates), faults)
 
-    def _stuck(self, now: int, cands: CandidateTable | None = None) -> tuple[SensorFault, ...]:
+    def _stuck(self, now: int, candidates: CandidateTable | None = None) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows; a piece that may be lifted for the move under way
         is never one."""
-        held = None if cands is None else (lambda channel, value: self._seams.liftable(channel, value, cands))
+        held = None if candidates is None else (lambda channel, value: self._seams.liftable(channel, value, candidates))
         return self.observed.faults(now, held, self._set_deadline)
 
     # --- hints ---------------------------------------------------------------------------------
-    def _lifted_hints(self, cands: CandidateTable) -> dict[Cell, HintKind]:
+    def _lifted_hints(self, candidates: CandidateTable) -> dict[Cell, HintKind]:
         return guidance.lifted_hints(
-            self.observed.mismatch, self.observed.expected, self.board, self._state, cands, self._choice.card
+            self.observed.mismatch, self.observed.expected, self.board, self._state, candidates, self._choice.card
         )
 
     def _card_hints(self) -> dict[Cell, HintKind]:
         """The moves of the card shown: where pieces may be lifted, and where they may go."""
         if self._choice.card is None:
             return {}
-        cands = self._table(self._state)
-        return guidance.card_hints(cands, self._choice.with_card(self._state, cands.actions))
+        candidates = self.candidates_of(self._state)
+        return guidance.card_hints(candidates, self._choice.with_card(self._state, candidates.actions))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""
         if target is not None:
             return guidance.guide(self.observed.mismatch, target, self.observed.expected, self.board)
-        cands, takeback = self._table(self._state), self._takeback_mismatch()
+        candidates, takeback = self.candidates_of(self._state), self._takeback_mismatch()
         return guidance.guide(
-            self.observed.mismatch, None, self.observed.expected, self.board, cands, self.observed.unmasked, takeback
+            self.observed.mismatch,
+            None,
+            self.observed.expected,
+            self.board,
+            candidates,
+            self.observed.unmasked,
+            takeback,
         )
 
     def _changed_cells(self) -> list[Cell]:

@@ -232,8 +232,8 @@ class PhysicalTable:
 
 def _fields(sight: MoveSight, action: Action, state: State) -> set[Cell]:
     """The fields `action` takes pieces from or puts pieces on."""
-    print_ = sight.footprint(state, action)
-    ends = {move.origin for move in print_.moves} | {move.target for move in print_.moves}
+    footprint = sight.footprint(state, action)
+    ends = {move.origin for move in footprint.moves} | {move.target for move in footprint.moves}
     return {cell for cell in ends if cell is not None}
 
 

@@ -58,7 +58,7 @@ def test_hex_neighbour_table_is_the_six_steps_on_the_board(radius: int) -> None:
 def test_zillertal_placements_are_the_lines_why_not_allows_and_the_valley_carried_over_is_the_same() -> None:
     for state in random_states("zillertal", 2, {}, games=4, seed=23):
         assert isinstance(state, ZillertalState)
-        t = state.table
+        t = state.position
         rebuilt = Valley(state._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
         valley = state.valley
         assert valley.zone_counts() == rebuilt.zone_counts()
@@ -88,7 +88,7 @@ def test_zillo_an_equal_action_is_as_legal_as_the_states_own_and_an_illegal_one_
 
 def test_zillo_covers_is_whether_a_part_lies_on_the_field() -> None:
     for state in random_states("zillo", 3, {"hands": "dealt"}, games=2, seed=25)[::10]:
-        layout = state.table.layout
+        layout = state.position.layout
         fields = layout.fields()
         for x in range(AREA.width):
             for y in range(AREA.height):
@@ -97,7 +97,7 @@ def test_zillo_covers_is_whether_a_part_lies_on_the_field() -> None:
 
 def test_replaced_is_dataclasses_replace_and_names_an_unknown_field() -> None:
     for name in ("zillo", "zillertal"):
-        table = GAMES[name].new_game(players=2, seed=1).table
+        table = GAMES[name].new_game(players=2, seed=1).position
         quick, plain = replaced(table, current=1, players=3), dataclasses.replace(table, current=1, players=3)
         assert type(quick) is type(plain)
         for field in dataclasses.fields(table):

@@ -23,7 +23,7 @@ def test_registered_for_1_to_4_players():
 @pytest.mark.parametrize(("players", "in_use"), [(1, 18), (2, 18), (3, 27), (4, 36)])
 def test_cards_in_use_by_player_count_the_rest_set_aside(players, in_use):
     state = GAME.new_game(players=players, seed=4)
-    t = state.table
+    t = state.position
     assert len(t.deck) + sum(len(h) for h in t.hands) == in_use
     assert len(t.unused) == 36 - in_use
     assert Counter([*t.deck, *t.unused, *(c for h in t.hands for c in h)]) == Counter(builtin_card_set().deck())
@@ -31,15 +31,15 @@ def test_cards_in_use_by_player_count_the_rest_set_aside(players, in_use):
 
 def test_two_hand_cards_each_and_one_contract_from_each_pile():
     state = GAME.new_game(players=3, seed=1)
-    assert [len(h) for h in state.table.hands] == [2, 2, 2]
+    assert [len(h) for h in state.position.hands] == [2, 2, 2]
     for seat in range(3):
-        assert sorted(state.contract(h.id).points for h in state.table.contracts[seat]) == [1, 2, 3]
-    assert [len(p) for p in state.table.piles] == [9, 9, 9]
+        assert sorted(state.contract(h.id).points for h in state.position.contracts[seat]) == [1, 2, 3]
+    assert [len(p) for p in state.position.piles] == [9, 9, 9]
 
 
 def test_solo_deals_six_contracts_two_from_each_pile_twelve_points():
     state = GAME.new_game(players=1, seed=1)
-    held = state.table.contracts[0]
+    held = state.position.contracts[0]
     assert sorted(state.contract(h.id).points for h in held) == [1, 1, 2, 2, 3, 3]
     assert sum(state.contract(h.id).points for h in held) == 12
 
@@ -114,7 +114,7 @@ def test_ZT_E1_a_hand_that_fits_nowhere_sets_one_card_aside_as_the_play():
     state = position([("FLAT2", "FLAT2"), ()], valley=FLAT, contracts=[("K1-1",), ()])
     assert legal(state) == {"aside FLAT2"}
     after = play(state, "aside FLAT2")
-    assert after.table.set_aside == ("FLAT2",) and "claim K1-1 bird" in legal(after)
+    assert after.position.set_aside == ("FLAT2",) and "claim K1-1 bird" in legal(after)
     with pytest.raises(IllegalAction, match="only when no hand card fits"):
         position([("FLAT1", "FLAT2"), ()], valley=FLAT).apply(SetAside("FLAT2"))
 
@@ -131,8 +131,8 @@ def test_a_task_is_met_by_exactly_that_many_icons_visible():
 def test_several_tasks_of_one_contract_in_a_turn_complete_it_for_its_points():
     state = play(position([("FLAT1",), ()], valley=FLAT, contracts=[("K1-2", "K2-1"), ()]), "FLAT1@4")
     state = play(state, "claim K1-2 bird", "claim K1-2 house")
-    assert state.points(0) == 1 and state.table.completed[0] == ("K1-2",)
-    assert [h.id for h in state.table.contracts[0]] == ["K2-1"]
+    assert state.points(0) == 1 and state.position.completed[0] == ("K1-2",)
+    assert [h.id for h in state.position.contracts[0]] == ["K2-1"]
 
 
 def test_ZT_7_only_one_contract_per_turn():
@@ -148,7 +148,7 @@ def test_ZT_7_only_one_contract_per_turn():
 def test_ZT_7_claims_over_several_turns_and_they_stay_claimed():
     state = play(position([("FLAT1", "FLAT1"), ("FLAT1",)], contracts=[("K1-1",), ()]), "FLAT1@0", "claim K1-1 bird")
     state = play(state, "end", "FLAT1@4", "end")  # player 1 doubles every icon
-    assert state.table.contracts[0][0].claimed == ("bird",)  # claimed for good, though 2 birds show now
+    assert state.position.contracts[0][0].claimed == ("bird",)  # claimed for good, though 2 birds show now
     state = play(state, "FLAT1@-4")
     assert "claim K1-1 cow" not in legal(state)  # checked when claiming: 3 cows are not 1
 
@@ -158,7 +158,7 @@ def test_ZT_E7_completed_contracts_are_replaced_at_the_end_of_the_turn_from_a_ch
     state = play(state, "claim K1-2 bird", "claim K1-2 house")
     assert {"end 1", "end 2", "end 3"} == {a for a in legal(state) if a.startswith("end")}
     after = play(state, "end 3")
-    assert [state.contract(h.id).points for h in after.table.contracts[0]] == [3]
+    assert [state.contract(h.id).points for h in after.position.contracts[0]] == [3]
 
 
 def test_a_claim_completing_a_contract_may_be_followed_by_no_other_contract_but_a_free_task():
@@ -177,12 +177,12 @@ def test_a_claim_completing_a_contract_may_be_followed_by_no_other_contract_but_
     assert not any(a.startswith("claim") for a in legal(state))
     assert "bonus task K2-1 person" in legal(state)
     after = play(state, "bonus task K2-1 person", "end 1")
-    assert sorted(state.contract(h.id).points for h in after.table.contracts[0]) == [1, 2]
+    assert sorted(state.contract(h.id).points for h in after.position.contracts[0]) == [1, 2]
 
 
 def test_draw_back_to_two_at_the_end_of_the_turn():
     state = play(position([("FLAT1", "UP12"), ("FLAT2",)], deck_top=("PEAK",)), "FLAT1@0", "end")
-    assert sorted(state.table.hands[0]) == ["PEAK", "UP12"] and state.current_player == 1
+    assert sorted(state.position.hands[0]) == ["PEAK", "UP12"] and state.current_player == 1
 
 
 def test_end_choices_follow_the_piles_left():
@@ -201,7 +201,7 @@ def test_end_choices_follow_the_piles_left():
 def test_with_the_deck_empty_players_play_out_their_hands_then_the_game_ends():
     state = position([("FLAT1", "FLAT1"), ("FLAT1",)], deck_size=0)
     state = play(state, "FLAT1@0", "end")
-    assert state.current_player == 1 and state.table.hands[0] == ("FLAT1",)
+    assert state.current_player == 1 and state.position.hands[0] == ("FLAT1",)
     state = play(state, "FLAT1@4", "end")
     assert state.current_player == 0  # player 1 has no card left: passed over
     state = play(state, "FLAT1@8", "end")
@@ -251,7 +251,7 @@ def test_solo_contracts_are_not_replaced():
         "claim K1-1 cow",
     )
     assert {a for a in legal(state) if a.startswith("end")} == {"end"}
-    assert [h.id for h in play(state, "end").table.contracts[0]] == ["K3-2"]
+    assert [h.id for h in play(state, "end").position.contracts[0]] == ["K3-2"]
 
 
 def test_solo_bonus_after_the_third_contract():
@@ -279,7 +279,7 @@ def test_solo_without_bonuses_option():
         bonuses=False,
     )
     assert not state.bonus_entitled() and not any(a.startswith("bonus") for a in legal(state))
-    assert GAME.new_game(players=1, bonuses=False).table.bonuses is False
+    assert GAME.new_game(players=1, bonuses=False).position.bonuses is False
 
 
 # --- bonuses ------------------------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def test_a_bonus_is_earned_after_the_second_contract_from_the_next_turn_on():
         "claim K1-2 bird",
         "claim K1-2 house",
     )
-    assert state.table.completed[0] == ("K1-3", "K1-2") and not state.bonus_entitled()  # not this turn
+    assert state.position.completed[0] == ("K1-3", "K1-2") and not state.bonus_entitled()  # not this turn
     assert entitled().bonus_entitled()
 
 
@@ -317,10 +317,10 @@ def test_bonuses_may_be_used_at_any_point_of_the_turn():
 
 def test_ZT_E5_bonus_three_tokens_adds_icons_blanks_cover_them():
     state = play(entitled(), "bonus tokens")
-    assert state.table.pending == "tokens" and state.table.tokens_left == 3
+    assert state.position.pending == "tokens" and state.position.tokens_left == 3
     assert not any(a.startswith(("FLAT1@", "end")) for a in legal(state))
     state = play(state, "token tree@0", "token tree@5", "blank cow@1")
-    assert state.table.pending is None
+    assert state.position.pending is None
     assert counts(state) == {"bird": 2, "cow": 1, "person": 2, "house": 2, "tree": 2}
     assert state.observation(1)["token_supply"] == {
         "bird": 3,
@@ -350,25 +350,25 @@ def test_bonus_complete_a_single_task_whatever_the_valley_shows():
     state = entitled()
     assert "bonus task K3-2 bird" in legal(state)  # K3-2 asks 9 birds; the Valley has 2
     after = play(state, "bonus task K3-2 bird")
-    assert after.table.contracts[0][1].claimed == ("bird",) and after.table.claim_on is None
+    assert after.position.contracts[0][1].claimed == ("bird",) and after.position.claim_on is None
 
 
 def test_ZT_E4_bonus_exchange_hand_cards_and_contracts():
     state = play(entitled(deck_top=("PEAK", "UP12")), "bonus exchange")
     assert {"swap FLAT1", "swap K2-1", "swap K3-2", "done"} <= legal(state)
     state = play(state, "swap FLAT1")
-    assert sorted(state.table.hands[0]) == ["FLAT1", "PEAK"] and state.table.deck[0] == "FLAT1"  # old one under
+    assert sorted(state.position.hands[0]) == ["FLAT1", "PEAK"] and state.position.deck[0] == "FLAT1"  # old one under
     state = play(state, "swap K3-2")
-    assert [state.contract(h.id).points for h in state.table.contracts[0]] == [2, 3]  # ZT-E4: same pile
-    assert state.table.piles[2][0] == "K3-2"
+    assert [state.contract(h.id).points for h in state.position.contracts[0]] == [2, 3]  # ZT-E4: same pile
+    assert state.position.piles[2][0] == "K3-2"
     assert "swap PEAK" not in legal(state)  # cards received are not exchanged again
     state = play(state, "done")
-    assert state.table.pending is None and "FLAT1@8" in legal(state)
+    assert state.position.pending is None and "FLAT1@8" in legal(state)
 
 
 def test_each_bonus_is_used_once_per_game():
     state = play(entitled(), "bonus task K3-2 bird")
-    assert "task" in state.table.used
+    assert "task" in state.position.used
     again = entitled(used=("task",))
     assert not any(a.startswith("bonus task") for a in legal(again))
     with pytest.raises(IllegalAction, match="already been used"):
@@ -390,8 +390,8 @@ def test_the_gorge_affects_every_player_and_its_land_line_need_not_match():
 
 def test_ZT_3_a_valley_card_over_the_gorge_removes_it_and_it_may_be_claimed_again():
     state = play(entitled(), "bonus gorge@3", "FLAT1@2")
-    assert state.table.gorge is None and "valley" in state.valley.zones()
-    assert state.table.gorges_used == 1
+    assert state.position.gorge is None and "valley" in state.valley.zones()
+    assert state.position.gorges_used == 1
     again = entitled(gorges_used=1)
     assert "bonus gorge@3" in legal(again)
 
@@ -405,9 +405,9 @@ def test_the_gorge_is_used_twice_at_most_and_never_two_at_once():
 
 def test_bonus_crosses_add_the_zone_between_them():
     state = play(entitled(), "bonus cross@1")
-    assert state.table.pending == "cross" and legal(state) == {f"cross@{line}" for line in range(0, 9) if line != 1}
+    assert state.position.pending == "cross" and legal(state) == {f"cross@{line}" for line in range(0, 9) if line != 1}
     state = play(state, "cross@6")
-    assert state.table.crosses == (1, 6)
+    assert state.position.crosses == (1, 6)
     assert counts(state, "crosses") == {"bird": 1, "cow": 2, "person": 1, "house": 1, "tree": 0}
     assert "valley" in state.valley.zones()  # a second option besides the whole Valley
 
@@ -420,7 +420,7 @@ def test_ZT_3_crosses_count_across_a_gorge():
 
 def test_crosses_stay_until_the_game_ends():
     state = play(entitled(crosses=(1, 6), used=("crosses",)), "FLAT1@2", "end")
-    assert state.table.crosses == (1, 6)
+    assert state.position.crosses == (1, 6)
 
 
 @pytest.mark.parametrize(
@@ -492,7 +492,7 @@ def test_ZT_8_observation_shows_only_the_own_hand():
     state = position([("FLAT1", "PEAK"), ("UP12", "DOWN21")], valley=FLAT)
     seen = state.observation(0)
     assert seen["hand"] == ["FLAT1", "PEAK"] and seen["hands"][1] == {"count": 2}
-    assert seen["deck"] == {"count": len(state.table.deck)} and "UP12" not in str(seen["hands"])
+    assert seen["deck"] == {"count": len(state.position.deck)} and "UP12" not in str(seen["hands"])
 
 
 def test_cells_are_the_valley_lines_and_marks_show_gorge_and_crosses():
@@ -511,7 +511,7 @@ def test_test_card_set_is_the_one_in_use():
 def test_ZT_E3_a_player_owed_two_bonuses_may_use_both_in_one_turn():
     four = ("K1-3", "K1-4", "K1-7", "K1-8")
     state = play(entitled(completed=[four, ()], start_completed=4), "bonus task K3-2 bird", "bonus gorge@3")
-    assert state.table.taken[0] == 2 and state.table.gorge == 3 and not state.bonus_entitled()
+    assert state.position.taken[0] == 2 and state.position.gorge == 3 and not state.bonus_entitled()
 
 
 def test_ZT_E5_the_second_cross_follows_at_once():

@@ -116,7 +116,7 @@ def test_a_game_with_cards_from_another_file_saves_them_with_the_state(tmp_path)
     path.write_text(toml_text(TEST_SET_DATA))
     game = Zillertal()
     state = game.new_game(players=2, seed=3, cards=str(path))
-    assert set(state.table.hands[0]) <= {"FLAT1", "FLAT2", "UP12", "DOWN21", "PEAK"}
+    assert set(state.position.hands[0]) <= {"FLAT1", "FLAT2", "UP12", "DOWN21", "PEAK"}
     data = json.loads(json.dumps(state.to_json()))
     path.unlink()  # the saved game does not need the file any more
     assert game.state_from_json(data) == state

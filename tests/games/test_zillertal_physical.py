@@ -33,7 +33,7 @@ def at_table(hands=(("FLAT1", "FLAT2"), ("FLAT1", "FLAT1")), valley=FLAT, **chan
 @pytest.mark.parametrize(("players", "deck"), [(1, 16), (2, 14), (3, 21), (4, 28)])
 def test_ZT_E10_the_table_deals_and_the_controller_counts(players, deck):
     state = GAME.new_game(players=players, seed=5, hands="physical")
-    t = state.table
+    t = state.position
     assert state.physical and t.hands == ((UNSEEN, UNSEEN),) * players
     assert len(t.deck) == deck and set(t.deck) == {UNSEEN}
     assert len(t.deck) + len(t.unused) + 2 * players == 36
@@ -44,7 +44,7 @@ def test_ZT_E10_any_card_with_a_copy_left_may_be_laid_where_it_fits():
     assert state.playable_cards() == ("FLAT1", "FLAT2", "UP12", "DOWN21", "PEAK")
     assert {"FLAT1@-4", "FLAT1@4", "PEAK@2", "UP12@4"} <= legal(state)
     after = play(state, "PEAK@2")
-    assert after.table.hands[0] == (UNSEEN,) and after.table.placed[-1].card == "PEAK"
+    assert after.position.hands[0] == (UNSEEN,) and after.position.placed[-1].card == "PEAK"
     assert "the land line does not meet" in reason(state, "UP12@-4")
 
 
@@ -59,7 +59,7 @@ def test_ZT_E1_at_a_physical_table_a_card_that_fits_nowhere_may_be_set_aside():
     assert "aside FLAT2" in legal(state) and "aside FLAT1" not in legal(state)
     assert "FLAT1 fits in the Valley (left edge on line -4, -3" in reason(state, "aside FLAT1")
     after = play(state, "aside FLAT2")
-    assert after.table.set_aside == ("FLAT2",) and after.table.hands[0] == (UNSEEN,)
+    assert after.position.set_aside == ("FLAT2",) and after.position.hands[0] == (UNSEEN,)
     assert "player 0 sets aside FLAT2, which fits nowhere in the Valley" in after.events
 
 
@@ -75,8 +75,8 @@ def test_ZT_E11_starting_contracts_are_entered_seat_by_seat():
     assert "already player 0's contract" in reason(state, "contract K1-01")
     state = play(state, "contract K1-02", "contract K2-01", "contract K3-01")
     assert state.pending is None and state.current_player == 0 and state.turns == 0
-    assert [h.id for h in state.table.contracts[0]] == ["K2-05", "K1-01", "K3-12"]
-    assert len(state.table.piles[0]) == 10
+    assert [h.id for h in state.position.contracts[0]] == ["K2-05", "K1-01", "K3-12"]
+    assert len(state.position.piles[0]) == 10
 
 
 def test_ZT_E11_solo_enters_two_contracts_from_each_pile():
@@ -93,13 +93,13 @@ def test_ZT_E11_laying_waits_for_the_contracts():
 def test_ZT_E11_the_end_of_a_turn_waits_for_the_contracts_drawn():
     state = at_table(contracts=[(("K1-1", ("bird",)),), ("K1-2",)])
     state = play(state, "PEAK@4", "claim K1-1 cow")  # completes K1-1
-    assert state.table.completed[0] == ("K1-1",)
+    assert state.position.completed[0] == ("K1-1",)
     state = play(state, "end 2")
     assert state.pending == DRAW and state.to_draw == (2,) and state.current_player == 0
-    assert state.table.hands[0] == (UNSEEN, UNSEEN)  # the hand is drawn back to two at once
+    assert state.position.hands[0] == (UNSEEN, UNSEEN)  # the hand is drawn back to two at once
     state = play(state, "contract K2-3")
     assert state.pending is None and state.current_player == 1
-    assert [h.id for h in state.table.contracts[0]] == ["K2-3"]
+    assert [h.id for h in state.position.contracts[0]] == ["K2-3"]
 
 
 def test_ZT_E12_an_exchanged_contract_is_replaced_by_the_one_drawn_and_hand_cards_by_unseen_ones():
@@ -113,10 +113,10 @@ def test_ZT_E12_an_exchanged_contract_is_replaced_by_the_one_drawn_and_hand_card
     assert state.pending == REDRAW and state.to_draw == (3,)
     assert "K3-2 was just exchanged" in reason(state, "contract K3-2")
     state = play(state, "contract K3-5")
-    assert state.pending == EXCHANGE and [h.id for h in state.table.contracts[0]] == ["K2-1", "K3-5"]
+    assert state.pending == EXCHANGE and [h.id for h in state.position.contracts[0]] == ["K2-1", "K3-5"]
     assert "swap K3-5" not in legal(state)  # cards received are not exchanged again
     state = play(state, "swap FLAT1", "swap PEAK")  # any card the hand may hold, one per unseen card
-    assert state.table.hands[0] == (UNSEEN, UNSEEN) and state.table.deck[:2] == (UNSEEN, UNSEEN)
+    assert state.position.hands[0] == (UNSEEN, UNSEEN) and state.position.deck[:2] == (UNSEEN, UNSEEN)
     assert not any(text.startswith("swap") and not text.startswith("swap K") for text in legal(state))
     assert "both hand cards have been exchanged already" in reason(state, "swap FLAT1")
     assert play(state, "done").pending is None
@@ -156,7 +156,7 @@ def test_physical_games_apply_every_legal_action_and_round_trip(params):
         for action in state.legal_actions():
             assert state.parse_action(state.action_to_str(action)) == action
             state.apply(action)
-        t = state.table
+        t = state.position
         known = Counter([*t.set_aside, *(p.card for p in t.placed)])
         assert all(known[card] <= copies[card] for card in known)
         assert set(t.deck) | set(t.unused) | {c for h in t.hands for c in h} <= {UNSEEN}

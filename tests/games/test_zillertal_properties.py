@@ -71,7 +71,7 @@ def with_bonuses(seed: int, players: int) -> ZillertalState:
 def candidates(state: ZillertalState):
     lines = list(range(-8, 12))
     ids = list(state.card_set.valley)[:4]
-    contracts = [h.id for h in state.table.contracts[state.current_player]] + ["K1-01"]
+    contracts = [h.id for h in state.position.contracts[state.current_player]] + ["K1-01"]
     out = [BONUS_TOKENS, BONUS_EXCHANGE, DONE, End(), End((1,)), End((2, 3))]
     out += [Place(card, at) for card in ids for at in lines[::3]] + [SetAside(card) for card in ids]
     out += [Claim(c, icon) for c in contracts for icon in ICONS] + [BonusTask(c, "cow") for c in contracts]
@@ -146,7 +146,7 @@ def test_invariants(params):
     seed, players = params
     card_set = GAME.new_game(players=players, seed=seed).card_set
     for state, _ in walk(seed, players):
-        t = state.table
+        t = state.position
         valley_cards = Counter(
             [*t.deck, *t.unused, *t.set_aside, *(c for h in t.hands for c in h), *(p.card for p in t.placed)]
         )
@@ -181,4 +181,4 @@ def test_observation_never_shows_another_hand_the_deck_or_the_pile_order(params)
             seen = state.observation(viewer)
             json.dumps(seen)
             assert scramble(state, viewer, rng).observation(viewer) == seen
-            assert seen["hand"] == list(state.table.hands[viewer])
+            assert seen["hand"] == list(state.position.hands[viewer])

@@ -37,7 +37,7 @@ def test_rule_all_cards_played_the_start_player_shuffles_and_plays_the_top_card(
     assert top.turn == turns
     assert top.phase == "top" and top.current_player == 1
     assert top.pile_count == 24 and top.played == () and top.hand_sizes == (0,) * players
-    card = top.table.pile[-1]  # type: ignore[index]
+    card = top.position.pile[-1]  # type: ignore[index]
     assert {card} == {action.card for action in top.legal_actions()}  # type: ignore[attr-defined]
     assert top.observation(0)["face_up"] == card
     after = top.apply(top.legal_actions()[0])
@@ -55,10 +55,10 @@ def test_rule_when_the_hands_are_used_up_parts_and_pieces_stay() -> None:
 
 def test_Z5_two_players_shuffle_played_and_undealt_cards_together() -> None:
     state = GAME.new_game(players=2, seed=3)
-    undealt = set(state.table.pile or ())
+    undealt = set(state.position.pile or ())
     assert len(undealt) == 8
     top = play_through_hands(state)
-    assert top.phase == "top" and top.pile_count == 24 and set(top.table.pile or ()) == set(CARDS)
+    assert top.phase == "top" and top.pile_count == 24 and set(top.position.pile or ()) == set(CARDS)
     assert top.current_player == 0
 
 
@@ -74,7 +74,7 @@ def test_ZE3_when_the_pile_runs_out_again_the_played_cards_are_shuffled_again() 
 
 def test_rule_in_top_card_play_only_the_top_card_may_be_played() -> None:
     top = play_through_hands(GAME.new_game(players=4, seed=5))
-    card = (top.table.pile or ())[-1]
+    card = (top.position.pile or ())[-1]
     other = next(c for c in CARDS if c != card)
     with pytest.raises(IllegalAction, match=f"must play the top card of the pile, {card}"):
         top.apply(Discard(other))
@@ -194,7 +194,7 @@ def test_Z7_ZE6_a_catch_in_a_match_leads_to_a_new_deal_with_the_next_start_playe
     with pytest.raises(IllegalAction, match="deal the next game"):
         caught.apply(Discard("C-N"))
     fresh = caught.apply(NEW_GAME)
-    assert fresh.start_player == 1 and fresh.current_player == 1 and fresh.table.game_number == 2
+    assert fresh.start_player == 1 and fresh.current_player == 1 and fresh.position.game_number == 2
     assert fresh.layout == INITIAL_LAYOUT and fresh.zillo == AREA.parse_cell("i9")  # Blue's small field
     assert catchers_of(fresh) == {"c12": (0, 3), "l12": (1, 3), "l3": (2, 3)}
     assert fresh.hand_sizes == (8, 8, 8) and fresh.turn == 0 and fresh.scores == (2, 2, 0)
@@ -224,7 +224,7 @@ def test_Z7_a_whole_match_played_by_bots_ends_at_4_points() -> None:
         games += action == NEW_GAME
         state = state.apply(action)
     assert max(state.scores) >= 4 and state.winner == state.scores.index(max(state.scores))
-    assert games >= 2 and state.table.game_number == games
+    assert games >= 2 and state.position.game_number == games
 
 
 def test_Z7_ZE7_max_turns_ends_a_game_and_the_match_as_a_draw() -> None:
@@ -242,7 +242,7 @@ def test_json_round_trip_keeps_the_random_state() -> None:
     state = GAME.new_game(players=2, seed=9)
     top = play_through_hands(state)
     copy = GAME.state_from_json(top.to_json())
-    assert copy == top and copy.table.pile == top.table.pile
+    assert copy == top and copy.position.pile == top.position.pile
     assert strings(copy.apply(quiet_action(copy))) == strings(top.apply(quiet_action(top)))
 
 

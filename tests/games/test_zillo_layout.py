@@ -209,7 +209,7 @@ def test_marks_move_with_a_shifted_part() -> None:
 def test_Z3_shift_corners_are_exactly_the_valid_layouts_in_random_games() -> None:
     """The corner masks agree with Z-3 checked field by field (`Layout.problem`) in every layout a
     random game reaches, parts cut off from the rest included."""
-    layouts = {state.table.layout for state in random_states("zillo", 4, {"hands": "physical"}, games=4, seed=9)}
+    layouts = {state.position.layout for state in random_states("zillo", 4, {"hands": "physical"}, games=4, seed=9)}
     assert len(layouts) > 10
     for layout in layouts:
         for part in (1, 2, 3, 4):
@@ -225,8 +225,8 @@ def test_Z3_shift_corners_are_exactly_the_valid_layouts_in_random_games() -> Non
 def test_Z2_card_targets_are_the_ends_of_the_paths_over_board_parts_in_random_games() -> None:
     """A layout's card targets agree with walking each card's paths over the board parts."""
     for state in random_states("zillo", 3, {"hands": "physical"}, games=2, seed=4)[::9]:
-        on_part = state.table.layout.fields().__contains__
+        on_part = state.position.layout.fields().__contains__
         for card in RELATIVE_PATHS:
-            for origin in {*state.table.catchers, state.table.zillo}:
+            for origin in {*state.position.catchers, state.position.zillo}:
                 walked = sorted(destinations(card_paths(card, origin, on_part, on_part)))
                 assert state._targets(card, origin) == walked, (card, origin)

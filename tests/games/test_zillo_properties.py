@@ -61,7 +61,7 @@ def check_invariants(state: ZilloState) -> None:
     assert state.zillo in fields
     if state.caught is None:
         assert state.zillo not in state.catchers  # the Zillo only shares a field once caught
-    table = state.table
+    table = state.position
     total = sum(table.hand_sizes) + table.pile_count + len(table.played)
     assert total == 24 and len({e.card for e in table.played}) == len(table.played)
     if table.hands is not None:

@@ -25,7 +25,7 @@ from tests.games.zodiac_helpers import GAME, HIDDEN_SIX, SHOWN_SIX, legal, play,
 
 
 def all_cards(state):
-    t = state.table
+    t = state.position
     return Counter([*t.deck, *t.discard, *(c for h in t.hands for c in h), *(c for u in t.up for c in u)])
 
 
@@ -47,36 +47,36 @@ def test_deck_is_100_cards_seven_of_each_sign_eight_suns_eight_moons():
 @pytest.mark.parametrize("seed", range(8))
 def test_ZO_E1_first_player_to_draw_an_action_card_deals(seed):
     state = GAME.new_game(players=4, seed=seed)
-    draws = state.table.dealer_draws
+    draws = state.position.dealer_draws
     assert [seat for seat, _ in draws] == [i % 4 for i in range(len(draws))]  # round the table from seat 0
     assert draws[-1][1] in ("sun", "moon")
     assert all(card in SIGNS for _, card in draws[:-1])
-    assert state.table.dealer == draws[-1][0]
+    assert state.position.dealer == draws[-1][0]
 
 
 @pytest.mark.parametrize("players", [2, 5, 8])
 def test_dealer_deals_six_each_and_the_player_left_of_the_dealer_starts(players):
     state = GAME.new_game(players=players, seed=11)
-    assert [len(h) for h in state.table.hands] == [6] * players
-    assert state.table.up == ((),) * players
-    assert state.current_player == (state.table.dealer + 1) % players
+    assert [len(h) for h in state.position.hands] == [6] * players
+    assert state.position.up == ((),) * players
+    assert state.current_player == (state.position.dealer + 1) % players
     assert state.phase == TURN
 
 
 def test_first_card_turned_up_starts_the_discard_pile_and_is_a_sign():
     for seed in range(20):
         state = GAME.new_game(players=3, seed=seed)
-        assert len(state.table.discard) == 1 and state.table.discard[0] in SIGNS
+        assert len(state.position.discard) == 1 and state.position.discard[0] in SIGNS
 
 
 def test_ZO_1_action_cards_turned_up_at_the_start_go_back_into_the_reshuffled_deck():
     # A third shuffle happens exactly when action cards were turned up before the first sign.
-    seed = next(s for s in range(200) if GAME.new_game(players=2, seed=s).table.rng.draws == 3)
+    seed = next(s for s in range(200) if GAME.new_game(players=2, seed=s).position.rng.draws == 3)
     state = GAME.new_game(players=2, seed=seed)
-    held = Counter(c for h in state.table.hands for c in h)
-    deck = Counter(state.table.deck)
+    held = Counter(c for h in state.position.hands for c in h)
+    deck = Counter(state.position.deck)
     assert deck["sun"] + held["sun"] == 8 and deck["moon"] + held["moon"] == 8
-    assert state.table.discard[0] in SIGNS
+    assert state.position.discard[0] in SIGNS
 
 
 def test_same_seed_same_game_and_different_seeds_differ():
@@ -88,25 +88,25 @@ def test_same_seed_same_game_and_different_seeds_differ():
 def test_turn_kind_1_draw_from_the_deck_then_discard_is_optional():
     state = position([("ari", "tau"), ("gem",)], deck_top=("leo",))
     state = play(state, "draw")
-    assert state.phase == DRAWN and state.table.hands[0] == ("ari", "tau", "leo")
+    assert state.phase == DRAWN and state.position.hands[0] == ("ari", "tau", "leo")
     assert {"pass", "discard ari", "discard tau", "discard leo"} <= legal(state)
     passed = play(state, "pass")
-    assert passed.current_player == 1 and passed.table.hands[0] == ("ari", "tau", "leo")
+    assert passed.current_player == 1 and passed.position.hands[0] == ("ari", "tau", "leo")
     discarded = play(state, "discard tau")
-    assert discarded.table.discard[-1] == "tau" and discarded.current_player == 1
+    assert discarded.position.discard[-1] == "tau" and discarded.current_player == 1
 
 
 def test_turn_kind_2_draw_the_top_discard_then_discard_is_optional():
     state = position([("ari",), ("gem",)], discard=("cap", "leo"))
     state = play(state, "take")
-    assert state.table.hands[0] == ("ari", "leo") and state.table.discard == ("cap",)
+    assert state.position.hands[0] == ("ari", "leo") and state.position.discard == ("cap",)
     assert "pass" in legal(state) and "discard ari" in legal(state)
 
 
 def test_turn_kind_3_play_an_action_card_without_drawing_or_discarding():
     state = position([("ari", "moon"), ("gem",)])
     after = play(state, "moon")
-    assert after.table.hands[0] == ("ari",) and after.table.discard[-1] == "moon"
+    assert after.position.hands[0] == ("ari",) and after.position.discard[-1] == "moon"
     assert after.turns == 1  # the whole turn
 
 
@@ -120,10 +120,10 @@ def test_a_player_draws_only_once_per_turn():
 # --- arranging, limits, pass ----------------------------------------------------------------------
 def test_cards_are_swapped_between_hand_and_face_up_and_pass_ends_without_discarding():
     state = play(position([("ari", "tau", "gem"), ("leo",)], up=[("can",), ()]), "draw", "up ari", "down can")
-    assert sorted(state.table.hands[0]) == sorted(["tau", "gem", "can", state.table.hands[0][2]])
-    assert "ari" in state.table.up[0] and "can" not in state.table.up[0]
+    assert sorted(state.position.hands[0]) == sorted(["tau", "gem", "can", state.position.hands[0][2]])
+    assert "ari" in state.position.up[0] and "can" not in state.position.up[0]
     after = play(state, "pass")
-    assert after.current_player == 1 and len(after.table.discard) == 1
+    assert after.current_player == 1 and len(after.position.discard) == 1
 
 
 def test_ZO_5_rearranging_only_after_drawing():
@@ -215,8 +215,8 @@ def test_sun_takes_a_missing_sign_from_any_players_face_up_cards():
     options = {a for a in legal(state) if a.startswith("sun")}
     assert options == {"sun leo@1", "sun vir@2"}  # not ari (held), never the Black Moon
     after = play(state, "sun vir@2")
-    assert sorted(after.table.hands[0]) == ["ari", "vir"] and after.table.up[2] == ("moon",)
-    assert after.table.discard[-1] == "sun"
+    assert sorted(after.position.hands[0]) == ["ari", "vir"] and after.position.up[2] == ("moon",)
+    assert after.position.discard[-1] == "sun"
 
 
 def test_ZO_2_missing_means_neither_in_hand_nor_face_up():
@@ -239,7 +239,7 @@ def test_sun_drawn_may_be_played_at_once_and_the_draw_turn_goes_on():
     assert "sun leo@1" in legal(state)
     after = play(state, "sun leo@1")
     assert after.phase == DRAWN and after.current_player == 0  # ZO-2: rearrange, then discard or pass
-    assert sorted(after.table.hands[0]) == ["ari", "leo"]
+    assert sorted(after.position.hands[0]) == ["ari", "leo"]
     assert "pass" in legal(after) and "discard ari" in legal(after)
 
 
@@ -267,7 +267,7 @@ def test_sun_is_drawn_only_from_the_deck():
 def test_ZO_E9_an_action_card_face_up_may_be_played():
     state = position([("ari",), ("gem",)], up=[("moon",), ()])
     after = play(state, "moon")
-    assert after.table.up[0] == () and after.table.discard[-1] == "moon"
+    assert after.position.up[0] == () and after.position.discard[-1] == "moon"
 
 
 def test_ZO_E9_a_face_up_sun_with_a_full_hand_is_refused_by_the_referee():
@@ -277,14 +277,14 @@ def test_ZO_E9_a_face_up_sun_with_a_full_hand_is_refused_by_the_referee():
         state.apply(PlaySun("lib", 1))
     lighter = position([HIDDEN_SIX[:5], ("gem",)], up=[("sun",), ("lib",)])
     after = play(lighter, "sun lib@1")
-    assert "lib" in after.table.hands[0] and after.table.up[0] == ()
+    assert "lib" in after.position.hands[0] and after.position.up[0] == ()
 
 
 # --- Black Moon -------------------------------------------------------------------------------------
 def test_black_moon_is_laid_on_the_discard_pile_and_the_next_player_skips():
     state = position([("moon",), ("gem",), ("can",)])
     after = play(state, "moon")
-    assert after.table.discard[-1] == "moon" and after.current_player == 2
+    assert after.position.discard[-1] == "moon" and after.current_player == 2
     assert "player 1 skips a turn" in after.events
 
 
@@ -292,12 +292,12 @@ def test_black_moon_drawn_may_be_played_at_once_ending_the_turn_without_discard(
     state = play(position([("ari",), ("gem",), ("can",)], deck_top=("moon",)), "draw")
     assert "moon" in legal(state)
     after = play(state, "moon")
-    assert after.current_player == 2 and after.table.hands[0] == ("ari",)
+    assert after.current_player == 2 and after.position.hands[0] == ("ari",)
 
 
 def test_black_moon_drawn_may_be_kept():
     state = play(position([("ari",), ("gem",), ("can",)], deck_top=("moon",)), "draw", "pass")
-    assert state.table.hands[0] == ("ari", "moon")
+    assert state.position.hands[0] == ("ari", "moon")
 
 
 def test_ZO_3_with_two_players_the_same_player_plays_again():
@@ -308,10 +308,10 @@ def test_ZO_3_with_two_players_the_same_player_plays_again():
 def test_ZO_3_skips_accumulate_on_the_next_player():
     state = position([("moon",), ("gem",), ("can",)], skips=(0, 1, 0))
     after = play(state, "moon")
-    assert after.table.skips == (0, 1, 0) and after.current_player == 2  # one used, one still pending
+    assert after.position.skips == (0, 1, 0) and after.current_player == 2  # one used, one still pending
     after = play(after, "draw", "pass", "draw", "pass")  # players 2 and 0
     assert after.current_player == 2  # player 1 skips again
-    assert after.table.skips == (0, 0, 0)
+    assert after.position.skips == (0, 0, 0)
 
 
 def test_skipped_turns_are_not_counted_as_turns():
@@ -364,13 +364,13 @@ def test_table_mode_a_false_call_costs_two_signs_chosen_by_the_next_player():
     )
     after = play(state, "discard pis zodiac")
     assert after.phase == PENALTY and after.current_player == 1
-    assert after.table.penalty.owed == 2
+    assert after.position.penalty.owed == 2
     assert legal(after) == {"lose up vir", "lose hand ari", "lose hand tau", "lose hand leo"}
     after = play(after, "lose up vir", "lose hand tau")
-    assert after.table.discard[-2:] == ("vir", "tau")
+    assert after.position.discard[-2:] == ("vir", "tau")
     assert after.current_player == 1 and after.phase == TURN  # the game goes on
-    assert sorted(after.table.hands[0]) == ["ari", "leo"]
-    assert after.table.locked and "take" not in legal(after)  # lost cards cannot be drawn by the next player
+    assert sorted(after.position.hands[0]) == ["ari", "leo"]
+    assert after.position.locked and "take" not in legal(after)  # lost cards cannot be drawn by the next player
 
 
 def test_table_mode_a_called_zodiac_is_shown_to_everyone():
@@ -391,13 +391,13 @@ def test_ZO_4_table_mode_ending_over_the_limits_costs_a_sign_and_a_skipped_turn(
     state = play(position([HIDDEN_SIX, ("gem",), ("can",)], mode="table", deck_top=("lib",)), "draw")
     assert "pass" in legal(state)  # table mode lets the mistake happen
     after = play(state, "pass")
-    assert after.phase == PENALTY and after.current_player == 1 and after.table.penalty.owed == 1
+    assert after.phase == PENALTY and after.current_player == 1 and after.position.penalty.owed == 1
     after = play(after, "lose hand lib")
-    assert len(after.table.hands[0]) == 6 and after.table.discard[-1] == "lib"
-    assert after.table.skips[0] == 1 and after.current_player == 1
-    assert after.table.locked and "take" not in legal(after)
+    assert len(after.position.hands[0]) == 6 and after.position.discard[-1] == "lib"
+    assert after.position.skips[0] == 1 and after.current_player == 1
+    assert after.position.locked and "take" not in legal(after)
     after = play(after, "draw", "pass")  # player 1 ends; player 2 may take the lost card again
-    assert not after.table.locked and after.current_player == 2 and "take" in legal(after)
+    assert not after.position.locked and after.current_player == 2 and "take" in legal(after)
     after = play(after, "draw", "pass")
     assert after.current_player == 1 and "player 0 skips a turn" in after.events
 
@@ -410,21 +410,21 @@ def test_ZO_E6_the_chooser_sees_the_offenders_hand_and_no_one_else_does():
 
 def test_ZO_E6_an_offender_without_signs_loses_nothing_more():
     state = play(position([("sun",) * 6, ("gem",)], mode="table", deck_top=("sun",)), "draw", "pass")
-    assert state.phase == TURN and state.table.skips[0] == 1 and "player 0 has no sign to lose" in state.events
+    assert state.phase == TURN and state.position.skips[0] == 1 and "player 0 has no sign to lose" in state.events
 
 
 def test_penalties_add_up_over_the_limits_and_a_false_call():
     state = play(position([HIDDEN_SIX, ("gem",)], mode="table", deck_top=("lib",)), "draw", "pass zodiac")
-    assert state.table.penalty.owed == 3 and state.table.skips[0] == 1
+    assert state.position.penalty.owed == 3 and state.position.skips[0] == 1
 
 
 # --- deck recycling ---------------------------------------------------------------------------------
 def test_ZO_E5_empty_deck_the_discard_pile_but_its_top_card_becomes_the_new_deck():
     state = position([("ari",), ("gem",)], deck_top=("tau",), deck_size=1, discard=("leo",))
-    before = len(state.table.discard)
+    before = len(state.position.discard)
     after = play(state, "draw", "discard tau")
-    assert after.table.discard == ("tau",)  # the last card discarded starts the new discard pile
-    assert len(after.table.deck) == before
+    assert after.position.discard == ("tau",)  # the last card discarded starts the new discard pile
+    assert len(after.position.deck) == before
     assert "the deck is empty: the discard pile is shuffled into a new deck" in after.events
     assert all_cards(after) == Counter(DECK_COUNTS)
 
@@ -444,7 +444,7 @@ def test_ZO_6_and_ZO_E11_max_turns_ends_the_game_as_a_draw():
     assert state.turns == 2 and state.winner is None and state.returns() == (0.5, 0.5, 0.5)
     with pytest.raises(ValueError, match="max_turns"):
         GAME.new_game(players=3, max_turns=0)
-    assert GAME.new_game(players=3, max_turns=None).table.max_turns is None
+    assert GAME.new_game(players=3, max_turns=None).position.max_turns is None
 
 
 # --- options, notation, errors -----------------------------------------------------------------------
@@ -500,6 +500,6 @@ def test_ZO_E10_a_lost_card_stays_locked_through_the_next_turn_played():
         "pass",
         "lose hand lib",
     )
-    assert state.current_player == 2 and state.table.locked and "take" not in legal(state)
+    assert state.current_player == 2 and state.position.locked and "take" not in legal(state)
     state = play(state, "draw", "pass")
-    assert not state.table.locked
+    assert not state.position.locked

@@ -27,16 +27,16 @@ def reason(state, text: str) -> str:
 @pytest.mark.parametrize("players", [2, 5, 8])
 def test_ZO_E12_physical_game_starts_with_the_dealer_and_the_first_discard(players):
     state = GAME.new_game(players=players, seed=3, hands="physical")
-    assert state.physical and state.phase == DEALER and state.table.dealer_draws == ()
+    assert state.physical and state.phase == DEALER and state.position.dealer_draws == ()
     assert legal(state) == {f"dealer {seat}" for seat in range(players)}
-    assert all(hand == (UNSEEN,) * 6 for hand in state.table.hands)
+    assert all(hand == (UNSEEN,) * 6 for hand in state.position.hands)
     state = play(state, f"dealer {players - 1}")
     assert state.phase == OPEN and state.current_player == players - 1
     assert legal(state) == {f"open {sign}" for sign in SIGNS}
     state = play(state, "open leo")
     assert state.phase == TURN and state.current_player == 0  # the player left of the dealer starts
-    assert state.table.discard == ("leo",)
-    assert len(state.table.deck) == 100 - 6 * players - 1
+    assert state.position.discard == ("leo",)
+    assert len(state.position.deck) == 100 - 6 * players - 1
 
 
 def test_ZO_E12_the_first_discard_is_a_sign_ZO_1():
@@ -49,12 +49,12 @@ def test_ZO_E12_the_first_discard_is_a_sign_ZO_1():
 def test_ZO_E13_a_card_becomes_known_when_shown_and_unseen_cards_stand_for_any():
     state = physical_position([("?",) * 6, ("?",) * 6], discard=("cap", "leo"))
     state = play(state, "take")
-    assert Counter(state.table.hands[0]) == Counter({UNSEEN: 6, "leo": 1})
+    assert Counter(state.position.hands[0]) == Counter({UNSEEN: 6, "leo": 1})
     # Any card the hand may hold can be moved face up: the known Leo first, otherwise an unseen card.
     state = play(state, "up leo", "up ari")
-    assert state.table.up[0] == ("leo", "ari") and state.table.hands[0] == (UNSEEN,) * 5
+    assert state.position.up[0] == ("leo", "ari") and state.position.hands[0] == (UNSEEN,) * 5
     state = play(state, "discard moon")  # ZO-E13: the controller cannot see whether a sign is left
-    assert state.table.hands[0] == (UNSEEN,) * 4 and state.table.discard[-1] == "moon"
+    assert state.position.hands[0] == (UNSEEN,) * 4 and state.position.discard[-1] == "moon"
 
 
 def test_ZO_E13_a_card_whose_copies_were_all_seen_cannot_come_from_a_hand():
@@ -66,11 +66,11 @@ def test_ZO_E13_a_card_whose_copies_were_all_seen_cannot_come_from_a_hand():
 
 def test_ZO_E13_a_card_drawn_may_be_an_action_card_played_at_once():
     state = play(physical_position([("?",) * 6, ("?",) * 6], up=[(), ("ari",)]), "draw")
-    assert state.table.fresh == UNSEEN and state.table.hands[0][-1] == UNSEEN
+    assert state.position.fresh == UNSEEN and state.position.hands[0][-1] == UNSEEN
     assert {"moon", "sun ari@1"} <= legal(state)
     state = play(state, "moon")  # ZO-3: drawn and played at once, the turn ends
     assert state.current_player == 0 and state.skips == (0, 0)  # two players: the same player again
-    assert state.table.hands[0] == (UNSEEN,) * 6
+    assert state.position.hands[0] == (UNSEEN,) * 6
 
 
 def test_ZO_E13_no_action_card_at_once_when_every_copy_was_seen():
@@ -83,7 +83,7 @@ def test_ZO_E13_no_action_card_at_once_when_every_copy_was_seen():
 def test_ZO_E13_the_players_shuffle_an_empty_deck_and_its_cards_are_unseen_again():
     state = physical_position([("?",) * 6, ("?",) * 6], discard=("cap", "ari", "leo"), deck_size=1)
     state = play(state, "draw", "discard tau")
-    assert state.table.deck == (UNSEEN, UNSEEN, UNSEEN) and state.table.discard == ("tau",)
+    assert state.position.deck == (UNSEEN, UNSEEN, UNSEEN) and state.position.discard == ("tau",)
     assert "the deck is empty: the discard pile is shuffled into a new deck" in state.events
 
 
@@ -92,10 +92,10 @@ def test_ZO_E14_an_action_card_face_up_is_played_with_faceup():
     state = physical_position([("?",) * 5, ("?",) * 6], up=[("sun",), ("ari",)])
     assert {"sun ari@1", "sun ari@1 faceup"} <= legal(state)
     after = play(state, "sun ari@1 faceup")
-    assert after.table.up[0] == () and after.table.hands[0] == (*("?",) * 5, "ari")
+    assert after.position.up[0] == () and after.position.hands[0] == (*("?",) * 5, "ari")
     after = play(state, "sun ari@1")
-    assert after.table.up[0] == ("sun",) and after.table.hands[0] == (*("?",) * 4, "ari")
-    assert play(state, "sun ari@1 faceup").table.discard[-1] == "sun"
+    assert after.position.up[0] == ("sun",) and after.position.hands[0] == (*("?",) * 4, "ari")
+    assert play(state, "sun ari@1 faceup").position.discard[-1] == "sun"
 
 
 def test_ZO_E14_without_faceup_the_card_comes_from_the_hand():
@@ -140,7 +140,7 @@ def test_ZO_E15_a_call_the_shown_cards_rule_out_is_refused_by_the_referee():
 def test_ZO_E15_in_table_mode_a_provably_false_call_costs_two_signs():
     state = zodiac_ready(mode="table", up=(*SHOWN_SIX[:5], "sun"))
     after = play(state, "pass zodiac")
-    assert after.phase == PENALTY and after.table.penalty.owed == 2 and after.current_player == 1
+    assert after.phase == PENALTY and after.position.penalty.owed == 2 and after.current_player == 1
     assert "lose up lib" in legal(after) and "lose hand ari" in legal(after)
 
 
@@ -154,7 +154,7 @@ def test_ZO_E6_physical_offender_without_signs_loses_nothing_more():
     after = play(state, "pass zodiac")
     assert after.phase == PENALTY and "lose nothing" in legal(after)
     done = play(after, "lose nothing")
-    assert done.phase == TURN and done.current_player == 1 and not done.table.locked
+    assert done.phase == TURN and done.current_player == 1 and not done.position.locked
     assert "player 0 shows no sign: nothing more is lost" in done.events
     known = physical_position([("leo", "moon"), ("?",) * 6], phase=DRAWN, mode="table")
     assert "lose nothing" not in legal(play(known, "pass zodiac"))
@@ -196,7 +196,7 @@ def test_physical_games_apply_every_legal_action_and_round_trip(params):
         for legal_action in state.legal_actions():
             assert state.parse_action(state.action_to_str(legal_action)) == legal_action
             state.apply(legal_action)
-        t = state.table
+        t = state.position
         everything = [*t.deck, *t.discard, *(c for h in t.hands for c in h), *(c for u in t.up for c in u)]
         counts = Counter(everything)
         assert len(everything) == 100 and UNSEEN not in (*t.discard, *(c for u in t.up for c in u))

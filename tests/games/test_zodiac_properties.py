@@ -107,7 +107,7 @@ def test_json_and_notation_round_trip_exactly(params):
 def test_invariants_cards_conserved_and_referee_limits_hold(params):
     seed, players, mode, _ = params
     for state, _ in walk(seed, players, mode, 250):
-        t = state.table
+        t = state.position
         everything = Counter([*t.deck, *t.discard, *(c for h in t.hands for c in h), *(c for u in t.up for c in u)])
         assert everything == Counter(DECK_COUNTS)
         if mode == "referee":
@@ -133,8 +133,8 @@ def test_observation_never_shows_another_hand_or_the_deck_order(params):
             seen = state.observation(viewer)
             json.dumps(seen)
             assert scramble(state, viewer, rng).observation(viewer) == seen
-            assert seen["hand"] == list(state.table.hands[viewer])
-            assert "deck" not in seen or seen["deck"] == {"count": len(state.table.deck)}
+            assert seen["hand"] == list(state.position.hands[viewer])
+            assert "deck" not in seen or seen["deck"] == {"count": len(state.position.deck)}
 
 
 def test_same_seed_and_actions_give_the_same_game():

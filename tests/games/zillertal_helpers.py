@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.rng import SeededRandom
-from controller.games.zillertal import CONTRACT_VALUES, Held, Table, Zillertal, ZillertalState
+from controller.games.zillertal import CONTRACT_VALUES, Held, Position, Zillertal, ZillertalState
 from controller.games.zillertal.cards import CardSet, builtin_card_set, parse_card_set
 from controller.games.zillertal.valley import Placed, Token
 
@@ -91,7 +91,7 @@ def position(
         unused, others = tuple(others[keep:]), others[:keep]
     taken = {h.id for seat in held for h in seat} | {c for seat in completed for c in seat}
     piles = tuple(tuple(c for c in card_set.pile(v) if c not in taken) for v in CONTRACT_VALUES)
-    table = Table(
+    table = Position(
         players=players,
         bonuses=changes.pop("bonuses", True),
         rng=SeededRandom(0),
@@ -127,7 +127,7 @@ def counts(state: ZillertalState, zone: str = "valley") -> dict[str, int]:
 def scramble(state: ZillertalState, viewer: int, rng: random.Random) -> ZillertalState:
     """The same position with the cards `viewer` cannot see dealt anew (deck, unused, other hands, piles)."""
     data = state.to_json()
-    t = state.table
+    t = state.position
     others = [seat for seat in range(state.players) if seat != viewer]
     pool = [*t.deck, *t.unused]
     received = list(t.received) if t.current != viewer else []

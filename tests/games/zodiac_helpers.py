@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.rng import SeededRandom
-from controller.games.zodiac import DECK_COUNTS, PENALTY, SIGNS, TURN, Table, Zodiac, ZodiacState
+from controller.games.zodiac import DECK_COUNTS, PENALTY, SIGNS, TURN, Position, Zodiac, ZodiacState
 
 GAME = Zodiac()
 ORDER = {card: i for i, card in enumerate((*SIGNS, "sun", "moon"))}
@@ -45,7 +45,7 @@ def position(
         discard = (*others[keep:], *discard)
         others = others[:keep]
     deck = (*others, *reversed(deck_top))
-    table = Table(
+    table = Position(
         players=players,
         mode=mode,
         rearrange_before_draw=changes.pop("rearrange_before_draw", False),
@@ -83,7 +83,7 @@ SHOWN_SIX = ("lib", "sco", "sag", "cap", "aqu", "pis")
 def scramble(state: ZodiacState, viewer: int, rng: random.Random) -> ZodiacState:
     """The same position with every card `viewer` cannot see dealt anew (deck order, other hands)."""
     data = state.to_json()
-    t = state.table
+    t = state.position
     keep: dict[int, list[str]] = {}
     for seat in range(state.players):
         if seat == viewer:
@@ -126,7 +126,7 @@ def physical_position(
     up = up if up is not None else [()] * players
     named = sum(len(h) for h in hands) + sum(len(u) for u in up) + len(discard)
     deck = ("?",) * (sum(DECK_COUNTS.values()) - named if deck_size is None else deck_size)
-    table = Table(
+    table = Position(
         players=players,
         mode=mode,
         rearrange_before_draw=changes.pop("rearrange_before_draw", False),

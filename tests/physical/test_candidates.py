@@ -113,22 +113,22 @@ def test_quiet_scans_index_the_new_position_then_weigh_its_wide_effects_ahead() 
     bots = [make_bot("greedy", seat) for seat in range(4)]
     while True:
         assert table.perform(bots[table.state.current_player].choose(table.state))
-        cands = tracker._table(tracker.state)
-        if cands._legal is None:
+        candidates = tracker.candidates_of(tracker.state)
+        if candidates._legal is None:
             table.tick()
             assert not tracker.last_evaluated
-            wide = [effect for effect, reach in enumerate(cands._reach) if reach and len(reach) > NARROW_REACH]
+            wide = [effect for effect, reach in enumerate(candidates._reach) if reach and len(reach) > NARROW_REACH]
             if len(wide) > 2 * WEIGHED_PER_QUIET_SCAN:
                 break
         table.run(2000)
-    assert cands._legal is not None and cands.evaluated == 0  # the indexing scan only lists
+    assert candidates._legal is not None and candidates.evaluated == 0  # the indexing scan only lists
     table.tick()
     table.tick()
     assert not tracker.last_evaluated
-    assert cands.evaluated == 2 * WEIGHED_PER_QUIET_SCAN
+    assert candidates.evaluated == 2 * WEIGHED_PER_QUIET_SCAN
     table.run(10 * len(wide))
-    assert set(cands._mismatch) == set(wide)  # the wide effects, and no others
-    assert set(cands._footprints) == set(wide)
+    assert set(candidates._mismatch) == set(wide)  # the wide effects, and no others
+    assert set(candidates._footprints) == set(wide)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)

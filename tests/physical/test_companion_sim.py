@@ -114,12 +114,12 @@ def zillertal_texts(truth: zt.ZillertalState, action: Action, after: zt.Zillerta
     if isinstance(action, zt.Swap):
         out = [(text, (action.card,))]
         if action.card in truth.card_set.contracts:
-            new = after.table.received[-1]
+            new = after.position.received[-1]
             out.append((f"contract {new}", (new,)))
         return out
     if isinstance(action, zt.End) and action.piles:
-        before = {h.id for h in truth.table.contracts[me]}
-        drawn = [h.id for h in after.table.contracts[me] if h.id not in before]
+        before = {h.id for h in truth.position.contracts[me]}
+        drawn = [h.id for h in after.position.contracts[me] if h.id not in before]
         return [(text, ()), *((f"contract {c}", (c,)) for c in drawn)]
     return [(text, ())]
 
@@ -130,7 +130,7 @@ def test_zillertal_companion_commits_exactly_the_bots_actions(players: int, seed
     truth = game.new_game(players=players, seed=seed)
     driver = Driver(truth, game.new_game(players=players, seed=seed, hands="physical"))
     for seat in range(players):  # the contracts dealt are read seat by seat
-        for held in truth.table.contracts[seat]:
+        for held in truth.position.contracts[seat]:
             driver.enter(f"contract {held.id}", (held.id,))
     bots = [make_bot("greedy", bot_seed(seed, seat)) for seat in range(players)]
     while not truth.is_terminal():
@@ -141,7 +141,7 @@ def test_zillertal_companion_commits_exactly_the_bots_actions(players: int, seed
             driver.enter(text, cards)
         truth = after
         state = driver.companion.state
-        t, p = truth.table, state.table
+        t, p = truth.position, state.position
         assert (p.placed, p.set_aside, p.current, p.turns) == (t.placed, t.set_aside, t.current, t.turns)
         assert [Counter(h.id for h in c) for c in p.contracts] == [Counter(h.id for h in c) for c in t.contracts]
         assert [len(h) for h in p.hands] == [len(h) for h in t.hands] and len(p.deck) == len(t.deck)
@@ -184,8 +184,8 @@ def test_zodiac_companion_commits_exactly_the_bots_actions(players: int, seed: i
     options = {"mode": mode, "max_turns": 120}
     truth = game.new_game(players=players, seed=seed, **options)
     driver = Driver(truth, game.new_game(players=players, seed=seed, hands="physical", **options))
-    driver.enter(f"dealer {truth.table.dealer}")
-    driver.enter(f"open {truth.table.discard[0]}", (truth.table.discard[0],))
+    driver.enter(f"dealer {truth.position.dealer}")
+    driver.enter(f"open {truth.position.discard[0]}", (truth.position.discard[0],))
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
     while not truth.is_terminal():
         driver.check_zones()
@@ -196,7 +196,7 @@ def test_zodiac_companion_commits_exactly_the_bots_actions(players: int, seed: i
         truth = after
         if driver.companion.state.phase == zo.PENALTY and truth.phase != zo.PENALTY:
             driver.enter("lose nothing")  # the cards shown hold no sign: the chooser says so
-        t, p = truth.table, driver.companion.state.table
+        t, p = truth.position, driver.companion.state.position
         assert (p.up, p.discard, p.skips, p.current, p.phase) == (t.up, t.discard, t.skips, t.current, t.phase)
         assert [len(h) for h in p.hands] == [len(h) for h in t.hands] and len(p.deck) == len(t.deck)
         assert (p.winner, p.turns) == (t.winner, t.turns)

@@ -65,7 +65,7 @@ class ZilloEvaluator:
                 matching = [points for card, points in options.items() if card in unseen]
                 chance = chance_to_hold(len(matching), len(unseen), hand)
                 points = max(matching, default=0)
-            value = chance * (points if after.table.match else min(points, 1))
+            value = chance * (points if after.position.match else min(points, 1))
             if player == me:
                 score += CHANCE * value - DISTANCE * self._distance(after, player)
             else:

@@ -30,7 +30,7 @@ from controller.games.zillertal.model import (
     RAIL,
     SOLO_CONTRACTS,
     Held,
-    Table,
+    Position,
     _starting_values,
     check_enough,
 )
@@ -90,7 +90,7 @@ class Zillertal(Game):
             # the contracts dealt are entered seat by seat before the first turn.
             full = card_set.deck()
             in_use = card_set.in_use[count]
-            table = Table(
+            table = Position(
                 players=count,
                 bonuses=bonuses,
                 rng=rng,
@@ -123,7 +123,7 @@ class Zillertal(Game):
             for seat in range(count):
                 held[seat].extend(Held(c) for c in dealt[seat])
             piles.append(pile)
-        table = Table(
+        table = Position(
             players=count,
             bonuses=bonuses,
             rng=rng,

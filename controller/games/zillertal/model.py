@@ -80,7 +80,7 @@ class Held:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Position:
     """Everything on the table: the value a ZillertalState wraps."""
 
     players: int

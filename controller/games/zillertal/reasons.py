@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def why_illegal(state: ZillertalState, action: Action) -> str:
-    t = state._t
+    t = state._position
     if t.over:
         return "the game is over"
     kinds = (
@@ -159,7 +159,7 @@ def why_illegal(state: ZillertalState, action: Action) -> str:
 
 def _why_not_entry(state: ZillertalState, action: Action) -> str:
     """ZT-E11: why `action` is not the contract being entered."""
-    t = state._t
+    t = state._position
     owed = " or ".join(str(v) for v in sorted(set(t.to_draw)))
     if not isinstance(action, NewContract):
         what = "dealt to" if t.pending == DEAL else "drawn by"
@@ -179,7 +179,7 @@ def _why_not_entry(state: ZillertalState, action: Action) -> str:
 
 
 def _why_not_task(state: ZillertalState, contract_id: str, icon: str, claim: bool) -> str:
-    t = state._t
+    t = state._position
     held = next((h for h in t.contracts[t.current] if h.id == contract_id), None)
     if held is None:
         return f"{contract_id} is not one of your open contracts"

@@ -23,13 +23,13 @@ from controller.games.zillertal.model import (
     PHYSICAL,
     REDRAW,
     Held,
-    Table,
+    Position,
     token_supply,
 )
 from controller.games.zillertal.valley import Placed, Token
 
 
-def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -> Table:
+def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -> Position:
     valley_ids, contract_ids = set(card_set.valley), set(card_set.contracts)
 
     def seat(value: Any, what: str) -> int:
@@ -145,7 +145,7 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
     events = jsonutil.field(data, "events", list)
     if not all(isinstance(e, str) for e in events):
         raise ValueError("field 'events' must be a list of strings")
-    table = Table(
+    table = Position(
         players=players,
         bonuses=jsonutil.field(data, "bonuses", bool),
         rng=SeededRandom.from_json(jsonutil.field(data, "rng", dict)),
@@ -185,7 +185,7 @@ def _table_from_json(data: Mapping[str, Any], players: int, card_set: CardSet) -
     return table
 
 
-def _check_in_valley(table: Table, card_set: CardSet) -> None:
+def _check_in_valley(table: Position, card_set: CardSet) -> None:
     """The Gorge, the Crosses and every token lie in the Valley (ZT-3, ZT-4): on one of its columns,
     or for a Cross on one of its dotted lines, and a token no later than the cards it lies on."""
     placed = table.placed

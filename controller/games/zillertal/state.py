@@ -47,7 +47,7 @@ from controller.games.zillertal.model import (
     REDRAW,
     SOLO_BONUS_AT,
     TOKENS,
-    Table,
+    Position,
     _distinct,
     token_supply,
 )
@@ -58,13 +58,13 @@ if TYPE_CHECKING:
 
 
 class ZillertalState(State):
-    __slots__ = ("_custom", "_game", "_legal", "_set", "_t", "_valley")
+    __slots__ = ("_custom", "_game", "_legal", "_position", "_set", "_valley")
 
-    def __init__(self, game: Zillertal, card_set: CardSet, custom: bool, table: Table) -> None:
+    def __init__(self, game: Zillertal, card_set: CardSet, custom: bool, table: Position) -> None:
         self._game = game
         self._set = card_set
         self._custom = custom
-        self._t = table
+        self._position = table
         self._legal: tuple[Action, ...] | None = None
         self._valley: Valley | None = None
 
@@ -84,39 +84,39 @@ class ZillertalState(State):
         return self._set
 
     @property
-    def table(self) -> Table:
+    def position(self) -> Position:
         """The whole table, hidden cards included: for the engine, tests and saving, never for a player."""
-        return self._t
+        return self._position
 
     @property
     def players(self) -> int:
-        return self._t.players
+        return self._position.players
 
     @property
     def current_player(self) -> int:
-        return self._t.current
+        return self._position.current
 
     @property
     def turns(self) -> int:
-        return self._t.turns
+        return self._position.turns
 
     @property
     def ply(self) -> int:
-        return self._t.turns
+        return self._position.turns
 
     @property
     def solo(self) -> bool:
-        return self._t.players == 1
+        return self._position.players == 1
 
     @property
     def events(self) -> tuple[str, ...]:
-        return self._t.events
+        return self._position.events
 
     @property
     def valley(self) -> Valley:
         valley = self._valley
         if valley is None:
-            t = self._t
+            t = self._position
             valley = self._valley = Valley(self._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
         return valley
 
@@ -125,21 +125,21 @@ class ZillertalState(State):
 
     def points(self, seat: int) -> int:
         """Points from completed contracts."""
-        return sum(self._set.contracts[c].points for c in self._t.completed[seat])
+        return sum(self._set.contracts[c].points for c in self._position.completed[seat])
 
     def open_tasks(self, seat: int) -> int:
         """Tie-break: tasks claimed on contracts not yet completed."""
-        return sum(len(h.claimed) for h in self._t.contracts[seat])
+        return sum(len(h.claimed) for h in self._position.contracts[seat])
 
     def solo_won(self) -> bool:
-        t = self._t
+        t = self._position
         return self.solo and not t.contracts[0] and bool(t.completed[0])
 
     def is_terminal(self) -> bool:
-        return self._t.over
+        return self._position.over
 
     def returns(self) -> tuple[float, ...]:
-        t = self._t
+        t = self._position
         if not t.over:
             return (0.0,) * t.players
         if self.solo:
@@ -160,7 +160,7 @@ class ZillertalState(State):
 
         ZT-E3: a bonus claimed is used at once; a player owed two may use both in one turn.
         """
-        t = self._t
+        t = self._position
         if not t.bonuses or t.pending is not None:
             return False
         earned = sum(1 for n in self.bonus_thresholds() if t.start_completed >= n)
@@ -172,40 +172,40 @@ class ZillertalState(State):
 
     @property
     def hands_mode(self) -> str:
-        return self._t.hands_mode
+        return self._position.hands_mode
 
     @property
     def physical(self) -> bool:
         """ZT-E10: real cards at a table; the controller does not know the hands."""
-        return self._t.hands_mode == PHYSICAL
+        return self._position.hands_mode == PHYSICAL
 
     @property
     def pending(self) -> str | None:
         """The step under way inside a turn (a bonus, or entering a contract drawn), or None."""
-        return self._t.pending
+        return self._position.pending
 
     @property
     def to_draw(self) -> tuple[int, ...]:
         """ZT-E11: pile values of contracts drawn but not yet entered."""
-        return self._t.to_draw
+        return self._position.to_draw
 
     def hand_size(self, seat: int) -> int:
-        return len(self._t.hands[seat])
+        return len(self._position.hands[seat])
 
     def chance_count(self) -> int:
         """How many draws of hidden cards happened so far: no take-back across one."""
-        return self._t.revealed
+        return self._position.revealed
 
     def unaccounted(self, card: str) -> int:
         """ZT-E10: copies of Valley card `card` not laid or set aside: one may be in a hand."""
-        t = self._t
+        t = self._position
         laid = sum(1 for p in t.placed if p.card == card) + t.set_aside.count(card)
         return self._set.copies[card] - laid
 
     def playable_cards(self) -> tuple[str, ...]:
         """The distinct Valley cards the player on turn may lay: their hand, or with physical hands
         every card of which a copy may still be in a hand (ZT-E10), in card-set order."""
-        t = self._t
+        t = self._position
         hand = t.hands[t.current]
         if UNSEEN not in hand:
             return tuple(_distinct(hand))
@@ -219,7 +219,7 @@ class ZillertalState(State):
         return legal
 
     def _compute_legal(self) -> list[Action]:
-        t = self._t
+        t = self._position
         if t.over:
             return []
         me = t.current
@@ -269,7 +269,7 @@ class ZillertalState(State):
     def _contract_entries(self) -> list[Action]:
         """ZT-E11: the contracts that may have been drawn: any left in a pile of a value still owed.
         ZT-E12: in a redraw the contract just slid under its pile is not the one drawn."""
-        t = self._t
+        t = self._position
         entries: list[Action] = []
         for value in sorted(set(t.to_draw)):
             pile = t.piles[value - 1]
@@ -278,7 +278,7 @@ class ZillertalState(State):
         return entries
 
     def _claims(self) -> list[Action]:
-        t = self._t
+        t = self._position
         zone_counts = self.valley.zone_counts()
         actions: list[Action] = []
         for held in t.contracts[t.current]:
@@ -293,7 +293,7 @@ class ZillertalState(State):
         return actions
 
     def _bonus_actions(self) -> list[Action]:
-        t = self._t
+        t = self._position
         valley = self.valley
         actions: list[Action] = []
         if "tokens" not in t.used and any(token_supply(self._set, t.tokens).values()) and not valley.empty:
@@ -314,7 +314,7 @@ class ZillertalState(State):
         return actions
 
     def _token_actions(self) -> list[Action]:
-        t = self._t
+        t = self._position
         valley = self.valley
         supply = token_supply(self._set, t.tokens)
         actions: list[Action] = []
@@ -330,7 +330,7 @@ class ZillertalState(State):
 
     def _ends(self) -> list[Action]:
         """ZT-E7: one pile value per contract completed this turn, from piles that still hold cards."""
-        t = self._t
+        t = self._position
         if self.solo:
             return [End()]  # solo: completed contracts are not replaced
         sizes = {v: len(t.piles[v - 1]) for v in CONTRACT_VALUES}
@@ -371,4 +371,4 @@ class ZillertalState(State):
         return views.marks(self)
 
     def __repr__(self) -> str:
-        return f"<ZillertalState turn={self._t.turns} player={self._t.current}>"
+        return f"<ZillertalState turn={self._position.turns} player={self._position.current}>"

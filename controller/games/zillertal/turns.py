@@ -37,7 +37,7 @@ from controller.games.zillertal.model import (
     TOKENS,
     TOKENS_PER_BONUS,
     Held,
-    Table,
+    Position,
     _starting_values,
     _with_seat,
     token_supply,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 
 def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
-    t = state._t
+    t = state._position
     me = t.current
     hand = t.hands[me]
     if isinstance(action, Place):
@@ -122,9 +122,9 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
     return _end_turn(state, action.piles)
 
 
-def _next(state: ZillertalState, table: Table) -> ZillertalState:
+def _next(state: ZillertalState, table: Position) -> ZillertalState:
     state = type(state)(state._game, state._set, state._custom, table)
-    t = state._t
+    t = state._position
     valley = state._valley
     if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
         t.placed,
@@ -136,13 +136,13 @@ def _next(state: ZillertalState, table: Table) -> ZillertalState:
     return state
 
 
-def _take_bonus(state: ZillertalState, t: Table, bonus: str) -> Table:
+def _take_bonus(state: ZillertalState, t: Position, bonus: str) -> Position:
     """A player claims a bonus: it is used up (the Gorge counts separately) and counts for the player."""
     used = t.used if bonus == "gorge" else (*t.used, bonus)
     return replaced(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
 
 
-def _claim(state: ZillertalState, t: Table, contract_id: str, icon: str) -> ZillertalState:
+def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> ZillertalState:
     me = t.current
     contracts = list(t.contracts[me])
     index = next(i for i, h in enumerate(contracts) if h.id == contract_id)
@@ -173,7 +173,7 @@ def _claim(state: ZillertalState, t: Table, contract_id: str, icon: str) -> Zill
 
 def _swap(state: ZillertalState, card: str) -> ZillertalState:
     """ZT-E4: the new card comes from the top, the old one goes under its deck or pile."""
-    t = state._t
+    t = state._position
     me = t.current
     revealed = t.revealed + 1
     if card in state._set.valley:
@@ -226,7 +226,7 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
 
 def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
     """ZT-E11: a contract drawn (or dealt) at a physical table is entered."""
-    t = state._t
+    t = state._position
     me = t.current
     value = state._set.contracts[contract_id].points
     piles = _with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
@@ -248,7 +248,7 @@ def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
 
 
 def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
-    t = state._t
+    t = state._position
     me = t.current
     hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
     drew = len(hand) > len(t.hands[me]) or bool(chosen)
@@ -281,7 +281,7 @@ def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
     return _pass_turn(state, t)
 
 
-def _pass_turn(state: ZillertalState, t: Table) -> ZillertalState:
+def _pass_turn(state: ZillertalState, t: Position) -> ZillertalState:
     """The turn of the player on turn is over: the next player with cards plays."""
     me = t.current
     events = list(t.events)

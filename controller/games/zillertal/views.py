@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def to_json(state: ZillertalState) -> dict[str, Any]:
-    t = state._t
+    t = state._position
     return {
         **jsonutil.header(state._game.name, FORMAT_VERSION),
         "players": t.players,
@@ -60,7 +60,7 @@ def to_json(state: ZillertalState) -> dict[str, Any]:
 
 def observation(state: ZillertalState, player: int) -> dict[str, Any]:
     """ZT-8: hands are hidden (own hand only); deck and piles as counts; everything else is public."""
-    t = state._t
+    t = state._position
     valley = state.valley
     zone_counts = valley.zone_counts()
     return {
@@ -113,7 +113,7 @@ def occupancy(state: ZillertalState) -> Occupancy:
 
 def marks(state: ZillertalState) -> dict[Cell, Mark]:
     """The Crosses' dotted lines (white) and the Gorge's two lines (blue) on the Valley rail."""
-    t = state._t
+    t = state._position
     marks: dict[Cell, Mark] = {}
     if t.gorge is not None:
         marks[(t.gorge, 0)] = Mark("gorge", "blue")

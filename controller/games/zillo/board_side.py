@@ -45,7 +45,7 @@ def occupancy_changes(state: ZilloState, action: Action) -> Occupancy:
     if not isinstance(action, (Move, Shift)):
         return State.occupancy_changes(state, action)
     state.check_legal(action)
-    t = state._t
+    t = state._position
     changes: Occupancy = {}
     if isinstance(action, Move):
         landing = state.landing(t.current, action.origin, action.target, action.count)
@@ -71,8 +71,8 @@ def _shifted(state: ZilloState, action: Shift) -> tuple[Layout, dict[Cell, Stack
         printed = old.local(cell)
         return cell if printed is None else new.cell(printed)
 
-    catchers = {carry(cell): stack for cell, stack in state._t.catchers.items()}
-    return state._t.layout.moved(action.part, new), catchers, carry(state._t.zillo)
+    catchers = {carry(cell): stack for cell, stack in state._position.catchers.items()}
+    return state._position.layout.moved(action.part, new), catchers, carry(state._position.zillo)
 
 
 def _carried(state: ZilloState, action: Shift) -> list[tuple[Cell, Cell]]:
@@ -85,7 +85,7 @@ def _pieces_on(state: ZilloState, part: int) -> tuple[tuple[Cell, Cell], ...]:
     """The fields of `part` with pieces on them, each with its printed field (kept by the state)."""
     on_parts = state._on_parts
     if on_parts is None:
-        t = state._t
+        t = state._position
         fields = t.layout.fields()
         found: dict[int, list[tuple[Cell, Cell]]] = {}
         for cell in dict.fromkeys((*t.catchers, t.zillo)):
@@ -98,7 +98,7 @@ def _pieces_on(state: ZilloState, part: int) -> tuple[tuple[Cell, Cell], ...]:
 
 def _placements(state: ZilloState, action: Shift) -> tuple[Placement, Placement]:
     """Where the shifted part lies before and after (ZE-5: the turn is the card's)."""
-    old = state._t.layout.placement(action.part)
+    old = state._position.layout.placement(action.part)
     rotation = (old.rotation + action.turn) % 360
     return old, Placement(corner_for_anchor(action.anchor, rotation), rotation)
 
@@ -119,7 +119,7 @@ def action_reach(state: ZilloState, action: Action) -> list[Cell] | None:
     """The fields a legal action may change: a move's two fields, and every start field when it
     captures (Catchers go home, ZE-1: and on); a shift's pieces where they stand and where they
     are carried. A discard changes none; a new game may change any."""
-    t = state._t
+    t = state._position
     if isinstance(action, Move):
         occupant = t.catchers.get(action.target)
         if occupant is not None and (action.count is None or occupant.player != t.current):

@@ -22,7 +22,7 @@ from controller.games.zillo.model import (
     DEALT,
     HANDS,
     HANDS_MODES,
-    Table,
+    Position,
     check_bool,
     check_choice,
     check_max_turns,
@@ -62,7 +62,7 @@ class Zillo(Game):
         start = settings["start_player"]
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < count:
             raise ValueError(f"start_player must be a seat 0..{count - 1}, not {start!r}")
-        table = Table(
+        table = Position(
             players=count,
             hands_mode=hands_mode,
             match=match,

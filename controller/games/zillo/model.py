@@ -61,7 +61,7 @@ class Catch:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Table:
+class Position:
     """Everything a Zillo state holds. Never mutated: successors are made with `records.replaced`."""
 
     players: int

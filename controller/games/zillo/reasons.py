@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def why_illegal(state: ZilloState, action: Action) -> str:
-    t = state._t
+    t = state._position
     if state.is_terminal():
         return "the game is over"
     if t.caught is not None:
@@ -62,7 +62,7 @@ def why_illegal(state: ZilloState, action: Action) -> str:
 
 
 def _why_card_unavailable(state: ZilloState, card: Card, who: str) -> str | None:
-    t = state._t
+    t = state._position
     if t.hands_mode == PHYSICAL:
         if card not in state.unseen_cards():
             return f"{card} has already been played since the cards were last shuffled (Z-6)"
@@ -84,14 +84,14 @@ def _why_shift_illegal(state: ZilloState, action: Shift) -> str:
         return f"there is no board part {action.part} (parts 1 to 4)"
     if action.turn not in ROTATIONS:
         return f"a part turns by 0, 90, 180 or 270 degrees, not {action.turn}"
-    layout = state._t.layout
+    layout = state._position.layout
     rotation = (layout.placement(action.part).rotation + action.turn) % 360
     placement = Placement(corner_for_anchor(action.anchor, rotation), rotation)
     return layout.shift_problem(action.part, placement) or f"{action!r} is not a legal shift"
 
 
 def _why_move_illegal(state: ZilloState, action: Move, who: str) -> str:
-    t = state._t
+    t = state._position
     card = action.card
     if kind(card) == "shift":
         return f"{card} is a Shift card: it moves a board part (write S-n:<part>r<turn>@<field>)"

@@ -21,15 +21,15 @@ from controller.games.zillo.model import (
     TOP,
     Catch,
     Played,
+    Position,
     Stack,
-    Table,
     check_bool,
     check_choice,
     check_max_turns,
 )
 
 
-def public_json(t: Table, game: str) -> dict[str, Any]:
+def public_json(t: Position, game: str) -> dict[str, Any]:
     """Everything about a state that every player may see."""
     return {
         **jsonutil.header(game, FORMAT_VERSION),
@@ -60,7 +60,7 @@ def public_json(t: Table, game: str) -> dict[str, Any]:
     }
 
 
-def table_to_json(t: Table, game: str) -> dict[str, Any]:
+def table_to_json(t: Position, game: str) -> dict[str, Any]:
     data = public_json(t, game)
     data.update(
         random=t.rng.to_json(),
@@ -71,7 +71,7 @@ def table_to_json(t: Table, game: str) -> dict[str, Any]:
     return data
 
 
-def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
+def table_from_json(data: Mapping[str, Any], game: Game) -> Position:
     data = jsonutil.check_header(data, game.name, FORMAT_VERSION)
     players = jsonutil.field(data, "players", int)
     game.check_players(players)
@@ -186,7 +186,7 @@ def table_from_json(data: Mapping[str, Any], game: Game) -> Table:
             raise ValueError("top-card play needs a pile: pile_count is 0")
         if phase != TOP and hand_sizes[current] == 0:
             raise ValueError(f"seat {current} is on turn in hand play but holds no card")
-    return Table(
+    return Position(
         players=players,
         hands_mode=hands_mode,
         match=match,

@@ -42,14 +42,14 @@ from controller.games.zillo.model import (
     TOP,
     Catch,
     Played,
+    Position,
     Stack,
-    Table,
 )
 from controller.games.zillo.reach import Landing, captures_nothing, reachable, send_home
 from controller.games.zillo.views import laid_face_down
 
 
-def _set_up(table: Table, start: int) -> Table:
+def _set_up(table: Position, start: int) -> Position:
     """A new game: parts and pieces as at the start, `start` to play, cards shuffled and dealt."""
     seats = SEATS[table.players]
     # Rule text: each player's 3 Catchers on their start field; the Zillo on the start player's small field.
@@ -100,11 +100,11 @@ class LegalIndex(NamedTuple):
 
 
 class ZilloState(State):
-    __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_on_parts", "_t")
+    __slots__ = ("_card_moves", "_game", "_legal", "_legal_set", "_on_parts", "_position")
 
-    def __init__(self, game: Zillo, table: Table) -> None:
+    def __init__(self, game: Zillo, table: Position) -> None:
         self._game = game
-        self._t = table
+        self._position = table
         self._legal: tuple[Action, ...] | None = None
         # The legal actions, their objects' ids and (as asked for) the legal actions of each card.
         self._legal_set: LegalIndex | None = None
@@ -121,21 +121,21 @@ class ZilloState(State):
         return self._game
 
     @property
-    def table(self) -> Table:
-        return self._t
+    def position(self) -> Position:
+        return self._position
 
     @property
     def players(self) -> int:
-        return self._t.players
+        return self._position.players
 
     @property
     def current_player(self) -> int:
-        return self._t.current
+        return self._position.current
 
     @property
     def seats(self) -> tuple[str, ...]:
         """The colour of each seat, in turn order."""
-        return SEATS[self._t.players]
+        return SEATS[self._position.players]
 
     def action_card(self, action: Action) -> str | None:
         """The card a move, a shift or a discard plays (Z-6: shown to the reader before its move)."""
@@ -143,75 +143,75 @@ class ZilloState(State):
 
     @property
     def ply(self) -> int:
-        return self._t.ply
+        return self._position.ply
 
     @property
     def turn(self) -> int:
-        return self._t.turn
+        return self._position.turn
 
     @property
     def layout(self) -> Layout:
-        return self._t.layout
+        return self._position.layout
 
     @property
     def catchers(self) -> Mapping[Cell, Stack]:
-        return dict(self._t.catchers)
+        return dict(self._position.catchers)
 
     @property
     def zillo(self) -> Cell:
-        return self._t.zillo
+        return self._position.zillo
 
     @property
     def phase(self) -> str:
-        return self._t.phase
+        return self._position.phase
 
     @property
     def hands_mode(self) -> str:
-        return self._t.hands_mode
+        return self._position.hands_mode
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return self._t.scores
+        return self._position.scores
 
     @property
     def caught(self) -> Catch | None:
-        return self._t.caught
+        return self._position.caught
 
     @property
     def winner(self) -> int | None:
-        return self._t.winner
+        return self._position.winner
 
     @property
     def start_player(self) -> int:
-        return self._t.start_player
+        return self._position.start_player
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return self._t.hand_sizes
+        return self._position.hand_sizes
 
     @property
     def pile_count(self) -> int:
-        return self._t.pile_count
+        return self._position.pile_count
 
     @property
     def played(self) -> tuple[Played, ...]:
-        return self._t.played
+        return self._position.played
 
     def hand(self, player: int) -> Hand | None:
         """`player`'s hand (only that player may look at it); None in physical mode."""
-        return None if self._t.hands is None else self._t.hands[player]
+        return None if self._position.hands is None else self._position.hands[player]
 
     def field_layout(self) -> dict[Cell, Field]:
         """Which board field belongs to which part and printed field, as the parts lie now."""
-        return dict(self._t.layout.fields())
+        return dict(self._position.layout.fields())
 
     def start_of(self, player: int) -> Cell:
         """`player`'s big start field, wherever its part lies now (Z-1)."""
-        return self._t.layout.start_of(self.seats[player])
+        return self._position.layout.start_of(self.seats[player])
 
     def homes(self) -> dict[int, Cell]:
         """Each seat's start field. ZE-10: colours nobody plays have no home, their fields are ordinary."""
-        return {seat: self._t.layout.start_of(colour) for seat, colour in enumerate(self.seats)}
+        return {seat: self._position.layout.start_of(colour) for seat, colour in enumerate(self.seats)}
 
     def colour(self, player: int) -> str:
         return colour_title(self.seats[player])
@@ -219,13 +219,13 @@ class ZilloState(State):
     def unseen_cards(self) -> tuple[Card, ...]:
         """Z-6: the cards not played since the pile was last shuffled (all deals and reshuffles
         bring every card back), in card order: what a physical player may still declare."""
-        gone = {entry.card for entry in self._t.played}
+        gone = {entry.card for entry in self._position.played}
         return tuple(card for card in CARDS if card not in gone)
 
     def face_up(self) -> Card | None:
         """In dealt top-card play, the card the player on turn has turned up (rule text: the top
         card is placed face up before the move); None otherwise."""
-        t = self._t
+        t = self._position
         if t.phase != TOP or not t.pile or t.caught is not None or self.is_terminal():
             return None
         return t.pile[-1]
@@ -238,7 +238,7 @@ class ZilloState(State):
         shuffles a new one, ZE-3); the action that empties the hands shuffles the pile and turns up
         its top card; `new-game` deals. A catch or a draw ends the game before a card is turned.
         """
-        t = self._t
+        t = self._position
         if t.phase != TOP:
             return t.ply - t.turn  # this game's deal: `turn` counts the cards played since
         if t.caught is not None or self.is_draw():
@@ -251,7 +251,7 @@ class ZilloState(State):
     def unseen_by(self, player: int) -> tuple[Card, ...]:
         """The cards `player` cannot place: in other hands or in the pile (or discarded face down by
         someone else) since the last shuffle, in card order."""
-        t = self._t
+        t = self._position
         seen = {e.card for e in t.played if e.shown or e.player == player}
         seen.update(self.hand(player) or ())
         turned = self.face_up()
@@ -261,7 +261,7 @@ class ZilloState(State):
 
     def playable_cards(self) -> tuple[Card, ...]:
         """The cards the player on turn may play now, in card order."""
-        t = self._t
+        t = self._position
         if t.hands_mode == PHYSICAL:
             return self.unseen_cards()
         if t.phase == TOP:
@@ -273,14 +273,14 @@ class ZilloState(State):
     # --- end ---------------------------------------------------------------------------------
     def is_draw(self) -> bool:
         # Z-7: max_turns ends a game without a catch; ZE-7: in a match it ends the match too.
-        t = self._t
+        t = self._position
         return t.winner is None and t.caught is None and t.max_turns is not None and t.turn >= t.max_turns
 
     def is_terminal(self) -> bool:
-        return self._t.winner is not None or self.is_draw()
+        return self._position.winner is not None or self.is_draw()
 
     def returns(self) -> tuple[float, ...]:
-        t = self._t
+        t = self._position
         if t.winner is not None:
             return tuple(1.0 if p == t.winner else 0.0 for p in range(t.players))
         if self.is_draw():
@@ -291,7 +291,7 @@ class ZilloState(State):
     def landing(self, player: int, origin: Cell, target: Cell, count: int | None) -> Landing | str:
         """The pieces after `player` moves `count` of their Catchers (None: the Zillo) from `origin`
         onto `target`, or why the capture rules forbid ending there. Does not check the path."""
-        t = self._t
+        t = self._position
         if not t.layout.covers(target):
             return f"{AREA.format_cell(target)} is not on a board part"
         occupant = t.catchers.get(target)
@@ -327,7 +327,7 @@ class ZilloState(State):
         return Landing(catchers, zillo, count is not None and target == t.zillo)
 
     def _lift(self, origin: Cell, count: int) -> dict[Cell, Stack]:
-        catchers = dict(self._t.catchers)
+        catchers = dict(self._position.catchers)
         stack = catchers.pop(origin)
         if stack.count > count:
             catchers[origin] = Stack(stack.player, stack.count - count)
@@ -336,7 +336,7 @@ class ZilloState(State):
     def catching_cards(self, player: int) -> dict[Card, int]:
         """Public: the Catcher cards with which `player` could catch the Zillo in this position, each
         with the most points it would score (the largest stack that can make the catch)."""
-        t = self._t
+        t = self._position
         fields = t.layout.fields()
         found: dict[Card, int] = {}
         for (x, y), stack in t.catchers.items():
@@ -366,19 +366,19 @@ class ZilloState(State):
     def _targets(self, card: Card, origin: Cell) -> list[Cell]:
         """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
         over, gaps are not): it follows from the layout alone, which keeps it."""
-        layout = self._t.layout
+        layout = self._position.layout
         return layout.remember((card, origin), lambda: reachable(card, origin, layout))
 
     def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
         """Whether `landing` allows a move onto `target`, the end of a card's path (so on the parts):
         at once where it captures nothing (most moves)."""
-        if captures_nothing(self._t.catchers.get(target), player, count):
+        if captures_nothing(self._position.catchers.get(target), player, count):
             return True
         return isinstance(self.landing(player, origin, target, count), Landing)
 
     def _catcher_moves(self, card: Card) -> tuple[Action, ...]:
-        player = self._t.current
-        catchers = self._t.catchers
+        player = self._position.current
+        catchers = self._position.catchers
         moves: list[Action] = []
         for origin, stack in sorted(catchers.items()):
             if stack.player != player:
@@ -396,8 +396,8 @@ class ZilloState(State):
         return tuple(moves)
 
     def _zillo_moves(self, card: Card) -> tuple[Action, ...]:
-        origin = self._t.zillo
-        player = self._t.current
+        origin = self._position.zillo
+        player = self._position.current
         return tuple(
             Move(card, origin, target, None)
             for target in self._targets(card, origin)
@@ -406,7 +406,7 @@ class ZilloState(State):
 
     def _shift_moves(self, card: Card) -> tuple[Action, ...]:
         """Z-3: every shift the layout allows, with `card` (kept by the layout: pieces do not matter)."""
-        layout = self._t.layout
+        layout = self._position.layout
 
         def work_out() -> tuple[Action, ...]:
             found: list[Action] = []
@@ -430,10 +430,10 @@ class ZilloState(State):
     def _compute_legal(self) -> tuple[Action, ...]:
         if self.is_terminal():
             return ()
-        if self._t.caught is not None:
+        if self._position.caught is not None:
             return (NEW_GAME,)
         cards = self.playable_cards()
-        if self._t.hands_mode == PHYSICAL:
+        if self._position.hands_mode == PHYSICAL:
             # Z-6: any card still unseen may be declared; ZE-9: one without a move may only be discarded.
             found: list[Action] = []
             for card in cards:
@@ -462,7 +462,7 @@ class ZilloState(State):
         return action in found
 
     def apply_legal(self, action: Action) -> ZilloState:
-        t = self._t
+        t = self._position
         if isinstance(action, NewGame):
             # Rule text: the new start player sits left of (clockwise after) the previous one.
             start = (t.start_player + 1) % t.players
@@ -483,7 +483,7 @@ class ZilloState(State):
 
     def _board_after(self, action: Action) -> tuple[Layout, Mapping[Cell, Stack], Cell, bool]:
         """Layout, Catchers and Zillo after a legal card action, and whether it caught the Zillo."""
-        t = self._t
+        t = self._position
         if isinstance(action, Move):
             landing = self.landing(t.current, action.origin, action.target, action.count)
             assert isinstance(landing, Landing)
@@ -494,7 +494,7 @@ class ZilloState(State):
 
     def _card_leaves(self, card: Card, *, shown: bool) -> dict[str, Any]:
         """The card leaves the player's hand (or the pile's top) and lies on the played pile."""
-        t = self._t
+        t = self._position
         player = t.current
         played = (*t.played, Played(player, card, shown))
         if t.phase == TOP:
@@ -508,7 +508,7 @@ class ZilloState(State):
 
     def _score(self, points: int) -> dict[str, Any]:
         """Rule text: a catch by a stack of 1, 2 or 3 Catchers scores 1, 2 or 3 points."""
-        t = self._t
+        t = self._position
         player = t.current
         scores = tuple(s + points if seat == player else s for seat, s in enumerate(t.scores))
         ends = not t.match or scores[player] >= MATCH_POINTS
@@ -518,7 +518,7 @@ class ZilloState(State):
         return dict(scores=scores, caught=Catch(player, points), winner=winner, current=current)
 
     def _next_turn(self, changes: dict[str, Any]) -> dict[str, Any]:
-        t = self._t
+        t = self._position
         following: dict[str, Any] = dict(current=(t.current + 1) % t.players)
         if t.phase == HANDS and not any(changes["hand_sizes"]):
             # Rule text, Z-5: hands used up: the start player shuffles the played cards (with two
@@ -530,12 +530,12 @@ class ZilloState(State):
         return following
 
     def _reshuffled(self, changes: dict[str, Any]) -> dict[str, Any]:
-        pile: Pile | None = changes.get("pile", self._t.pile)
+        pile: Pile | None = changes.get("pile", self._position.pile)
         cards = [entry.card for entry in changes["played"]]
-        count = changes.get("pile_count", self._t.pile_count) + len(cards)
+        count = changes.get("pile_count", self._position.pile_count) + len(cards)
         if pile is None:  # physical mode: the players shuffle the real cards
             return dict(pile_count=count, played=())
-        pile, rng = shuffle((*cards, *pile), self._t.rng)
+        pile, rng = shuffle((*cards, *pile), self._position.rng)
         return dict(pile=pile, pile_count=count, played=(), rng=rng)
 
     # --- the board side, reasons, notation and views (board_side.py, reasons.py, views.py) -----
@@ -579,7 +579,7 @@ class ZilloState(State):
         return views.marks(self)
 
     def __repr__(self) -> str:
-        t = self._t
+        t = self._position
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
 
 

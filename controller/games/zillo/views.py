@@ -62,21 +62,21 @@ def parse_action(state: ZilloState, text: str) -> Action:
 
 def public_action_to_str(state: ZilloState, action: Action) -> str:
     """ZE-8: a card discarded from the hand goes face down; the others see that a card went."""
-    if laid_face_down(action, state._t.phase):
+    if laid_face_down(action, state._position.phase):
         return "discard (face down)"
     return notation.action_to_str(action)
 
 
 # --- views -------------------------------------------------------------------------------
 def to_json(state: ZilloState) -> dict[str, Any]:
-    return serial.table_to_json(state._t, state._game.name)
+    return serial.table_to_json(state._position, state._game.name)
 
 
 def observation(state: ZilloState, player: int) -> dict[str, Any]:
     """What `player` may see: the board, the scores, how many cards everyone holds, their own
     hand, the cards shown since the last shuffle, and (in top-card play) the card just turned up.
     Other hands, face-down discards of others and the pile order stay hidden (Z-6)."""
-    t = state._t
+    t = state._position
     if not 0 <= player < t.players:
         raise ValueError(f"player {player} is not a seat of a {t.players}-player game")
     data = serial.public_json(t, state._game.name)
@@ -95,7 +95,7 @@ def observation(state: ZilloState, player: int) -> dict[str, Any]:
 
 
 def occupancy(state: ZilloState) -> Occupancy:
-    return _occupancy(state._t.catchers, state._t.zillo)
+    return _occupancy(state._position.catchers, state._position.zillo)
 
 
 def marks(state: ZilloState) -> dict[Cell, Mark]:
@@ -103,7 +103,7 @@ def marks(state: ZilloState) -> dict[Cell, Mark]:
     fields and small Zillo fields in their part's colour (seat None for a colour nobody plays)."""
     seat_of = {colour: seat for seat, colour in enumerate(state.seats)}
     marks: dict[Cell, Mark] = {}
-    for cell, field in state._t.layout.fields().items():
+    for cell, field in state._position.layout.fields().items():
         if field.kind == "plain":
             marks[cell] = Mark("part", "white")
         else:

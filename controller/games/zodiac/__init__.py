@@ -59,7 +59,7 @@ from controller.games.zodiac.model import (
     PHYSICAL,
     TURN,
     Penalty,
-    Table,
+    Position,
 )
 from controller.games.zodiac.state import ZodiacState
 
@@ -102,8 +102,8 @@ __all__ = [
     "Penalty",
     "PlayMoon",
     "PlaySun",
+    "Position",
     "Spare",
-    "Table",
     "Take",
     "Up",
     "Zodiac",

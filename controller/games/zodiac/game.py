@@ -28,7 +28,7 @@ from controller.games.zodiac.model import (
     PHYSICAL,
     TURN,
     Penalty,
-    Table,
+    Position,
     _check_bool,
     _check_count,
     _check_hands,
@@ -81,7 +81,7 @@ class Zodiac(Game):
         rng = SeededRandom(seed)
         if hands_mode == PHYSICAL:
             # ZO-E12: the players find the dealer and deal the real cards; the controller counts them.
-            table = Table(
+            table = Position(
                 players=count,
                 mode=mode,
                 rearrange_before_draw=before,
@@ -123,7 +123,7 @@ class Zodiac(Game):
         assert first is not None  # 84 signs: the deck cannot run out of them
         if turned:
             pile, rng = cards.shuffle((*pile, *turned), rng)
-        table = Table(
+        table = Position(
             players=count,
             mode=mode,
             rearrange_before_draw=before,
@@ -208,7 +208,7 @@ class Zodiac(Game):
         turns = jsonutil.field(data, "turns", int)
         if turns < 0:
             raise ValueError(f"field 'turns' must be >= 0, not {turns}")
-        table = Table(
+        table = Position(
             players=players,
             mode=_check_mode(jsonutil.field(data, "mode", str)),
             rearrange_before_draw=jsonutil.field(data, "rearrange_before_draw", bool),

@@ -48,7 +48,7 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Position:
     """Everything on the table: the value a ZodiacState wraps."""
 
     players: int
@@ -77,7 +77,7 @@ class Table:
     revealed: int = 0  # hidden cards shown so far (draws, shuffles, hands shown): no take-back across them
 
 
-def _why_no_zodiac(t: Table, seat: int) -> str | None:
+def _why_no_zodiac(t: Position, seat: int) -> str | None:
     """ZO-E15: why `seat`'s cards cannot be a Zodiac as far as the controller has seen them, or None.
 
     A Zodiac needs six distinct signs face up and six cards in the hand; the known hand cards must be
@@ -99,7 +99,7 @@ def _why_no_zodiac(t: Table, seat: int) -> str | None:
     return None
 
 
-def _zodiac_possible(t: Table, seat: int) -> bool:
+def _zodiac_possible(t: Position, seat: int) -> bool:
     return _why_no_zodiac(t, seat) is None
 
 

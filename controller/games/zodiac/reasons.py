@@ -36,14 +36,14 @@ if TYPE_CHECKING:
 def _not_held(state: ZodiacState, seat: int, card: Card) -> str:
     """Why `seat` cannot play or move `card` from the hand."""
     if not state.physical:
-        return f"there is no {card_name(card)} in {'your' if seat == state._t.current else 'their'} hand"
-    if UNSEEN not in state._t.hands[seat]:
+        return f"there is no {card_name(card)} in {'your' if seat == state._position.current else 'their'} hand"
+    if UNSEEN not in state._position.hands[seat]:
         return f"every card in that hand has been seen, and none is a {card_name(card)}"
     return f"all {DECK_COUNTS[card]} copies of {card_name(card)} have been seen elsewhere (ZO-E13)"
 
 
 def why_illegal(state: ZodiacState, action: Action) -> str:
-    t = state._t
+    t = state._position
     if t.phase == OVER:
         return "the game is over"
     me = t.current

@@ -44,18 +44,18 @@ from controller.games.zodiac.cards import (
     is_sign,
     over_limits,
 )
-from controller.games.zodiac.model import DEALER, DRAWN, OPEN, OVER, PENALTY, PHYSICAL, TURN, Table, _zodiac_possible
+from controller.games.zodiac.model import DEALER, DRAWN, OPEN, OVER, PENALTY, PHYSICAL, TURN, Position, _zodiac_possible
 
 if TYPE_CHECKING:
     from controller.games.zodiac.game import Zodiac
 
 
 class ZodiacState(State):
-    __slots__ = ("_game", "_legal", "_seen", "_t")
+    __slots__ = ("_game", "_legal", "_position", "_seen")
 
-    def __init__(self, game: Zodiac, table: Table) -> None:
+    def __init__(self, game: Zodiac, table: Position) -> None:
         self._game = game
-        self._t = table
+        self._position = table
         self._legal: tuple[Action, ...] | None = None
         self._seen: dict[Card, int] | None = None
 
@@ -71,77 +71,77 @@ class ZodiacState(State):
         return self._game
 
     @property
-    def table(self) -> Table:
+    def position(self) -> Position:
         """The whole table, hidden cards included: for the engine, tests and saving, never for a player."""
-        return self._t
+        return self._position
 
     @property
     def players(self) -> int:
-        return self._t.players
+        return self._position.players
 
     @property
     def current_player(self) -> int:
-        return self._t.current
+        return self._position.current
 
     @property
     def phase(self) -> str:
-        return self._t.phase
+        return self._position.phase
 
     @property
     def mode(self) -> str:
-        return self._t.mode
+        return self._position.mode
 
     @property
     def winner(self) -> int | None:
-        return self._t.winner
+        return self._position.winner
 
     @property
     def turns(self) -> int:
-        return self._t.turns
+        return self._position.turns
 
     @property
     def ply(self) -> int:
-        return self._t.turns
+        return self._position.turns
 
     @property
     def events(self) -> tuple[str, ...]:
         """What happened in the last step besides the action itself, in words; all public."""
-        return self._t.events
+        return self._position.events
 
     @property
     def hands_mode(self) -> str:
-        return self._t.hands_mode
+        return self._position.hands_mode
 
     @property
     def physical(self) -> bool:
         """ZO-E12: real cards at a table; the controller does not know the hands."""
-        return self._t.hands_mode == PHYSICAL
+        return self._position.hands_mode == PHYSICAL
 
     @property
     def skips(self) -> tuple[int, ...]:
         """ZO-3: the turns each seat will skip (public)."""
-        return self._t.skips
+        return self._position.skips
 
     def face_up(self, seat: int) -> Hand:
-        return self._t.up[seat]
+        return self._position.up[seat]
 
     def hand_size(self, seat: int) -> int:
-        return len(self._t.hands[seat])
+        return len(self._position.hands[seat])
 
     def chance_count(self) -> int:
         """How many times hidden cards were shown (draws, reshuffles, hands shown to a player): an
         action across which this count changes cannot be taken back."""
-        return self._t.revealed
+        return self._position.revealed
 
     def source_of(self, card: Card) -> str | None:
         """ZO-E9 (dealt hands): where the player on turn would play action card `card` from."""
         return self._source(card)
 
     def is_terminal(self) -> bool:
-        return self._t.phase == OVER
+        return self._position.phase == OVER
 
     def returns(self) -> tuple[float, ...]:
-        t = self._t
+        t = self._position
         if t.phase != OVER:
             return (0.0,) * t.players
         if t.winner is None:
@@ -153,7 +153,7 @@ class ZodiacState(State):
         """Copies of `card` the controller has not seen anywhere: they may be in any unseen card."""
         seen = self._seen
         if seen is None:
-            t = self._t
+            t = self._position
             seen = cards.count_by_id((*t.discard, *(c for u in t.up for c in u), *(c for h in t.hands for c in h)))
             seen.pop(UNSEEN, None)
             self._seen = seen
@@ -161,12 +161,12 @@ class ZodiacState(State):
 
     def _may_hold(self, seat: int, card: Card) -> bool:
         """Whether `seat`'s hand may hold `card`: a known copy, or an unseen card that may be one."""
-        hand = self._t.hands[seat]
+        hand = self._position.hands[seat]
         return card in hand or (UNSEEN in hand and self._unaccounted(card) > 0)
 
     def _hand_choices(self, seat: int) -> list[Card]:
         """The distinct cards `seat` may hold in the hand, in card order (all of them, when dealt)."""
-        hand = self._t.hands[seat]
+        hand = self._position.hands[seat]
         if UNSEEN not in hand:
             return _distinct(hand)
         return [c for c in _ORDER if c in hand or self._unaccounted(c) > 0]
@@ -174,12 +174,12 @@ class ZodiacState(State):
     # --- legality ----------------------------------------------------------------------------
     def _missing(self, seat: int) -> frozenset[Card]:
         """ZO-2: the signs a player has neither in hand nor face up."""
-        t = self._t
+        t = self._position
         return SIGN_SET - set(t.hands[seat]) - set(t.up[seat])
 
     def sun_targets(self) -> tuple[tuple[Card, int], ...]:
         """ZO-2: (sign, seat) pairs the player on turn could take with a Sun, in seat then sign order."""
-        t = self._t
+        t = self._position
         missing = self._missing(t.current)
         targets = []
         for seat in range(t.players):
@@ -192,12 +192,12 @@ class ZodiacState(State):
 
     def can_take(self) -> bool:
         """ZO-1 and ZO-4: the top discard can be taken if it is a sign and not a penalty card."""
-        t = self._t
+        t = self._position
         return bool(t.discard) and is_sign(t.discard[-1]) and not t.locked
 
     def _source(self, card: Card) -> str | None:
         """ZO-E9: where an action card is played from: the hand if it holds one, else the face-up area."""
-        t = self._t
+        t = self._position
         if card in t.hands[t.current]:
             return "hand"
         return "up" if card in t.up[t.current] else None
@@ -208,7 +208,7 @@ class ZodiacState(State):
         Dealt hands: one play, from where ZO-E9 says. Physical hands (ZO-E14): from the hand if it may
         hold one, and from the face-up area if one lies there.
         """
-        t = self._t
+        t = self._position
         if not self.physical:
             return [None] if self._source(card) is not None else []
         areas: list[str | None] = []
@@ -224,7 +224,7 @@ class ZodiacState(State):
 
     def _can_play(self, card: Card, area: str | None) -> bool:
         """Whether an action card may be played from `area` as the turn (before drawing)."""
-        t = self._t
+        t = self._position
         if area not in self._areas(card):
             return False
         if card == SUN and self._area_of(card, area) == "up" and t.mode == "referee":
@@ -233,7 +233,7 @@ class ZodiacState(State):
         return True
 
     def _movable_up(self) -> list[Card]:
-        t = self._t
+        t = self._position
         hand, up = t.hands[t.current], t.up[t.current]
         if t.mode == "referee" and len(up) >= UP_LIMIT:
             return []  # ZO-E8: the referee never lets the face-up area exceed 6
@@ -246,7 +246,7 @@ class ZodiacState(State):
         ]
 
     def _movable_down(self) -> list[Card]:
-        t = self._t
+        t = self._position
         up = t.up[t.current]
         return [c for c in _distinct(up) if up.count(c) > t.moved_up.count(c)]
 
@@ -258,7 +258,7 @@ class ZodiacState(State):
         ZO-E13: with physical hands the controller cannot see whether the hand holds a sign, so any
         card the hand may hold is accepted (the table checks, as it would without the controller).
         """
-        choices = self._hand_choices(self._t.current)
+        choices = self._hand_choices(self._position.current)
         if self.physical:
             return choices
         signs = [c for c in choices if is_sign(c)]
@@ -271,7 +271,7 @@ class ZodiacState(State):
     def _ends(self, base: list[Ending]) -> list[Action]:
         """Turn-ending actions, with their ZODIAC-call variants in table mode (ZO-E7) and, with
         physical hands, in referee mode where the call may be true (ZO-E15)."""
-        t = self._t
+        t = self._position
         if t.mode != "table" and not self.physical:
             return list(base)
         out: list[Action] = []
@@ -284,12 +284,12 @@ class ZodiacState(State):
 
     def _call_possible(self, action: Action) -> bool:
         """ZO-E15: whether the cards after this turn-ending action may make a Zodiac."""
-        return _zodiac_possible(turns.ending(self, action), self._t.current)
+        return _zodiac_possible(turns.ending(self, action), self._position.current)
 
     def may_call(self) -> bool:
         """ZO-E15 (physical hands): the player on turn may end the turn with a true ZODIAC call, as
         far as the controller can tell from what was shown (so showing it reveals nothing)."""
-        if not self.physical or self._t.phase not in (TURN, DRAWN):
+        if not self.physical or self._position.phase not in (TURN, DRAWN):
             return False
         return any(calls_zodiac(a) and self._call_possible(a) for a in self.legal_actions())
 
@@ -300,7 +300,7 @@ class ZodiacState(State):
         return legal
 
     def _compute_legal(self) -> list[Action]:
-        t = self._t
+        t = self._position
         if t.phase == OVER:
             return []
         me = t.current
@@ -383,4 +383,4 @@ class ZodiacState(State):
         return views.marks(self)
 
     def __repr__(self) -> str:
-        return f"<ZodiacState turn={self._t.turns} player={self._t.current} phase={self._t.phase}>"
+        return f"<ZodiacState turn={self._position.turns} player={self._position.current} phase={self._position.phase}>"

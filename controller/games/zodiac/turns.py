@@ -34,7 +34,7 @@ from controller.games.zodiac.model import (
     PHYSICAL,
     TURN,
     Penalty,
-    Table,
+    Position,
     _with_seat,
     _zodiac_possible,
 )
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 
 def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
-    t = state._t
+    t = state._position
     me = t.current
     hand, up = t.hands[me], t.up[me]
     if isinstance(action, Dealer):
@@ -137,10 +137,10 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
     return _end_turn(state, ending(state, action), action.call)
 
 
-def ending(state: ZodiacState, action: Action) -> Table:
+def ending(state: ZodiacState, action: Action) -> Position:
     """The table after the cards of a Sun, Black Moon, discard or pass have moved, before the end
     of the turn is settled (calls, limits, the next player)."""
-    t = state._t
+    t = state._position
     me = t.current
     hand, up = t.hands[me], t.up[me]
     if isinstance(action, PlaySun):
@@ -181,11 +181,11 @@ def ending(state: ZodiacState, action: Action) -> Table:
     return replace(t, events=())
 
 
-def _next(state: ZodiacState, table: Table) -> ZodiacState:
+def _next(state: ZodiacState, table: Position) -> ZodiacState:
     return type(state)(state._game, table)
 
 
-def _end_turn(state: ZodiacState, t: Table, call: bool) -> ZodiacState:
+def _end_turn(state: ZodiacState, t: Position, call: bool) -> ZodiacState:
     """The end of a turn: the call or the referee's check, penalties, then the turn passes."""
     me = t.current
     hand, up = t.hands[me], t.up[me]
@@ -243,7 +243,7 @@ def _end_turn(state: ZodiacState, t: Table, call: bool) -> ZodiacState:
 
 
 def _lose(state: ZodiacState, action: Lose) -> ZodiacState:
-    t = state._t
+    t = state._position
     assert t.penalty is not None
     off = t.penalty.offender
     if action.area == "up":
@@ -266,7 +266,7 @@ def _lose(state: ZodiacState, action: Lose) -> ZodiacState:
 def may_lack_signs(state: ZodiacState, seat: int) -> bool:
     """Whether `seat`'s hand may hold no sign: its known cards are action cards and its unseen
     cards may all be action cards too."""
-    hand = state._t.hands[seat]
+    hand = state._position.hands[seat]
     if any(is_sign(c) for c in hand):
         return False
     return hand.count(UNSEEN) <= state._unaccounted(SUN) + state._unaccounted(MOON)
@@ -274,10 +274,10 @@ def may_lack_signs(state: ZodiacState, seat: int) -> bool:
 
 def _loseable(state: ZodiacState, seat: int) -> bool:
     """Whether `seat` may still hold a sign to lose (ZO-E6)."""
-    return any(is_sign(c) for c in state._t.up[seat]) or any(is_sign(c) for c in state._hand_choices(seat))
+    return any(is_sign(c) for c in state._position.up[seat]) or any(is_sign(c) for c in state._hand_choices(seat))
 
 
-def _pass_turn(state: ZodiacState, t: Table, ended: int, lock: bool) -> ZodiacState:
+def _pass_turn(state: ZodiacState, t: Position, ended: int, lock: bool) -> ZodiacState:
     """The turn of `ended` is over: recycle the deck if needed, then find the next player."""
     events = list(t.events)
     deck, discard, rng, revealed = t.deck, t.discard, t.rng, t.revealed

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def to_json(state: ZodiacState) -> dict[str, Any]:
-    t = state._t
+    t = state._position
     return {
         **jsonutil.header(state._game.name, FORMAT_VERSION),
         "players": t.players,
@@ -54,7 +54,7 @@ def observation(state: ZodiacState, player: int) -> dict[str, Any]:
     """Own hand only; other hands and the deck as counts; an offender's hand only to its chooser.
 
     With physical hands the controller's hands hold unseen cards ('?') and what was shown of them."""
-    t = state._t
+    t = state._position
     data: dict[str, Any] = {
         "game": state._game.name,
         "player": player,
@@ -101,7 +101,7 @@ def occupancy(state: ZodiacState) -> Occupancy:
 def marks(state: ZodiacState) -> dict[Cell, Mark]:
     """Seat zones: whose turn (green), who chooses a penalty (amber), pending skips (red), the winner;
     with physical hands a player on turn who may call ZODIAC (white, ZO-E15)."""
-    t = state._t
+    t = state._position
     marks: dict[Cell, Mark] = {}
     for seat in range(t.players):
         if t.skips[seat]:
