@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet, hardware_spi
 from hal.gpio.select import SelectLines, busy_wait
 from hal.gpio.wiring import MUX_INPUTS, AnalogMuxWiring
@@ -79,7 +80,7 @@ def thresholds_between(magnitudes: Sequence[float]) -> tuple[float, ...]:
     return tuple(round((a + b) / 2, 4) for a, b in itertools.pairwise(magnitudes))
 
 
-class AnalogMuxScanner:
+class AnalogMuxScanner(PinDevice):
     """A SensorSource over analog hall sensors; `raw_scan()` gives the ADC values for calibration."""
 
     def __init__(
@@ -138,13 +139,3 @@ class AnalogMuxScanner:
         for channel, value in enumerate(self.raw_scan()):
             last[channel] = reading(value, last[channel])
         return tuple(last)
-
-    def close(self) -> None:
-        self._pins.close()
-
-    def __enter__(self) -> AnalogMuxScanner:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet
 from hal.gpio.wiring import ButtonWiring
 from hal.protocols import InputEvent
@@ -46,7 +47,7 @@ def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class GpioButtons:
+class GpioButtons(PinDevice):
     """An InputSource: `poll()` samples every button and returns the presses it completed."""
 
     def __init__(self, wiring: ButtonWiring, factory: Any, clock: Callable[[], int] = monotonic_ms) -> None:
@@ -69,12 +70,3 @@ class GpioButtons:
             if fired:
                 events.append(InputEvent("button", name))
         return events
-
-    def close(self) -> None:
-        self._pins.close()
-
-    def __enter__(self) -> GpioButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet
 from hal.gpio.fastio import reader
 from hal.gpio.select import SelectLines, busy_wait
@@ -16,7 +17,7 @@ from hal.gpio.wiring import MUX_INPUTS, MuxWiring
 from hal.protocols import Readings
 
 
-class MuxScanner:
+class MuxScanner(PinDevice):
     """A SensorSource reading every channel once per `scan()`."""
 
     def __init__(
@@ -58,12 +59,3 @@ class MuxScanner:
             for channel, read in reads[address]:
                 readings[channel] = level[read()]
         return tuple(readings)
-
-    def close(self) -> None:
-        self._pins.close()
-
-    def __enter__(self) -> MuxScanner:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

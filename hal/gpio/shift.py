@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet, hardware_spi
 from hal.gpio.fastio import reader, writer
 from hal.gpio.wiring import SCANNER_CHIP_SELECT, SHIFT_INPUTS, ShiftRegisterWiring
@@ -30,7 +31,7 @@ def shift_order(channels: int) -> list[int | None]:
     return order
 
 
-class ShiftRegisterScanner:
+class ShiftRegisterScanner(PinDevice):
     """A SensorSource reading every channel once per `scan()`."""
 
     def __init__(self, wiring: ShiftRegisterWiring, channels: int, factory: Any, board: str = "in use") -> None:
@@ -94,12 +95,3 @@ class ShiftRegisterScanner:
             clock(1)  # rising edge: the next bit appears on QH
             clock(0)
         return tuple(readings)
-
-    def close(self) -> None:
-        self._pins.close()
-
-    def __enter__(self) -> ShiftRegisterScanner:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
