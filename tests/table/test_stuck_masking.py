@@ -3,7 +3,7 @@
 import pytest
 
 from controller.table.tracker import SensorFault
-from tests.physical.test_tracker_klotz import CELL, MODELS, SQUARE14, Table, move
+from tests.table.test_tracker_klotz import CELL, MODELS, SQUARE14, Table, move
 
 
 def stuck_table(model: str, field: str = "e5", value: int = 1) -> Table:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from controller.games.klotz import Move
-from tests.physical.test_tracker_klotz import CELL, FOUR, KLOTZ, MODELS, Table, fields
+from tests.table.test_tracker_klotz import CELL, FOUR, KLOTZ, MODELS, Table, fields
 
 SLIDE = 10  # a knocked piece lands beside its field this fast
 
@@ -226,8 +226,8 @@ def test_3_a_catcher_moved_off_a_stack_and_lifted_again_to_look_is_no_takeback(m
     """Red moves one of its three Catchers c12-f12 (c12 still reads a piece), then lifts it again
     while Yellow thinks: the board shows the position before the move, by a piece taken off only.
     That is a take-back or a piece in the hand, so the board waits; the piece put back is nothing."""
-    from tests.physical.test_tracker_zillo import Table as ZilloTable
-    from tests.physical.test_tracker_zillo import start
+    from tests.table.test_tracker_zillo import Table as ZilloTable
+    from tests.table.test_tracker_zillo import start
 
     table = ZilloTable(start("C-E"), model)
     table.move("c12", "f12", 1)
@@ -290,7 +290,7 @@ def test_5_the_zillo_moved_on_by_the_next_player_is_asked_never_merged(model: st
     board shows f9 empty and e8 taken, which W-1:f9-e8 alone would also show: the board asks, and
     the answer takes both moves in order."""
     from tests.games.zillo_helpers import position
-    from tests.physical.test_tracker_zillo import Table as ZilloTable
+    from tests.table.test_tracker_zillo import Table as ZilloTable
 
     state = position(hand=["W-1"], others=["Z-S"])
     table = ZilloTable(state, model)
@@ -316,7 +316,7 @@ def test_5_two_shift_cards_one_after_the_other_are_both_taken(model: str, gap_ms
     The board ends on a position two Shifts explain: both are taken, or the board asks; never
     nothing at all."""
     from tests.games.zillo_helpers import position
-    from tests.physical.test_tracker_zillo import Table as ZilloTable
+    from tests.table.test_tracker_zillo import Table as ZilloTable
 
     table = ZilloTable(position(hand=["S-1"], others=["S-2"]), model)
     begin = table.now
@@ -343,7 +343,7 @@ def test_4_the_zillo_moved_on_after_the_commit_is_asked_with_the_reply_shown_fir
     itself; the reply is the one shown, so confirm takes both moves, and a screen names each."""
     from controller.service.deciding import candidates_of
     from tests.games.zillo_helpers import position
-    from tests.physical.test_tracker_zillo import Table as ZilloTable
+    from tests.table.test_tracker_zillo import Table as ZilloTable
 
     table = ZilloTable(position(hand=["W-1"], others=["Z-S"]), model)
     begin = table.now
@@ -368,7 +368,7 @@ def test_4_a_shift_that_carries_the_catcher_just_moved_is_the_next_move(model: s
     Catchers with it, before or after Red's move was taken. Red holds no Shift, so only Red's move
     followed by Yellow's explains the board: both are taken, in order."""
     from tests.games.zillo_helpers import position
-    from tests.physical.test_tracker_zillo import Table as ZilloTable
+    from tests.table.test_tracker_zillo import Table as ZilloTable
 
     table = ZilloTable(position(hand=["C-E"], others=["S-1"]), model)
     begin = table.now

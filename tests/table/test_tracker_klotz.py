@@ -17,8 +17,8 @@ from controller.table.tracker import SensorFault, Tracker, TrackerConfig, Tracke
 from controller.terminal.physical import SCAN_MS
 from hal.profile import load_profile
 from hal.protocols import InputEvent
-from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, blocked_position, position
-from tests.physical.scripted import ScriptedTable
+from tests.table.klotz_positions import CAPTURE_SETUP, KLOTZ, blocked_position, position
+from tests.table.scripted import ScriptedTable
 
 SQUARE14 = load_profile("square14")
 CELL = KLOTZ.parse_cell

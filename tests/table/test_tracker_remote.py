@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from controller.games.seats import seat_colours
 from controller.table.palette import PLAYER_COLOURS
-from tests.physical.test_tracker_klotz import FOUR, Table, move
+from tests.table.test_tracker_klotz import FOUR, Table, move
 
 
 def remote_table() -> Table:

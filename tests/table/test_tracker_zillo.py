@@ -20,7 +20,7 @@ from controller.table.tracker import TrackerConfig, TrackerOutput
 from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from tests.games.zillo_helpers import GAME, catchers_of, position
-from tests.physical.scripted import ScriptedTable
+from tests.table.scripted import ScriptedTable
 
 SQUARE14 = load_profile("square14")
 CELL = GAME.parse_cell

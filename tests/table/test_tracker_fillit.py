@@ -22,7 +22,7 @@ from controller.table.palette import OFF, RGB, mark_colour
 from controller.table.tracker import TrackerConfig
 from controller.terminal.physical import SCAN_MS, PhysicalTable
 from hal.profile import load_profile
-from tests.physical.scripted import ScriptedTable
+from tests.table.scripted import ScriptedTable
 
 FILLIT = load_game("fillit")
 HEX61 = load_profile("hex61")

@@ -7,7 +7,7 @@ from controller.games import load_game
 from controller.table.session import DeviceFault
 from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
-from tests.physical.test_tracker_klotz import CELL, move
+from tests.table.test_tracker_klotz import CELL, move
 
 KLOTZ = load_game("klotz")
 SQUARE14 = load_profile("square14")

@@ -100,7 +100,7 @@ def test_the_bots_page_shows_a_plot_for_every_game_and_each_plot_is_a_ladders_dr
 
     from controller.games import GAMES
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     page = (root / "docs" / "bots.md").read_text()
     for name in GAMES:
         assert f"(bots/{name}.svg)" in page

@@ -13,7 +13,7 @@ from controller.table.tracker_types import Display
 from controller.terminal.physical import PhysicalTable
 from hal.profile import load_profile
 from sim.board import SimPixels
-from tests.physical.klotz_positions import KLOTZ
+from tests.table.klotz_positions import KLOTZ
 
 SQUARE14 = load_profile("square14")
 CELL = KLOTZ.parse_cell

@@ -17,7 +17,7 @@ from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
 from sim.board import SimBoard, SimInputs, SimPixels
 from sim.hands import CALM, HandStep, HandStyle, VirtualHands
 from sim.noise import NOISE_LEVELS, Noise, NoiseProfile, noise_profile
-from tests.physical.klotz_positions import CAPTURE_SETUP, KLOTZ, position, random_position
+from tests.table.klotz_positions import CAPTURE_SETUP, KLOTZ, position, random_position
 
 SQUARE14 = load_profile("square14")
 CELL = KLOTZ.parse_cell

@@ -19,7 +19,7 @@ from controller.games import Piece
 from controller.games.klotz import Move
 from controller.table.tracker import TrackerConfig
 from hal.protocols import InputEvent
-from tests.physical.test_tracker_klotz import (
+from tests.table.test_tracker_klotz import (
     CANDIDATES,
     CELL,
     FOUR,
