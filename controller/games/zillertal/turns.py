@@ -93,15 +93,15 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
         # ZT-E5: the three tokens are placed one action each, before anything else happens.
         left = min(TOKENS_PER_BONUS, sum(token_supply(state._set, t.tokens).values()))
         after = replaced(_take_bonus(state, t, "tokens"), pending=TOKENS, tokens_left=left, events=())
-        state = _next(state, after)
-        return state if state._token_actions() else _next(state, replaced(after, pending=None, tokens_left=0))
+        placing = _next(state, after)
+        return placing if placing._token_actions() else _next(state, replaced(after, pending=None, tokens_left=0))
     if isinstance(action, PlaceToken):
         token = Token(action.icon, action.column, len(t.placed), action.blank)
         after = replaced(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
-        state = _next(state, after)
-        if after.tokens_left == 0 or not state._token_actions():
-            state = _next(state, replaced(after, pending=None, tokens_left=0))
-        return state
+        placing = _next(state, after)
+        if after.tokens_left == 0 or not placing._token_actions():
+            return _next(state, replaced(after, pending=None, tokens_left=0))
+        return placing
     if isinstance(action, BonusExchange):
         return _next(state, replaced(_take_bonus(state, t, "exchange"), pending=EXCHANGE, received=(), events=()))
     if isinstance(action, Swap):
@@ -123,7 +123,8 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
 
 
 def _next(state: ZillertalState, table: Position) -> ZillertalState:
-    state = type(state)(state._game, state._set, state._custom, table)
+    """The state after `state` whose position is `table`."""
+    following = type(state)(state._game, state._set, state._custom, table)
     t = state._position
     valley = state._valley
     if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
@@ -132,8 +133,8 @@ def _next(state: ZillertalState, table: Position) -> ZillertalState:
         t.crosses,
         t.tokens,
     ):
-        state._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
-    return state
+        following._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
+    return following
 
 
 def _take_bonus(state: ZillertalState, t: Position, bonus: str) -> Position:

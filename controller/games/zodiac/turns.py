@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from controller.games import cards
@@ -10,6 +9,7 @@ from controller.games.base import (
     Action,
 )
 from controller.games.cards import UNSEEN, take_card
+from controller.games.records import replaced
 from controller.games.zodiac.actions import (
     Dealer,
     Discard,
@@ -50,13 +50,13 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
     if isinstance(action, Dealer):
         # ZO-E12: the dealer turns up the card that starts the discard pile.
         event = f"player {action.seat} deals; name the sign turned up to start the discard pile (open SIGN)"
-        return _next(state, replace(t, dealer=action.seat, current=action.seat, phase=OPEN, events=(event,)))
+        return _next(state, replaced(t, dealer=action.seat, current=action.seat, phase=OPEN, events=(event,)))
     if isinstance(action, Open):
         first = (t.dealer + 1) % t.players
         event = f"{card_name(action.card)} starts the discard pile; player {first} starts"
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 deck=t.deck[1:],
                 discard=(action.card,),
@@ -71,7 +71,7 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
         assert t.penalty is not None
         off = t.penalty.offender
         event = f"player {off} shows no sign: nothing more is lost"
-        after = replace(t, penalty=None, events=(event,))
+        after = replaced(t, penalty=None, events=(event,))
         return _pass_turn(state, after, off, lock=t.penalty.lost > 0)
     if isinstance(action, Draw):
         (card,), deck = cards.draw(t.deck)
@@ -79,7 +79,7 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
         fresh = UNSEEN if card == UNSEEN else card if card in ACTION_CARDS else None
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 deck=deck,
                 hands=_with_seat(t.hands, me, (*hand, card)),
@@ -93,7 +93,7 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
         card = t.discard[-1]
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 discard=t.discard[:-1],
                 hands=_with_seat(t.hands, me, (*hand, card)),
@@ -110,7 +110,7 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
             rest = cards.remove_card(hand, UNSEEN)
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 hands=_with_seat(t.hands, me, rest),
                 up=_with_seat(t.up, me, (*up, action.card)),
@@ -122,7 +122,7 @@ def apply_legal(state: ZodiacState, action: Action) -> ZodiacState:
     if isinstance(action, Down):
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 up=_with_seat(t.up, me, cards.remove_card(up, action.card)),
                 hands=_with_seat(t.hands, me, (*hand, action.card)),
@@ -152,7 +152,7 @@ def ending(state: ZodiacState, action: Action) -> Position:
             ups = _with_seat(t.up, me, cards.remove_card(up, SUN))
         ups = _with_seat(ups, action.seat, cards.remove_card(ups[action.seat], action.card))
         event = f"player {me} plays a Sun and takes {card_name(action.card)} from player {action.seat}"
-        return replace(t, hands=hands, up=ups, discard=(*t.discard, SUN), fresh=None, events=(event,))
+        return replaced(t, hands=hands, up=ups, discard=(*t.discard, SUN), fresh=None, events=(event,))
     if isinstance(action, PlayMoon):
         skips = list(t.skips)
         skips[(me + 1) % t.players] += 1  # ZO-3: skips accumulate on the next player
@@ -161,7 +161,7 @@ def ending(state: ZodiacState, action: Action) -> Position:
             hands, ups = _with_seat(t.hands, me, take_card(hand, MOON)), t.up
         else:
             hands, ups = t.hands, _with_seat(t.up, me, cards.remove_card(up, MOON))
-        return replace(
+        return replaced(
             t,
             hands=hands,
             up=ups,
@@ -171,14 +171,14 @@ def ending(state: ZodiacState, action: Action) -> Position:
             events=(event,),
         )
     if isinstance(action, Discard):
-        return replace(
+        return replaced(
             t,
             hands=_with_seat(t.hands, me, take_card(hand, action.card)),
             discard=(*t.discard, action.card),
             events=(),
         )
     assert isinstance(action, Pass)
-    return replace(t, events=())
+    return replaced(t, events=())
 
 
 def _next(state: ZodiacState, table: Position) -> ZodiacState:
@@ -197,7 +197,7 @@ def _end_turn(state: ZodiacState, t: Position, call: bool) -> ZodiacState:
     if t.mode == "referee" and not physical and has_zodiac(hand, up):
         # ZO-4: the referee detects a completed Zodiac itself.
         events.append(f"player {me} completes the Zodiac and wins")
-        return _next(state, replace(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events)))
+        return _next(state, replaced(t, phase=OVER, winner=me, turns=t.turns + 1, events=tuple(events)))
     if call:
         # ZO-E7: the hand is shown to everyone. ZO-E15: with physical hands the controller accepts a
         # call that may be true; the table sees the cards.
@@ -206,7 +206,7 @@ def _end_turn(state: ZodiacState, t: Position, call: bool) -> ZodiacState:
         if _zodiac_possible(t, me) if physical else has_zodiac(hand, up):
             events.append(f"player {me} calls ZODIAC, shows {shown} and wins")
             return _next(
-                state, replace(t, phase=OVER, winner=me, turns=t.turns + 1, revealed=revealed, events=tuple(events))
+                state, replaced(t, phase=OVER, winner=me, turns=t.turns + 1, revealed=revealed, events=tuple(events))
             )
         events.append(f"player {me} calls ZODIAC and shows {shown or 'no cards'}: a false call costs two signs")
         owed += 2  # rule text: a false call costs two signs chosen by an opponent
@@ -217,14 +217,14 @@ def _end_turn(state: ZodiacState, t: Position, call: bool) -> ZodiacState:
         )
         owed += 1  # rule text: one sign chosen by another player, and a skipped turn
         skips[me] += 1
-    t = replace(t, skips=tuple(skips), revealed=revealed, events=tuple(events))
+    t = replaced(t, skips=tuple(skips), revealed=revealed, events=tuple(events))
     if owed and _loseable(type(state)(state._game, t), me):
         # ZO-E6: without signs nothing more is lost; the offender shows the cards to the chooser.
         chooser = (me + 1) % t.players  # ZO-4: the next player chooses
         events.append(f"player {chooser} chooses the sign(s) player {me} loses")
         return _next(
             state,
-            replace(
+            replaced(
                 t,
                 phase=PENALTY,
                 penalty=Penalty(me, owed),
@@ -238,7 +238,7 @@ def _end_turn(state: ZodiacState, t: Position, call: bool) -> ZodiacState:
         )
     if owed:
         events.append(f"player {me} has no sign to lose")
-        t = replace(t, events=tuple(events))
+        t = replaced(t, events=tuple(events))
     return _pass_turn(state, t, me, lock=False)
 
 
@@ -255,12 +255,12 @@ def _lose(state: ZodiacState, action: Lose) -> ZodiacState:
     where = "face up" if action.area == "up" else "from the hand"
     event = f"player {off} loses {card_name(action.card)} ({where})"
     owed = t.penalty.owed - 1
-    after = replace(t, hands=hands, up=ups, discard=(*t.discard, action.card), events=(event,))
+    after = replaced(t, hands=hands, up=ups, discard=(*t.discard, action.card), events=(event,))
     if owed and _loseable(type(state)(state._game, after), off):
-        return _next(state, replace(after, penalty=Penalty(off, owed, t.penalty.lost + 1)))
+        return _next(state, replaced(after, penalty=Penalty(off, owed, t.penalty.lost + 1)))
     # ZO-4: a card lost to a penalty cannot be drawn by the next player; ZO-E10: it stays locked
     # until the end of the next turn played.
-    return _pass_turn(state, replace(after, penalty=None), off, lock=True)
+    return _pass_turn(state, replaced(after, penalty=None), off, lock=True)
 
 
 def may_lack_signs(state: ZodiacState, seat: int) -> bool:
@@ -305,11 +305,11 @@ def _pass_turn(state: ZodiacState, t: Position, ended: int, lock: bool) -> Zodia
     )
     if t.max_turns is not None and turns >= t.max_turns:
         events.append(f"{turns} turns played: the game ends in a draw (ZO-6)")
-        return _next(state, replace(t, phase=OVER, events=tuple(events), **common))
+        return _next(state, replaced(t, phase=OVER, events=tuple(events), **common))
     skips = list(t.skips)
     seat = (ended + 1) % t.players
     while skips[seat] > 0:  # ZO-3: a skipped player is passed over, one skip per pass
         skips[seat] -= 1
         events.append(f"player {seat} skips a turn")
         seat = (seat + 1) % t.players
-    return _next(state, replace(t, phase=TURN, current=seat, skips=tuple(skips), events=tuple(events), **common))
+    return _next(state, replaced(t, phase=TURN, current=seat, skips=tuple(skips), events=tuple(events), **common))
