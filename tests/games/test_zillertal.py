@@ -526,3 +526,14 @@ def test_ZT_E9_the_gorge_may_go_over_any_column_even_at_an_end():
     assert {f"bonus gorge@{c}" for c in range(0, 8)} <= legal(state)
     at_end = play(state, "bonus gorge@0")
     assert at_end.valley.zones()["left"] == () and len(at_end.valley.zones()["right"]) == 7
+
+
+def test_a_successor_that_leaves_the_valley_as_it_was_shares_its_view() -> None:
+    """The Valley's view is worked out once per Valley, not once per state: an action that lays no
+    card, token, Gorge or Cross (ending the turn) hands it on; laying a card makes a new one."""
+    state = GAME.new_game(players=2, seed=3)
+    placed = state.apply(next(a for a in state.legal_actions() if isinstance(a, Place)))
+    view = placed.valley
+    ended = placed.apply(next(a for a in placed.legal_actions() if isinstance(a, End)))
+    assert ended.valley is view
+    assert ended.apply(next(a for a in ended.legal_actions() if isinstance(a, Place))).valley is not view
