@@ -306,7 +306,7 @@ class _Loader:
         return self._located(self._line(section, error.key) if section else None, str(error))
 
     # --- typed values --------------------------------------------------------------------------
-    def _table(self, data: Mapping[str, Any], section: str, required: bool = False) -> Mapping[str, Any]:
+    def section(self, data: Mapping[str, Any], section: str, required: bool = False) -> Mapping[str, Any]:
         table = data.get(section)
         if table is None:
             if required:
@@ -320,26 +320,28 @@ class _Loader:
                 raise self.error(section, key, f"unknown key (known keys: {', '.join(known)})")
         return table
 
-    def _require(self, table: Mapping[str, Any], section: str, key: str) -> Any:
+    def required(self, table: Mapping[str, Any], section: str, key: str) -> Any:
         if key not in table:
             raise self.error(section, None, f"lacks the key {key!r}")
         return table[key]
 
-    def _choice(
+    def choice(
         self, table: Mapping[str, Any], section: str, key: str, choices: tuple[str, ...], default: str | None = None
     ) -> str:
-        value = table.get(key, default) if default is not None else self._require(table, section, key)
+        value = table.get(key, default) if default is not None else self.required(table, section, key)
         if value not in choices:
             raise self.error(section, key, f"must be one of {', '.join(choices)}, not {value!r}")
         return str(value)
 
-    def _int(self, table: Mapping[str, Any], section: str, key: str, default: int | None, minimum: int = 0) -> int:
-        value = table.get(key, default) if default is not None else self._require(table, section, key)
+    def whole_number(
+        self, table: Mapping[str, Any], section: str, key: str, default: int | None, minimum: int = 0
+    ) -> int:
+        value = table.get(key, default) if default is not None else self.required(table, section, key)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.error(section, key, f"must be a whole number >= {minimum}, not {value!r}")
         return value
 
-    def _number(
+    def number(
         self, table: Mapping[str, Any], section: str, key: str, default: float, low: float, high: float
     ) -> float:
         value = table.get(key, default)
@@ -347,19 +349,19 @@ class _Loader:
             raise self.error(section, key, f"must be a number from {low:g} to {high:g}, not {value!r}")
         return float(value)
 
-    def _bool(self, table: Mapping[str, Any], section: str, key: str, default: bool) -> bool:
+    def flag(self, table: Mapping[str, Any], section: str, key: str, default: bool) -> bool:
         value = table.get(key, default)
         if not isinstance(value, bool):
             raise self.error(section, key, f"must be true or false, not {value!r}")
         return value
 
-    def _text(self, table: Mapping[str, Any], section: str, key: str, default: str | None = None) -> str:
-        value = table.get(key, default) if default is not None else self._require(table, section, key)
+    def text(self, table: Mapping[str, Any], section: str, key: str, default: str | None = None) -> str:
+        value = table.get(key, default) if default is not None else self.required(table, section, key)
         if not isinstance(value, str) or not value.strip():
             raise self.error(section, key, f"must be a non-empty string, not {value!r}")
         return value
 
-    def _path(self, value: str) -> Path:
+    def path(self, value: str) -> Path:
         path = Path(value).expanduser()
         return path if path.is_absolute() else self._base / path
 
@@ -373,21 +375,21 @@ class _Loader:
                 )
             if not isinstance(value, Mapping):
                 raise self.error(section, None, "must be a table")
-        game_config, game = self.game(self._table(data, "game", required=True))
-        board = self.board(self._table(data, "board"), game)
-        leds_table = self._table(data, "leds", required=True)
+        game_config, game = self.game(self.section(data, "game", required=True))
+        board = self.board(self.section(data, "board"), game)
+        leds_table = self.section(data, "leds", required=True)
         brightness = self.brightness(leds_table)
         profile = self.profile(board, brightness)
         gpio = self.gpio(data.get("gpio"))
-        sensors = self.sensors(self._table(data, "sensors", required=True), gpio, profile)
+        sensors = self.sensors(self.section(data, "sensors", required=True), gpio, profile)
         leds = self.leds(leds_table, sensors, brightness)
         neopixel = self.neopixel(data.get("neopixel"), leds)
-        buttons = self.buttons(self._table(data, "buttons"), gpio)
+        buttons = self.buttons(self.section(data, "buttons"), gpio)
         try:  # the LED strip's pins (and its SPI bus) against the scanner's and the buttons'
             gpio.check_pins(neopixel.claims() if neopixel is not None else ())
         except WiringError as error:
             raise self.wiring_error(error) from None
-        sim = self.sim(self._table(data, "sim"))
+        sim = self.sim(self.section(data, "sim"))
         if isinstance(sensors, SimSensors):
             if game_config.seed is None:  # a simulated game replays exactly: [sim] seed seeds it too
                 game_config = replace(game_config, seed=sim.seed)
@@ -401,11 +403,11 @@ class _Loader:
             buttons,
             gpio,
             neopixel,
-            self.tracker(self._table(data, "tracker")),
-            self.service(self._table(data, "service")),
+            self.tracker(self.section(data, "tracker")),
+            self.service(self.section(data, "service")),
             sim,
             profile,
-            self.web(self._table(data, "web")),
+            self.web(self.section(data, "web")),
             self.remote(data.get("remote"), game_config.players),
         )
 
@@ -413,13 +415,13 @@ class _Loader:
         return remote_section(self, table, players)
 
     def web(self, table: Mapping[str, Any]) -> WebConfig:
-        listen = self._text(table, "web", "listen", "0.0.0.0")
+        listen = self.text(table, "web", "listen", "0.0.0.0")
         try:
             ipaddress.ip_address(listen)
         except ValueError:
             if listen != "localhost":
                 raise self.error("web", "listen", f"{listen!r} is not an IP address (0.0.0.0: every network)") from None
-        port = self._int(table, "web", "port", DEFAULT_WEB_PORT, 1)
+        port = self.whole_number(table, "web", "port", DEFAULT_WEB_PORT, 1)
         if port > 65535:
             raise self.error("web", "port", f"{port} is not a port number (1 to 65535)")
         pin = None
@@ -427,20 +429,20 @@ class _Loader:
             pin = table["pin"]
             if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
                 raise self.error("web", "pin", 'must be 4 to 8 digits in quotes, e.g. pin = "4711"')
-        return WebConfig(self._bool(table, "web", "enabled", True), listen, port, pin)
+        return WebConfig(self.flag(table, "web", "enabled", True), listen, port, pin)
 
     def game(self, table: Mapping[str, Any]) -> tuple[GameConfig, Game]:
-        name = self._text(table, "game", "name")
+        name = self.text(table, "game", "name")
         try:
             game = load_game(name)
         except ValueError as error:
             raise self.error("game", "name", str(error)) from None
-        players = self._int(table, "game", "players", game.default_players, 1)
+        players = self.whole_number(table, "game", "players", game.default_players, 1)
         try:
             game.check_players(players)
         except ValueError as error:
             raise self.error("game", "players", str(error)) from None
-        seed = self._int(table, "game", "seed", None, 0) if "seed" in table else None
+        seed = self.whole_number(table, "game", "seed", None, 0) if "seed" in table else None
         options = table.get("options", {})
         if not isinstance(options, Mapping):
             raise self.error("game", "options", "must be a table, e.g. options = { max_plies = 200 }")
@@ -452,19 +454,19 @@ class _Loader:
         return GameConfig(game.name, players, seed, dict(options)), game
 
     def board(self, table: Mapping[str, Any], game: Game) -> BoardConfig:
-        profile = self._text(table, "board", "profile", game.capabilities.board_profile)
-        directory = self._path(self._text(table, "board", "profile_dir")) if "profile_dir" in table else PROFILE_DIR
+        profile = self.text(table, "board", "profile", game.capabilities.board_profile)
+        directory = self.path(self.text(table, "board", "profile_dir")) if "profile_dir" in table else PROFILE_DIR
         by_path = profile.endswith(".toml") or "/" in profile
-        path = self._path(profile) if by_path else directory / f"{profile}.toml"
+        path = self.path(profile) if by_path else directory / f"{profile}.toml"
         model = None
         if "sensor_model" in table:
-            model = self._choice(table, "board", "sensor_model", MODEL_NAMES)
+            model = self.choice(table, "board", "sensor_model", MODEL_NAMES)
         return BoardConfig(path, model)
 
     def brightness(self, table: Mapping[str, Any]) -> float | None:
         if "brightness" not in table:
             return None
-        brightness = self._number(table, "leds", "brightness", 0, 0.0, 1.0)
+        brightness = self.number(table, "leds", "brightness", 0, 0.0, 1.0)
         if brightness == 0.0:
             raise self.error("leds", "brightness", 'must be above 0 (use backend = "none" for no LEDs)')
         return brightness
@@ -488,7 +490,7 @@ class _Loader:
             raise self.wiring_error(error) from None
 
     def sensors(self, table: Mapping[str, Any], gpio: GpioConfig, profile: BoardProfile) -> SensorsConfig:
-        backend = self._choice(table, "sensors", "backend", SENSOR_BACKENDS)
+        backend = self.choice(table, "sensors", "backend", SENSOR_BACKENDS)
         for key in table:
             if key != "backend" and key not in BACKEND_KEYS[backend]:
                 raise self.error("sensors", key, f"does not apply to the {backend} backend")
@@ -502,8 +504,8 @@ class _Loader:
         if backend == "sim":
             return SimSensors()
         if backend == "serial":
-            port = self._text(table, "sensors", "port", "/dev/tafel-scanner")
-            return SerialSensors(port, self._int(table, "sensors", "baud", 115200, 1))
+            port = self.text(table, "sensors", "port", "/dev/tafel-scanner")
+            return SerialSensors(port, self.whole_number(table, "sensors", "baud", 115200, 1))
         if gpio.scanner is None:
             raise self.error(
                 "sensors",
@@ -518,7 +520,7 @@ class _Loader:
         return GpioSensors(SCANNER_NAMES[type(gpio.scanner)])
 
     def leds(self, table: Mapping[str, Any], sensors: SensorsConfig, brightness: float | None) -> LedsConfig:
-        backend = self._choice(table, "leds", "backend", LED_BACKENDS)
+        backend = self.choice(table, "leds", "backend", LED_BACKENDS)
         if backend == "serial" and not isinstance(sensors, SerialSensors):
             raise self.error(
                 "leds",
@@ -541,7 +543,7 @@ class _Loader:
     def buttons(self, table: Mapping[str, Any], gpio: GpioConfig) -> ButtonsConfig:
         """Without a backend: gpio when [gpio.buttons] is there."""
         wired = gpio.buttons is not None
-        backend = self._choice(table, "buttons", "backend", BUTTON_BACKENDS, "gpio" if wired else "none")
+        backend = self.choice(table, "buttons", "backend", BUTTON_BACKENDS, "gpio" if wired else "none")
         if backend == "gpio" and (gpio.buttons is None or not gpio.buttons.pins()):
             raise self.error(
                 "buttons", "backend", "gpio buttons need their pins in [gpio.buttons] (confirm, undo, menu = GPIO)"
@@ -554,9 +556,9 @@ class _Loader:
         values: dict[str, Any] = {}
         for key in table:
             if key == "takeback":
-                values[key] = self._choice(table, "tracker", key, TAKEBACK_MODES)
+                values[key] = self.choice(table, "tracker", key, TAKEBACK_MODES)
             else:
-                values[key] = self._int(table, "tracker", key, None, 0)
+                values[key] = self.whole_number(table, "tracker", key, None, 0)
         try:
             return TrackerConfig(**values)
         except ValueError as error:
@@ -565,15 +567,15 @@ class _Loader:
     def service(self, table: Mapping[str, Any]) -> ServiceConfig:
         state_dir = default_state_dir()
         if "state_dir" in table:
-            state_dir = self._path(self._text(table, "service", "state_dir"))
+            state_dir = self.path(self.text(table, "service", "state_dir"))
             problem = state_dir_problem(state_dir)
             if problem is not None:
                 raise self.error("service", "state_dir", problem)
         return ServiceConfig(
             state_dir,
-            self._number(table, "service", "scan_hz", 100, 1, 1000),
-            self._bool(table, "service", "watchdog", True),
-            self._choice(table, "service", "log_level", LOG_LEVELS, "info"),
+            self.number(table, "service", "scan_hz", 100, 1, 1000),
+            self.flag(table, "service", "watchdog", True),
+            self.choice(table, "service", "log_level", LOG_LEVELS, "info"),
         )
 
     def sim(self, table: Mapping[str, Any]) -> SimConfig:
@@ -581,12 +583,12 @@ class _Loader:
         if not isinstance(moves, list) or not all(isinstance(move, str) and move.strip() for move in moves):
             raise self.error("sim", "moves", f"must be a list of moves in the game's notation, not {moves!r}")
         return SimConfig(
-            self._choice(table, "sim", "noise", NOISE_LEVELS, "none"),
-            self._int(table, "sim", "seed", 0),
-            self._choice(table, "sim", "hands", HAND_STYLES, "human"),
-            self._number(table, "sim", "speed", 1.0, 0.0, 1000.0),
-            self._bool(table, "sim", "bots", True),
-            self._choice(table, "sim", "bot", tuple(BOTS), "greedy"),
+            self.choice(table, "sim", "noise", NOISE_LEVELS, "none"),
+            self.whole_number(table, "sim", "seed", 0),
+            self.choice(table, "sim", "hands", HAND_STYLES, "human"),
+            self.number(table, "sim", "speed", 1.0, 0.0, 1000.0),
+            self.flag(table, "sim", "bots", True),
+            self.choice(table, "sim", "bot", tuple(BOTS), "greedy"),
             tuple(move.strip() for move in moves),
         )
 

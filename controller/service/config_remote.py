@@ -15,11 +15,13 @@ class SectionReader(Protocol):
     """What the configuration loader offers a section's reader: values checked, errors located."""
 
     def error(self, section: str, key: str | None, message: str) -> Exception: ...
-    def _require(self, table: Mapping[str, Any], section: str, key: str) -> Any: ...
-    def _int(self, table: Mapping[str, Any], section: str, key: str, default: int | None, minimum: int = 0) -> int: ...
-    def _text(self, table: Mapping[str, Any], section: str, key: str, default: str | None = None) -> str: ...
-    def _bool(self, table: Mapping[str, Any], section: str, key: str, default: bool) -> bool: ...
-    def _path(self, value: str) -> Path: ...
+    def required(self, table: Mapping[str, Any], section: str, key: str) -> Any: ...
+    def whole_number(
+        self, table: Mapping[str, Any], section: str, key: str, default: int | None, minimum: int = 0
+    ) -> int: ...
+    def text(self, table: Mapping[str, Any], section: str, key: str, default: str | None = None) -> str: ...
+    def flag(self, table: Mapping[str, Any], section: str, key: str, default: bool) -> bool: ...
+    def path(self, value: str) -> Path: ...
 
 
 def remote_section(
@@ -38,19 +40,19 @@ def remote_section(
         )
     for key in ("board", *(("game", "host") if given else ())):
         try:
-            names[key] = check_name(reader._require(table, "remote", key), key)
+            names[key] = check_name(reader.required(table, "remote", key), key)
         except ValueError as error:
             raise reader.error("remote", key, str(error)) from None
-    port = reader._int(table, "remote", "port", 8883 if table.get("tls") else 1883, 1)
+    port = reader.whole_number(table, "remote", "port", 8883 if table.get("tls") else 1883, 1)
     password = table.get("password")
     settings = BrokerSettings(
         names["board"],
-        reader._text(table, "remote", "broker", "localhost"),
+        reader.text(table, "remote", "broker", "localhost"),
         port,
-        reader._text(table, "remote", "username", names["board"]),
+        reader.text(table, "remote", "username", names["board"]),
         str(password) if password is not None else None,
-        reader._bool(table, "remote", "tls", False),
-        str(reader._path(table["ca_file"])) if "ca_file" in table else None,
+        reader.flag(table, "remote", "tls", False),
+        str(reader.path(table["ca_file"])) if "ca_file" in table else None,
     )
     if not given:
         return settings, None
