@@ -113,13 +113,15 @@ class PrivateBroker:
     """A Mosquitto of our own on a free loopback port, with `accounts` (name: password), that can
     be stopped and started again (its persistence keeps what it queued)."""
 
-    def __init__(self, directory: Path, accounts: Mapping[str, str]) -> None:
+    def __init__(
+        self, directory: Path, accounts: Mapping[str, str], tls: tuple[str, str, str] | None = None
+    ) -> None:
         self.directory = Path(directory)
         self.port = free_port()
         write_accounts(self.directory, accounts)
         self.conf = self.directory / "mosquitto.conf"
         user = "root" if os.geteuid() == 0 else None  # as root it would drop to `mosquitto`, which cannot read here
-        self.conf.write_text(mosquitto_conf(self.directory, self.port, user=user))
+        self.conf.write_text(mosquitto_conf(self.directory, self.port, tls=tls, user=user))
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> None:

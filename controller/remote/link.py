@@ -9,6 +9,7 @@ import contextlib
 import logging
 import queue
 import socket
+import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from controller.remote.host import Send
 from controller.remote.messages import Message, MessageError, Presence, decode, encode
 
 QOS = 1  # at least once: a repeat changes nothing (docs/remote.md, rule 4), a loss would
+PROBE_S = 3.0  # how long the look at a broker the board cannot reach may take
 KEEPALIVE_S = 15  # a vanished board is declared offline (its last will) within 1.5 keep-alives
 
 
@@ -97,7 +99,9 @@ class Link:
         offline = encode(Presence(False, settings.board))
         client.will_set(topics.presence(settings.board), offline, qos=QOS, retain=True)
         client.on_connect = self._connected
+        client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
+        self._unreachable = ""  # the last reason said for not reaching the broker
         client.on_message = self._message
 
     def start(self) -> None:
@@ -154,8 +158,18 @@ class Link:
         client.subscribe([(topic, QOS) for topic in wanted])
         board = self.settings.board
         client.publish(topics.presence(board), encode(Presence(True, board)), QOS, retain=True)
+        self._unreachable = ""
         self.connected = True
         self._events.put(LinkState(True))
+
+    def _connect_failed(self, client: Any, userdata: Any) -> None:
+        """The MQTT client could not connect and will try again: say why, in words, once per reason
+        (paho does not say, so the board looks itself)."""
+        reason = unreachable_reason(self.settings)
+        if reason != self._unreachable:
+            self._unreachable = reason
+            self.log.warning("board %s cannot reach its broker: %s", self.settings.board, reason)
+            self._events.put(LinkState(False, f"board {self.settings.board} cannot reach its broker: {reason}"))
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         was = self.connected
@@ -181,3 +195,27 @@ class Link:
     def _dropped(self, why: str) -> None:
         self.problems += 1
         self.log.warning("%s", why)
+
+
+def unreachable_reason(settings: BrokerSettings) -> str:
+    """Why a board cannot reach its broker, in words: what a connection like the MQTT client's meets
+    (no such machine, nothing listening, a certificate it does not trust, ...)."""
+    where = f"{settings.host}:{settings.port}"
+    try:
+        with socket.create_connection((settings.host, settings.port), timeout=PROBE_S) as raw:
+            if not settings.tls:
+                return f"{where} takes connections but did not answer as an MQTT broker"
+            context = ssl.create_default_context(cafile=settings.ca_file)
+            with context.wrap_socket(raw, server_hostname=settings.host):
+                return f"{where} speaks TLS but did not answer as an MQTT broker"
+    except ssl.SSLCertVerificationError as error:
+        trusted = f"the certificate authority in {settings.ca_file}" if settings.ca_file else "the system's authorities"
+        return f"the broker's certificate is not trusted by {trusted} ({error.verify_message}): check [remote] ca_file"
+    except ssl.SSLError as error:
+        return f"TLS with {where} failed ({error.reason or error}): is the broker's port a TLS listener?"
+    except socket.gaierror:
+        return f"no machine called {settings.host} is known here: check [remote] broker"
+    except ConnectionRefusedError:
+        return f"nothing listens on {where}: is the broker running, and is the port right?"
+    except OSError as error:
+        return f"{where} cannot be reached ({error.strerror or error})"

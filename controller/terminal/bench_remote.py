@@ -93,16 +93,19 @@ def make_board(
     bot: str,
     think_s: tuple[float, float] = (0.0, 0.0),
     keepalive_s: int = KEEPALIVE_S,
+    ca_file: str | None = None,
 ) -> BotBoard:
     """Board `names[index]` of a game starting at `start`, one seat each, connected; `names[0]`
-    hosts, a guest starts knowing nothing and asks the host."""
+    hosts, a guest starts knowing nothing and asks the host. With `ca_file` the link speaks TLS
+    and trusts that certificate authority."""
     name = names[index]
     role: Host | Guest
     if index == 0:
         role = Host(name, game_id, [start], names, rng=random.Random(seed))
     else:
         role = Guest(name, names[0], game_id, start.game, names)
-    settings = BrokerSettings(name, "127.0.0.1", port, name, passwords[name], keepalive_s=keepalive_s)
+    tls = ca_file is not None
+    settings = BrokerSettings(name, "127.0.0.1", port, name, passwords[name], tls, ca_file, keepalive_s=keepalive_s)
     link = Link(settings, follow=[topics.ALL_PRESENCE])
     table = RemoteTable(link, role)
     link.start()

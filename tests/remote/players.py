@@ -24,11 +24,14 @@ def board_for(
     game_id: str = "g1",
     keepalive_s: int = 15,
     names: tuple[str, ...] = NAMES,
+    ca_file: str | None = None,
 ) -> BotBoard:
     """Board `index` of a game among boards h, g1, g2, g3 (h hosts), connected, playing greedily; a
     guest starts knowing nothing (as after a power cut) and asks the host."""
     state = GAMES[game_name].new_game(players=players, seed=seed)
-    return make_board(state, names[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s)
+    return make_board(
+        state, names[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s, ca_file=ca_file
+    )
 
 
 def boards_for(
