@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from controller.bots.thinking import Thinking
 from controller.games import Action, Cell, Piece, State
 from controller.table.tracker import Tracker, TrackerOutput
+from controller.table.tracker_types import Display
 from hal.protocols import RGB
 from sim.backends import SimBackends
 from sim.board import SimBoard
@@ -137,6 +138,16 @@ class Judge:
                 self.stats.wrong_commits += 1
 
 
+def button_for(action: Action, shown: Display | None) -> str | None:
+    """The button a player who made `action` presses, looking at the board as their finger comes
+    down: `confirm` if it previews their move, `menu` if it asks about it among others, none if it no
+    longer asks about it (a person does not confirm a move the LEDs do not show as theirs, however
+    the question looked a moment ago)."""
+    if shown is None or shown.mode != "confirm" or action not in shown.candidates:
+        return None
+    return "confirm" if shown.previewed == action else "menu"
+
+
 class Performance:
     """One action carried out by the virtual hands, scan by scan, until the tracker commits it.
 
@@ -199,6 +210,7 @@ class Performance:
         self._confirm_at: int | None = None
         self._buttons = False  # answering the confirmation with menu/confirm
         self._press: tuple[int, str] | None = None  # a button the player is about to press
+        self._shown: Display | None = None  # what the board showed at the last scan
         self._acked = False
         self.reply_at: int | None = None  # when the next player starts (a fast reply), once decided
         self.acknowledged_at: int | None = None  # when the LEDs acknowledged the finished move
@@ -264,10 +276,15 @@ class Performance:
             self._backends.inputs.push("declare", self.text)
             self._confirm_at = None
         if self._press is not None and now >= self._press[0]:
-            self._backends.inputs.push("button", self._press[1])
+            button = button_for(self.action, self._shown)
+            if button is not None:
+                self._backends.inputs.push("button", button)
+            else:
+                self._asked = False  # the board asks something else now: the player waits to be asked again
             self._press = None
 
     def after_scan(self, now: int, output: TrackerOutput) -> bool | None:
+        self._shown = output.display
         stats = self._stats
         action = self.action
         done = self.hands_done

@@ -10,6 +10,7 @@ import logging
 import queue
 import socket
 import ssl
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,10 @@ from controller.remote.messages import Message, MessageError, Presence, decode, 
 
 QOS = 1  # at least once: a repeat changes nothing (docs/remote.md, rule 4), a loss would
 PROBE_S = 3.0  # how long the look at a broker the board cannot reach may take
+# A connection the broker ends this soon, this many times in a row, is taken over each time by a
+# client of the same name: another board configured with this board's name.
+QUICK_DROP_S = 5.0
+QUICK_DROPS = 3
 KEEPALIVE_S = 15  # a vanished board is declared offline (its last will) within 1.5 keep-alives
 
 
@@ -102,6 +107,8 @@ class Link:
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
         self._unreachable = ""  # the last reason said for not reaching the broker
+        self._connected_at = 0.0
+        self._quick_drops = 0  # connections in a row the broker ended within QUICK_DROP_S
         client.on_message = self._message
 
     def start(self) -> None:
@@ -159,6 +166,7 @@ class Link:
         board = self.settings.board
         client.publish(topics.presence(board), encode(Presence(True, board)), QOS, retain=True)
         self._unreachable = ""
+        self._connected_at = time.monotonic()
         self.connected = True
         self._events.put(LinkState(True))
 
@@ -174,8 +182,19 @@ class Link:
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         was = self.connected
         self.connected = False
-        if was:
-            self._events.put(LinkState(False, f"the link to the broker dropped ({reason}); reconnecting"))
+        if not was:
+            return
+        self._events.put(LinkState(False, f"the link to the broker dropped ({reason}); reconnecting"))
+        quick = time.monotonic() - self._connected_at < QUICK_DROP_S
+        self._quick_drops = self._quick_drops + 1 if quick else 0
+        if self._quick_drops == QUICK_DROPS:
+            board = self.settings.board
+            said = (
+                f"the broker ends board {board}'s connection moments after each connect: another board may be "
+                f"connected under the name {board!r} (every board needs a name of its own in [remote] board)"
+            )
+            self.log.warning("%s", said)
+            self._events.put(LinkState(False, said))
 
     def _message(self, client: Any, userdata: Any, raw: Any) -> None:
         address = topics.parse(raw.topic)
