@@ -30,7 +30,16 @@ def board_for(
     guest starts knowing nothing (as after a power cut) and asks the host."""
     state = GAMES[game_name].new_game(players=players, seed=seed)
     return make_board(
-        state, names[:players], index, port, PASSWORDS, seed, game_id, "greedy", keepalive_s=keepalive_s, ca_file=ca_file
+        state,
+        names[:players],
+        index,
+        port,
+        PASSWORDS,
+        seed,
+        game_id,
+        "greedy",
+        keepalive_s=keepalive_s,
+        ca_file=ca_file,
     )
 
 
