@@ -158,7 +158,31 @@ class Seams:
         window = self.correction
         if not isinstance(choice, Correction) or window is None:
             return False
-        return self.ask_corrections or not self.e.candidates_of(window.before).mismatch(choice.action)
+        before = self.e.candidates_of(window.before)
+        return self.ask_corrections or not before.mismatch(choice.action) or self.unseen_now(window, choice.action)
+
+    def unseen_now(self, window: CorrectionWindow, action: Action) -> bool:
+        """Whether replacing the committed move by `action` would change the pieces on a field whose
+        reading stays as it is now: a placement (or a removal) no sensor sees, judged against the
+        position the board is in, not the one before the commit. (A Catcher moved on onto its own
+        stack under a signed sensor: the evidence is only the field it left, which the next
+        player's capture, sending that piece home unseen, would show just the same.)"""
+        before = self.e.candidates_of(window.before)
+        start = window.before.occupancy()
+        corrected = window.before.occupancy_changes(action)
+        committed = window.before.occupancy_changes(window.action)
+        now = self.e._state.occupancy()
+        readings = dict(before.mismatch(action))  # what the correction's fields would read
+        expected_now = self.e.observed.expected
+        channel_of = self.e.board.channel_of
+        for cell in {*corrected, *committed}:
+            channel = channel_of.get(cell)
+            if channel is None or channel in self.e.observed.masked:
+                continue
+            pieces = corrected.get(cell, start.get(cell, ()))
+            if pieces != now.get(cell, ()) and readings.get(channel, before.expected[channel]) == expected_now[channel]:
+                return True
+        return False
 
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         masked = self.e.observed.masked

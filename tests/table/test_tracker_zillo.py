@@ -665,3 +665,17 @@ def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     messages = [message for at, output in table.log if at >= start_at for message in output.happened.messages]
     assert messages == ["S-1: no legal move with this card now (not in the hand, already played, or no room)"]
     assert out.display.hints == {} and table.commits() == []
+
+
+def test_a_correction_onto_a_stack_no_sensor_counts_is_asked_not_taken() -> None:
+    """Zillo, four players, signed sensors, high noise (selfplay seed 11, game 25). Red moves one of
+    two Catchers from c8 to c5. The next player's Zillo move starts by sending Red's other Catcher
+    home to e12, whose sensor has just died. The board sees only c8 emptied, which also fits Red
+    having moved both Catchers to c5: a signed sensor reads one Catcher and two alike. Taken as a
+    correction, the game held a Catcher the board did not (two wrong commits forty moves later, and
+    a stalled game). A correction that changes the pieces on a field whose reading stays as it is
+    now is a placement nobody sees, so it is asked (following.py, `Seams.unseen_now`)."""
+    from controller.terminal.physical import play_physical_game
+
+    stats, final = play_physical_game(GAME, 4, 1100057, "greedy", load_profile("square14"), "signed", "high")
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
