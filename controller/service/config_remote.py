@@ -52,7 +52,7 @@ def remote_section(
         reader.text(table, "remote", "username", names["board"]),
         str(password) if password is not None else None,
         reader.flag(table, "remote", "tls", False),
-        str(reader.path(table["ca_file"])) if "ca_file" in table else None,
+        _ca_file(reader, table),
     )
     if not given:
         return settings, None
@@ -62,3 +62,15 @@ def remote_section(
     if names["board"] not in seats or names["host"] not in seats:
         raise reader.error("remote", "seats", f"names no seat for board {names['board']} or host {names['host']}")
     return settings, RemoteGame(names["game"], names["host"], tuple(seats))
+
+
+def _ca_file(reader: SectionReader, table: Mapping[str, Any]) -> str | None:
+    """[remote] ca_file: the club's certificate authority, which must be a file the board can read
+    (the MQTT client loads it at start; a missing one would stop the service with a bare errno)."""
+    if "ca_file" not in table:
+        return None
+    path = reader.path(reader.text(table, "remote", "ca_file"))
+    if not path.is_file():
+        raise reader.error("remote", "ca_file", f"no certificate authority file at {path}")
+    return str(path)
+

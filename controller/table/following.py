@@ -50,6 +50,8 @@ class Seams:
         self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
+        # `unseen_now`'s last answer, asked again each scan while a correction waits to settle.
+        self._unseen_now: tuple[CorrectionWindow, Action, State, frozenset[int], bool] | None = None
 
     def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
@@ -167,6 +169,17 @@ class Seams:
         position the board is in, not the one before the commit. (A Catcher moved on onto its own
         stack under a signed sensor: the evidence is only the field it left, which the next
         player's capture, sending that piece home unseen, would show just the same.)"""
+        state, masked = self.e._state, frozenset(self.e.observed.masked)
+        if self._unseen_now is not None:
+            # States and windows by identity: comparing them by value compares whole positions.
+            seen_window, seen_action, seen_state, seen_masked, answer = self._unseen_now
+            if seen_window is window and seen_state is state and seen_action == action and seen_masked == masked:
+                return answer
+        found = self._changes_unseen(window, action)
+        self._unseen_now = (window, action, state, masked, found)
+        return found
+
+    def _changes_unseen(self, window: CorrectionWindow, action: Action) -> bool:
         before = self.e.candidates_of(window.before)
         start = window.before.occupancy()
         corrected = window.before.occupancy_changes(action)

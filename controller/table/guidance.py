@@ -42,7 +42,9 @@ def lifted_hints(
         for group in candidates.reaching_groups([channel], shown):
             action = group[0]
             if (channel, reading) not in candidates.mismatch(action):
-                for each in group:  # where the game names each action's piece
+                # Where the game names each action's piece (a Fillit swap); other games' actions
+                # all go on at once.
+                for each in group if state.action_fields(action) is not None else ():
                     swapped = swap_target(state, cell, each, candidates)
                     if swapped is not None:  # the lifted piece changes places with what stands there
                         hints[cell] = "origin"

@@ -595,9 +595,21 @@ def test_a_remote_section_names_the_broker_the_board_and_the_game(tmp_path: Path
         (('seats = ["kitchen", "club"]', 'seats = ["kitchen"]'), "[remote] seats: must list the board of each"),
         (('seats = ["kitchen", "club"]', 'seats = ["kitchen", "pub"]'), "names no seat for board club"),
         (('game = "friday-1"\n', ""), "[remote] game"),
+        (
+            ('password = "pw"', 'password = "pw"\ntls = true\nca_file = "club-ca.crt"'),
+            "no certificate authority file at",
+        ),
     ],
 )
 def test_a_bad_remote_section_is_named_in_words(tmp_path: Path, change: tuple[str, str], words: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, sim_config(extra=REMOTE.replace(*change))))
     assert words in str(caught.value)
+
+
+def test_a_remote_ca_file_is_read_relative_to_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "club-ca.crt").write_text("-----BEGIN CERTIFICATE-----\n")
+    extra = REMOTE.replace('password = "pw"', 'password = "pw"\ntls = true\nca_file = "club-ca.crt"')
+    config = load_config(write(tmp_path, sim_config(extra=extra)))
+    assert config.remote is not None
+    assert config.remote[0].ca_file == str(tmp_path / "club-ca.crt") and config.remote[0].tls

@@ -120,7 +120,8 @@ Ending = PlaySun | PlayMoon | Discard | Pass
 
 
 def calls_zodiac(action: Action) -> TypeGuard[Ending]:
-    """Whether the action ends the turn with a ZODIAC call (only the turn-ending actions may)."""
+    """Whether the action ends the turn with a ZODIAC call (only the turn-ending actions may: ZO-E7,
+    and at a physical table ZO-E15)."""
     return isinstance(action, Ending) and action.call
 
 
