@@ -21,9 +21,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	$(BIN)/tafel demo klotz --players 4 --seed 7
 
+# The suite starts `tafel run` and other processes often: their bytecode is cached (__pycache__,
+# ignored by git) even where the environment says not to write it.
 test: $(VENV)/.installed-dev
 	@$(BIN)/python -m tests.web.browser
-	$(BIN)/python -m pytest
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -450,6 +450,17 @@ class HandsDriver:
         """Whether the hands are making a move or setting the board up (a new request must wait)."""
         return self.current is not None or bool(self._requested) or not self._ready
 
+    @property
+    def waiting(self) -> bool:
+        """Whether nothing on this board can happen until something outside it does: the board
+        stands set, no move or mishap is under way, and the seat to move plays on another board
+        (or the game is over). A board that hurries through board time idles in real time then."""
+        if self.current is not None or self._requested or self._restoring is not None or not self._ready:
+            return False
+        if self._backends.mishaps.pending:
+            return False
+        return self.finished or not self._tracker.plays_here(self._tracker.state.current_player)
+
     def request(self, action: Action) -> None:
         """A person asked for `action` (legal in the current state): the hands make it next, and the
         person answers any confirmation request it raises."""

@@ -42,6 +42,7 @@ class Line:
     level: int = 0  # the level driven, for outputs
     pull: str = "none"  # "up", "down" or "none" (the bias of an input)
     alert: bool = False  # edge detection switched on
+    owner: int = 0  # the chip handle that requested it (the kernel refuses the line to any other)
 
 
 @dataclass
@@ -122,23 +123,28 @@ class SimGpioChip:
         return sum(self.calls.values())
 
     # --- lines -----------------------------------------------------------------------------------
-    def _check_free(self, gpio: int) -> None:
+    def _check_free(self, gpio: int, owner: int) -> None:
         if self.spi_enabled and gpio in SPI0_PINS.values():
             raise ChipError("GPIO busy")  # the kernel's SPI driver owns the line
         if not 0 <= gpio <= 27:
             raise ChipError("bad GPIO number")
+        held = self.lines.get(gpio)
+        if held is not None and held.owner != owner:
+            raise ChipError("GPIO busy")  # requested through another handle (another program, or part)
 
-    def claim_input(self, gpio: int, pull: str) -> None:
-        self._check_free(gpio)
-        self.lines[gpio] = Line(output=False, pull=pull)
+    def claim_input(self, gpio: int, pull: str, owner: int = 0) -> None:
+        self._check_free(gpio, owner)
+        self.lines[gpio] = Line(output=False, pull=pull, owner=owner)
 
-    def claim_output(self, gpio: int, level: int) -> None:
-        self._check_free(gpio)
-        self.lines[gpio] = Line(output=True)
+    def claim_output(self, gpio: int, level: int, owner: int = 0) -> None:
+        self._check_free(gpio, owner)
+        self.lines[gpio] = Line(output=True, owner=owner)
         self.write(gpio, level)
 
-    def free(self, gpio: int) -> None:
-        self.lines.pop(gpio, None)
+    def free(self, gpio: int, owner: int = 0) -> None:
+        held = self.lines.get(gpio)
+        if held is not None and held.owner == owner:
+            del self.lines[gpio]
 
     def line(self, gpio: int) -> Line:
         if gpio not in self.lines:

@@ -33,7 +33,7 @@ MODE_KERNEL, MODE_OUT = 1 << 0, 1 << 1
 MODE_PULL_UP, MODE_PULL_DOWN, MODE_BIAS_DISABLE = 1 << 5, 1 << 6, 1 << 7
 MODE_LG_INPUT, MODE_LG_OUTPUT, MODE_LG_ALERT = 1 << 8, 1 << 9, 1 << 10
 
-CHIP_HANDLE = 1
+FIRST_HANDLE = 1  # lgpio numbers the chip handles it opens from here on
 
 T = TypeVar("T")
 
@@ -75,25 +75,40 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
             return "down"
         return "none"
 
+    handles: set[int] = set()
+    opened = [FIRST_HANDLE - 1]
+
     def check_handle(handle: int) -> None:
-        if handle != CHIP_HANDLE:
+        if handle not in handles:
             raise ChipError("unknown handle")
+
+    def owned(handle: int, gpio: int) -> None:
+        check_handle(handle)
+        if chip.line(gpio).owner != handle:
+            raise ChipError("GPIO not allocated")  # another handle requested it
 
     def gpiochip_open(number: int) -> int:
         def open_chip() -> int:
             if number not in (0, 4) or not chip.accessible:
                 raise ChipError("can not open gpiochip")
-            return CHIP_HANDLE
+            opened[0] += 1
+            handles.add(opened[0])
+            return opened[0]
 
         return call("gpiochip_open", open_chip)
 
     def gpiochip_close(handle: int) -> int:
-        return call("gpiochip_close", lambda: 0)
+        def close_chip() -> None:
+            handles.discard(handle)
+            for gpio in [gpio for gpio, line in chip.lines.items() if line.owner == handle]:
+                chip.free(gpio, handle)  # the kernel releases a closed handle's lines
+
+        return call("gpiochip_close", _done(close_chip))
 
     def gpio_claim_input(handle: int, gpio: int, lFlags: int = 0) -> int:
         def claim() -> int:
             check_handle(handle)
-            chip.claim_input(gpio, pull_of(lFlags))
+            chip.claim_input(gpio, pull_of(lFlags), handle)
             return 0
 
         return call("gpio_claim_input", claim)
@@ -101,19 +116,27 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
     def gpio_claim_output(handle: int, gpio: int, level: int = 0, lFlags: int = 0) -> int:
         def claim() -> int:
             check_handle(handle)
-            chip.claim_output(gpio, level)
+            chip.claim_output(gpio, level, handle)
             return 0
 
         return call("gpio_claim_output", claim)
 
     def gpio_free(handle: int, gpio: int) -> int:
-        return call("gpio_free", _done(lambda: chip.free(gpio)))
+        return call("gpio_free", _done(lambda: chip.free(gpio, handle)))
 
     def gpio_read(handle: int, gpio: int) -> int:
-        return call("gpio_read", chip.read, gpio)
+        def read() -> int:
+            owned(handle, gpio)
+            return chip.read(gpio)
+
+        return call("gpio_read", read)
 
     def gpio_write(handle: int, gpio: int, level: int) -> int:
-        return call("gpio_write", _done(lambda: chip.write(gpio, level)))
+        def write() -> None:
+            owned(handle, gpio)
+            chip.write(gpio, level)
+
+        return call("gpio_write", _done(write))
 
     def gpio_get_mode(handle: int, gpio: int) -> int:
         def mode() -> int:
@@ -129,7 +152,8 @@ def make_lgpio(chip: SimGpioChip) -> types.ModuleType:
 
     def gpio_claim_alert(handle: int, gpio: int, eFlags: int, lFlags: int = 0, notify_handle: int | None = None) -> int:
         def claim() -> int:
-            chip.claim_input(gpio, pull_of(lFlags))
+            check_handle(handle)
+            chip.claim_input(gpio, pull_of(lFlags), handle)
             chip.lines[gpio].alert = True
             return 0
 

@@ -88,6 +88,11 @@ class RemoteTable:
             self._unsent = []
 
     @property
+    def holding(self) -> bool:
+        """Whether moves of this board wait for it to stand still before they leave."""
+        return bool(self._unsent)
+
+    @property
     def settled(self) -> bool:
         """Whether every move of this board has left it, and (a guest) the host has taken it."""
         role = self.role

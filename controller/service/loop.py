@@ -10,7 +10,8 @@ warning, `<3>` error) that journald turns into the entry's priority.
 
 With the simulated board, virtual hands (sim.driver.HandsDriver) play the scripted moves and bots
 from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
-as the computer can while the hands play), so a whole game can be watched headless on a laptop.
+as the computer can while the hands play; in real time while they wait for another board or the
+game is over), so a whole game can be watched headless on a laptop.
 """
 
 from __future__ import annotations
@@ -365,11 +366,24 @@ class Service:
         self.table.think(self.session.state)
         self.table.publish(now, output)
         self.last_scan_ms = (time.perf_counter() - began) * 1000.0
-        if driver is not None and driver.finished and not self._hands_done:
-            self._hands_done = True
-            self._report_hands(driver)
+        if driver is not None:
+            self._pace(driver)
         if self.scan_observer is not None:
             self.scan_observer(self)
+
+    def _pace(self, driver: HandsDriver) -> None:
+        """`[sim] speed = 0` hurries only while something on this board is under way: a board
+        waiting for another board (its own moves sent), or done, idles in real time and leaves the
+        computer to the others."""
+        if driver.finished and not self._hands_done:
+            self._hands_done = True
+            self._report_hands(driver)
+        clock = self._clock
+        if isinstance(clock, VirtualClock) and self.config.sim.speed == 0:
+            idle = driver.waiting and not (self.remote is not None and self.remote.holding)
+            speed = 1.0 if idle else 0.0
+            if clock.speed != speed:
+                clock.set_speed(speed)
 
     def _remote_scan(self, now: int) -> None:
         """What the other boards sent: the host journals the moves made elsewhere (the tracker
@@ -514,8 +528,6 @@ class Service:
             stats.wrong_commits,
             f"; {driver.stopped}" if driver.stopped else "",
         )
-        if self._clock is not None and isinstance(self._clock, VirtualClock) and self._clock.speed == 0:
-            self._clock.set_speed(1.0)  # nothing left to hurry: idle in real time
 
     def _notify(self, sent: bool) -> None:
         error = self.notifier.last_error

@@ -48,6 +48,11 @@ class RemoteBoard:
             self.play.close()
         self.link.close()
 
+    @property
+    def holding(self) -> bool:
+        """Whether this board's last moves in a game across boards wait to leave (rule 5)."""
+        return self.play is not None and self.play.holding
+
     def scan(self, now: int, tracker: Tracker, board_changed: bool) -> News:
         events = self.link.drain()
         news = News()

@@ -182,6 +182,11 @@ class RemotePlay:
         return not over and not (state is not None and state.is_terminal())
 
     @property
+    def holding(self) -> bool:
+        """Whether this board's last moves are still held until the board stands still (rule 5)."""
+        return self.table.holding
+
+    @property
     def settled(self) -> bool:
         """Whether this board's moves have all reached the host and been taken."""
         return self.table.settled

@@ -64,8 +64,8 @@ class GpioButtons(PinDevice):
         hold = self.wiring.debounce_ms
         active_low = self.wiring.active_low
         events: list[InputEvent] = []
-        for name, pin in self._buttons:
-            pressed = bool(pin.state) != active_low
+        for name, read in self._buttons:
+            pressed = bool(read()) != active_low
             self._states[name], fired = debounce(self._states[name], pressed, now, hold)
             if fired:
                 events.append(InputEvent("button", name))

@@ -11,13 +11,16 @@ machine.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from hal.errors import HardwareError, WiringError
+from hal.gpio.lines import Lines, Reader, Writer, lines_for
 from hal.gpio.wiring import PIN_FACTORIES
 from hal.pins import describe
 
 INSTALL_PI = "pip install 'tafel[pi]'"
+_Line = TypeVar("_Line", Reader, Writer)
 
 
 def hardware_error(error: BaseException, doing: str) -> HardwareError:
@@ -139,30 +142,30 @@ def hardware_spi(opener: Any, purpose: str) -> Any:
 
 
 class PinSet:
-    """The gpiozero devices one backend opened, so that they are all closed together (also when
-    opening a later one fails). Hands out the raw pins for fast polling in scan loops."""
+    """The pins one device opened, so that they are all closed together (also when opening a later
+    one fails): its scan lines (`hal.gpio.lines`, one library call per read or write) and any other
+    gpiozero device (an SPI chip)."""
 
     def __init__(self, factory: Any) -> None:
         self.factory = factory
         self.devices: list[Any] = []
+        self._lines: Lines | None = None
 
-    def output(self, gpio: int, purpose: str, initial: bool = False) -> Any:
-        """An output pin driven to `initial` at once; returns the gpiozero Pin."""
-        from gpiozero import DigitalOutputDevice
+    @property
+    def lines(self) -> Lines:
+        """The lines of the factory's pin library, claimed on first use."""
+        if self._lines is None:
+            self._lines = lines_for(self.factory)
+        return self._lines
 
-        return self._open(
-            gpio, purpose, lambda: DigitalOutputDevice(gpio, initial_value=initial, pin_factory=self.factory)
-        )
+    def output(self, gpio: int, purpose: str, initial: bool = False) -> Writer:
+        """An output line driven to `initial` at once; returns its `write(level)`."""
+        return self._open(gpio, purpose, lambda: self.lines.output(gpio, initial))
 
-    def input(self, gpio: int, purpose: str, pull_up: bool) -> Any:
-        """An input pin with the internal pull-up (or pull-down); returns the gpiozero Pin.
-
-        A plain `InputDevice`: the scan loop polls levels, so no edge detection is switched on
-        (`DigitalInputDevice` would set edges='both' with a callback: with RPi.GPIO on current
-        kernels that fails, with lgpio every select step would queue a Python callback)."""
-        from gpiozero import InputDevice
-
-        return self._open(gpio, purpose, lambda: InputDevice(gpio, pull_up=pull_up, pin_factory=self.factory))
+    def input(self, gpio: int, purpose: str, pull_up: bool) -> Reader:
+        """An input line with the internal pull-up (or pull-down), polled (no edge detection);
+        returns its `read()`, 0 or 1."""
+        return self._open(gpio, purpose, lambda: self.lines.input(gpio, pull_up))
 
     def device(self, purpose: str, opener: Any) -> Any:
         """Any other gpiozero device (an MCP3008), opened by `opener()`; returns the device."""
@@ -174,15 +177,15 @@ class PinSet:
         self.devices.append(device)
         return device
 
-    def _open(self, gpio: int, purpose: str, opener: Any) -> Any:
+    def _open(self, gpio: int, purpose: str, opener: Callable[[], _Line]) -> _Line:
         try:
-            device = opener()
+            return opener()
         except Exception as error:
             self.close()
             raise hardware_error(error, f"cannot set up {describe(gpio)} as {purpose}") from error
-        self.devices.append(device)
-        return device.pin
 
     def close(self) -> None:
         while self.devices:
             self.devices.pop().close()
+        if self._lines is not None:
+            self._lines.close()

@@ -11,7 +11,6 @@ from typing import Any
 
 from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet
-from hal.gpio.fastio import reader
 from hal.gpio.select import SelectLines, busy_wait
 from hal.gpio.wiring import MUX_INPUTS, MuxWiring
 from hal.protocols import Readings
@@ -36,7 +35,7 @@ class MuxScanner(PinDevice):
         if wiring.enable_pin is not None:
             self._pins.output(wiring.enable_pin, "multiplexer enable", initial=False)  # E is active low
         signals = [
-            reader(self._pins.input(pin, f"multiplexer {index} signal", wiring.pull_up))
+            self._pins.input(pin, f"multiplexer {index} signal", wiring.pull_up)
             for index, pin in enumerate(wiring.signal_pins)
         ]
         self._select = SelectLines(select, wiring.settle_us, wait)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
-from hal.gpio.fastio import writer
+from hal.gpio.lines import Writer
 
 GRAY: tuple[int, ...] = tuple(i ^ (i >> 1) for i in range(16))
 """The 16 multiplexer addresses, each differing from the one before in one bit."""
@@ -26,10 +25,12 @@ def busy_wait(seconds: float) -> None:
 class SelectLines:
     """Drives S0..S3; `addresses()` selects every address once per scan and yields it."""
 
-    def __init__(self, pins: Sequence[Any], settle_us: int = 0, wait: Callable[[float], None] = busy_wait) -> None:
-        if len(pins) != 4:
-            raise ValueError(f"a 74HC4067 has 4 select lines, got {len(pins)}")
-        self._writers = tuple(writer(pin) for pin in pins)  # one library call per write
+    def __init__(
+        self, writers: Sequence[Writer], settle_us: int = 0, wait: Callable[[float], None] = busy_wait
+    ) -> None:
+        if len(writers) != 4:
+            raise ValueError(f"a 74HC4067 has 4 select lines, got {len(writers)}")
+        self._writers = tuple(writers)  # one library call per write
         self._settle = settle_us / 1_000_000
         self._wait = wait
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from hal.gpio.device import PinDevice
 from hal.gpio.factory import PinSet, hardware_spi
-from hal.gpio.fastio import reader, writer
 from hal.gpio.wiring import SCANNER_CHIP_SELECT, SHIFT_INPUTS, ShiftRegisterWiring
 from hal.protocols import Readings
 
@@ -39,7 +38,7 @@ class ShiftRegisterScanner(PinDevice):
         self.wiring = wiring
         self._channels = channels
         self._pins = PinSet(factory)
-        self._load = writer(self._pins.output(wiring.load_pin, "shift register SH/LD", initial=True))  # shift mode
+        self._load = self._pins.output(wiring.load_pin, "shift register SH/LD", initial=True)  # shift mode
         if wiring.clock_enable_pin is not None:
             self._pins.output(wiring.clock_enable_pin, "shift register CLK INH", initial=False)  # low: clock on
         self._order = shift_order(channels)
@@ -54,10 +53,9 @@ class ShiftRegisterScanner(PinDevice):
                 for k in range(self._bytes)
             ]
         else:
-            self._clock = writer(self._pins.output(wiring.clock_pin, "shift register CLK", initial=False))
+            self._clock = self._pins.output(wiring.clock_pin, "shift register CLK", initial=False)
             # QH drives the line itself; the pull only decides what an unplugged chain reads: no magnets.
-            data = self._pins.input(wiring.data_pin, "shift register QH (data)", pull_up=wiring.active_low)
-            self._data = reader(data)
+            self._data = self._pins.input(wiring.data_pin, "shift register QH (data)", pull_up=wiring.active_low)
 
     def _open_spi(self, factory: Any) -> Any:
         purpose = "74HC165 chain on SPI0"

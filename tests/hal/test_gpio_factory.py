@@ -160,12 +160,16 @@ def test_scan_inputs_switch_on_no_edge_detection() -> None:
     from gpiozero.pins.mock import MockFactory
 
     from hal.gpio.factory import PinSet
+    from hal.gpio.lines import DeviceLines
 
     factory = MockFactory()
     pins = PinSet(factory)
-    pin = pins.input(17, "mux signal", pull_up=True)
-    assert pin.when_changed is None  # no callback: the library never queues an event
-    assert type(pins.devices[0]).__name__ == "InputDevice"  # DigitalInputDevice would set edges='both'
+    pins.input(17, "mux signal", pull_up=True)
+    lines = pins.lines
+    assert isinstance(lines, DeviceLines)  # mock pins are gpiozero devices
+    (device,) = lines.devices
+    assert device.pin.when_changed is None  # no callback: the library never queues an event
+    assert type(device).__name__ == "InputDevice"  # DigitalInputDevice would set edges='both'
     pins.close()
 
 

@@ -104,19 +104,14 @@ def test_select_lines_step_in_gray_code() -> None:
             self.level = 0
             self.writes = 0
 
-        @property
-        def state(self) -> int:
-            return self.level
-
-        @state.setter
-        def state(self, value: int) -> None:
+        def write(self, value: int) -> None:
             self.level = value
             self.writes += 1
 
     lines = [Line() for _ in range(4)]
     seen = []
-    for address in SelectLines(lines).addresses():
-        assert sum(line.state << bit for bit, line in enumerate(lines)) == address
+    for address in SelectLines([line.write for line in lines]).addresses():
+        assert sum(line.level << bit for bit, line in enumerate(lines)) == address
         seen.append(address)
     assert seen == list(GRAY) and sorted(seen) == list(range(16))
     assert all(bin(a ^ b).count("1") == 1 for a, b in itertools.pairwise(seen))

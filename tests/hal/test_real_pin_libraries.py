@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,3 +197,24 @@ def test_every_gpio_example_opens_and_scans_on_lgpio(example: str) -> None:
         finally:
             board.close()
     assert all(not line.output for line in chip.lines.values())
+
+
+def test_a_scan_line_another_program_holds_is_refused_in_words_and_the_rest_are_given_back() -> None:
+    """The scanner claims its lines through lgpio's own calls, on a handle of its own: the kernel
+    refuses a line held elsewhere, the error says so in words, and the lines claimed before it are
+    free again."""
+    chip = SimGpioChip()
+    chip.wire_muxes(SELECTS, (17,))
+    for factory in opened(chip, "lgpio"):
+        lgpio = sys.modules["lgpio"]
+        other = lgpio.gpiochip_open(0)  # another program on the same chip
+        lgpio.gpio_claim_input(other, 17, lgpio.SET_PULL_UP)
+        with pytest.raises(HardwareError, match=r"GPIO17 \(pin 11\) as multiplexer 0 signal: the pin is already in"):
+            MuxScanner(MuxWiring(SELECTS, (17,)), 16, factory)
+        assert set(chip.lines) == {17}  # the select lines it had claimed are given back
+        lgpio.gpiochip_close(other)
+        scanner = MuxScanner(MuxWiring(SELECTS, (17,)), 16, factory)
+        (owner,) = {line.owner for line in chip.lines.values()}  # the scanner's own handle
+        assert owner != other and set(chip.lines) == {*SELECTS, 17}
+        scanner.close()
+        assert chip.lines == {}

@@ -4,20 +4,18 @@ the end; and the invitations without a broker, in words."""
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import pytest
 
 from controller.remote.lobby import Lobby
 from controller.remote.messages import Accept, Decline, Invite
-from controller.service.config import load_config
 from controller.service.control import AnswerInvite, NewGame
 from controller.service.journal import Journal
 from controller.service.loop import Service
 from tests.remote.broker import Broker
-from tests.remote.services import board_config
-from tests.remote.test_requests import scan_until
+from tests.remote.services import board_config, scan_until
+from tests.remote.services import start as started
 
 
 def lobby_board(path: Path) -> Service:
@@ -25,13 +23,6 @@ def lobby_board(path: Path) -> Service:
     head, _, _ = path.read_text().partition('game = "t1"')
     path.write_text(head.replace("[sim]\n", '[sim]\nbots = true\nbot = "random"\n'))
     return started(path)
-
-
-def started(path: Path) -> Service:
-    config = load_config(path)
-    service = Service(config, log=logging.getLogger(f"board-{path.parent.name}"))
-    service.start()
-    return service
 
 
 def test_a_board_invites_another_by_name_and_they_play_the_game_to_the_end(broker: Broker, tmp_path: Path) -> None:

@@ -3,36 +3,21 @@ two `tafel run` services on simulated boards in this process, through a real Mos
 
 from __future__ import annotations
 
-import logging
-import time
 from pathlib import Path
 
 from controller.games import GAMES
-from controller.service.config import load_config
 from controller.service.control import Press
 from controller.service.journal import Journal
 from controller.service.loop import Service
 from tests.remote.broker import Broker
-from tests.remote.services import board_config
+from tests.remote.services import board_config, scan_until
+from tests.remote.services import start as started
 
 
 def start(path: Path, moves: list[str]) -> Service:
     text = path.read_text().replace("speed = 0", f"speed = 0\nbots = false\nmoves = {moves!r}".replace("'", '"'))
     path.write_text(text)
-    config = load_config(path)
-    assert config.remote is not None
-    service = Service(config, log=logging.getLogger(f"board-{config.remote[0].board}"))
-    service.start()
-    return service
-
-
-def scan_until(services: list[Service], done, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, "the boards did not get there in time"
-        for service in services:
-            service._scan()
-        time.sleep(0.001)  # the broker's threads deliver between two rounds of scans
+    return started(path)
 
 
 def test_a_take_back_asked_on_one_board_and_accepted_on_the_other_takes_the_move_back_everywhere(

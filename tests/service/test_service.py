@@ -294,6 +294,7 @@ def test_an_unplugged_scanner_does_not_stop_the_service(
     devices = Devices(serial_opener=cable.opener, serial_clock=clock.ms)
     monkeypatch.setattr(controller.service.loop, "from_config", lambda config: from_config(config, devices))
     log = logging.getLogger("tests.service.unplug")
+    log.setLevel(logging.INFO)  # whatever level another test left the root logger at
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
     handler.emit = records.append  # type: ignore[method-assign]
@@ -328,6 +329,7 @@ def test_a_scanner_missing_at_start_is_a_warning_not_a_failure(tmp_path: Path, f
     cable.unplug()
     out = io.StringIO()
     log = logging.getLogger("tests.service.missing")
+    log.setLevel(logging.INFO)  # whatever level another test left the root logger at
     handler = logging.StreamHandler(out)
     handler.setFormatter(JournalFormatter("%(message)s"))
     log.addHandler(handler)

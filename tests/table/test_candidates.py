@@ -27,23 +27,25 @@ def test_matching_by_reach_finds_exactly_the_actions_a_full_search_finds(
     for state in states:
         full = CandidateTable(state, board)
         everything = {action: full.mismatch(action) for action in full.actions}
-        for evidence in everything.values():
+        alike: dict[frozenset, list] = {}  # each evidence -> the actions that show it, in legal order
+        for action, seen in everything.items():
+            alike.setdefault(seen, []).append(action)
+        for evidence, expected in alike.items():  # one fresh table per distinct evidence is every case
             if not evidence:
                 continue
             table = CandidateTable(state, board)  # fresh: nothing weighed yet
-            expected = [other for other, seen in everything.items() if seen == evidence]
             assert table.matching(evidence) == expected
             assert table.evaluated <= len(everything)
             # With one channel of the evidence masked (a stuck sensor), the rest must still match.
-            masked = {min(evidence)[0]}
-            rest = frozenset(pair for pair in evidence if pair[0] not in masked)
+            masked = min(evidence)[0]
+            rest = frozenset(pair for pair in evidence if pair[0] != masked)
             if rest:
                 visible = [
                     other
                     for other, seen in everything.items()
-                    if frozenset(pair for pair in seen if pair[0] not in masked) == rest
+                    if frozenset(pair for pair in seen if pair[0] != masked) == rest
                 ]
-                assert CandidateTable(state, board).matching(rest, masked) == visible
+                assert CandidateTable(state, board).matching(rest, {masked}) == visible
         assert full.invisible == [action for action, seen in everything.items() if not seen]
 
 
