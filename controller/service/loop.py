@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import secrets
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -34,6 +33,7 @@ from controller.service.backends import BackendError, Backends, from_config
 from controller.service.clocks import RealClock, VirtualClock
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from controller.service.control import MoveEntry
+from controller.service.logs import configure_logging
 from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
 from controller.service.remote_board import RemoteBoard
@@ -50,41 +50,6 @@ Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 """What `signal.signal` takes and gives back."""
 
 LOGGER = "tafel.service"
-
-
-# --- logging with journald levels --------------------------------------------------------------------
-
-
-def sd_level(levelno: int) -> int:
-    """The syslog priority of a Python log level (sd-daemon(3) prefixes)."""
-    if levelno >= logging.CRITICAL:
-        return 2
-    if levelno >= logging.ERROR:
-        return 3
-    if levelno >= logging.WARNING:
-        return 4
-    if levelno >= logging.INFO:
-        return 6
-    return 7
-
-
-class JournalFormatter(logging.Formatter):
-    """Every line (also of a traceback) starts with `<N>`, so journald files it at the right level."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        prefix = f"<{sd_level(record.levelno)}>"
-        return "\n".join(prefix + line for line in (super().format(record).splitlines() or [""]))
-
-
-def configure_logging(level: str = "info", stream: TextIO | None = None) -> logging.Handler:
-    """Send all log records to `stream` (stdout) with journald prefixes; returns the handler."""
-    handler = logging.StreamHandler(stream or sys.stdout)
-    handler.setFormatter(JournalFormatter("%(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(level.upper())
-    logging.captureWarnings(True)
-    return handler
 
 
 # --- persistence seam --------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from controller.games import Action, Game, State, load_game
 from controller.service.backends import Devices, from_config
 from controller.service.clocks import RealClock, VirtualClock
 from controller.service.config import load_config
-from controller.service.loop import JournalFormatter, Limits, Service, run_service, sd_level
+from controller.service.logs import JournalFormatter, sd_level
+from controller.service.loop import Limits, Service, run_service
 from controller.service.persistence import NoPersistence
 from controller.service.sdnotify import Notifier
 from controller.table.palette import OFF
