@@ -22,9 +22,11 @@ demo: $(VENV)/.installed
 	$(BIN)/tafel demo klotz --players 4 --seed 7
 
 # The suite starts `tafel run` and other processes often: their bytecode is cached (__pycache__,
-# ignored by git) even where the environment says not to write it.
+# ignored by git) even where the environment says not to write it, and compiled once up front rather
+# than by every worker and process at once on a fresh clone.
 test: $(VENV)/.installed-dev
 	@$(BIN)/python -m tests.web.browser
+	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q -j 0 controller hal sim firmware tests
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev
