@@ -434,6 +434,7 @@ class HandsDriver:
         self._ready = False
         self._restoring: tuple[int, list[HandStep], int] | None = None
         self._requested: list[Action] = []
+        self._thinking = False  # the seat to move is a bot whose answer has not come yet
 
     @property
     def finished(self) -> bool:
@@ -453,13 +454,15 @@ class HandsDriver:
     @property
     def waiting(self) -> bool:
         """Whether nothing on this board can happen until something outside it does: the board
-        stands set, no move or mishap is under way, and the seat to move plays on another board
-        (or the game is over). A board that hurries through board time idles in real time then."""
+        stands set, no move or mishap is under way, and the seat to move plays on another board,
+        or is a bot still thinking in its worker (or the game is over). A board that hurries
+        through board time idles in real time then."""
         if self.current is not None or self._requested or self._restoring is not None or not self._ready:
             return False
         if self._backends.mishaps.pending:
             return False
-        return self.finished or not self._tracker.plays_here(self._tracker.state.current_player)
+        seat = self._tracker.state.current_player
+        return self.finished or not self._tracker.plays_here(seat) or self._thinking
 
     def request(self, action: Action) -> None:
         """A person asked for `action` (legal in the current state): the hands make it next, and the
@@ -550,6 +553,7 @@ class HandsDriver:
             self.current = None
 
     def _next_action(self, state: State) -> Action | None:
+        self._thinking = False
         if self._requested:
             action = self._requested.pop(0)
             if action in state.legal_actions():
@@ -566,4 +570,6 @@ class HandsDriver:
                 self._log(self.stopped)
                 return None
         bot = self._bots[state.current_player] if state.current_player < len(self._bots) else None
-        return bot.poll(state) if bot is not None else None  # None while the bot still thinks
+        action = bot.poll(state) if bot is not None else None  # None while the bot still thinks
+        self._thinking = bot is not None and action is None
+        return action

@@ -375,3 +375,39 @@ def test_a_real_boards_bot_thinks_off_the_loop_and_its_move_is_news_for_the_scre
     finally:
         service.table.close_bots()
         bot.close()
+
+
+def test_at_speed_zero_a_board_hurries_only_while_something_on_it_is_under_way(tmp_path: Path) -> None:
+    """`[sim] speed = 0`: board time runs as fast as the computer can while the hands set up or make
+    a move here; while the seat to move plays on another board (or the game is over), nothing here
+    can happen until something outside does, and the board idles in real time (docs/service.md)."""
+    clock = FakeTime()
+    config = load_config(write(tmp_path, sim_config(max_plies=6)))
+    service = Service(config, Notifier(environ={}), NoPersistence(), monotonic=clock.monotonic, sleep=clock.sleep)
+    service.start()
+    assert service.session is not None and service.driver is not None
+    tracker = service.session.tracker
+    tracker.seats_here = frozenset({0})  # Yellow plays on another board
+    paced: dict[tuple[int, bool], int] = {}  # (seat to move, hands waiting) -> scans that slept
+    for _ in range(3000):
+        seat = tracker.state.current_player
+        slept = len(clock.slept)
+        service._scan()
+        key = (seat, service.driver.waiting)
+        paced[key] = paced.get(key, 0) + (len(clock.slept) > slept)
+        if seat == 1 and service.driver.waiting:
+            break
+    assert tracker.state.current_player == 1 and len(tracker.history) == 1  # Red's move made here, then Yellow's turn
+    assert paced.get((0, False)) == 0  # no scan slept while Red's move was under way
+    for _ in range(5):
+        slept = len(clock.slept)
+        service._scan()
+        assert len(clock.slept) == slept + 1 and clock.slept[-1] == pytest.approx(0.01, abs=0.002)
+    tracker.seats_here = None  # Yellow's board is this one again: the hands play at once
+    slept = len(clock.slept)
+    for _ in range(200):
+        service._scan()
+        if service.driver.current is not None:
+            break
+    assert service.driver.current is not None and len(clock.slept) <= slept + 1
+    service.shutdown()
