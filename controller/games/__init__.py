@@ -1,10 +1,13 @@
 """The rules engines: pure, immutable game states behind one API (see base.py).
 
 `GAMES` maps each registered game's name to its Game; `load_game(name)` looks one up with a clear
-error for an unknown name.
+error for an unknown name. A game's package is imported when the game is first looked up, so a
+board that plays Klotz never loads the card games (each `tafel run` starts sooner, on a Pi too).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from controller.games.base import (
     Action,
@@ -19,13 +22,42 @@ from controller.games.base import (
     Piece,
     State,
 )
-from controller.games.fillit import Fillit
-from controller.games.klotz import Klotz
-from controller.games.zillertal import Zillertal
-from controller.games.zillo import Zillo
-from controller.games.zodiac import Zodiac
+from controller.games.registry import LazyRegistry
 
-GAMES: dict[str, Game] = {game.name: game for game in (Klotz(), Fillit(), Zillo(), Zillertal(), Zodiac())}
+
+def _klotz() -> Game:
+    from controller.games.klotz import Klotz
+
+    return Klotz()
+
+
+def _fillit() -> Game:
+    from controller.games.fillit import Fillit
+
+    return Fillit()
+
+
+def _zillo() -> Game:
+    from controller.games.zillo import Zillo
+
+    return Zillo()
+
+
+def _zillertal() -> Game:
+    from controller.games.zillertal import Zillertal
+
+    return Zillertal()
+
+
+def _zodiac() -> Game:
+    from controller.games.zodiac import Zodiac
+
+    return Zodiac()
+
+
+GAMES: Mapping[str, Game] = LazyRegistry(
+    {"klotz": _klotz, "fillit": _fillit, "zillo": _zillo, "zillertal": _zillertal, "zodiac": _zodiac}
+)
 
 
 def load_game(name: str) -> Game:

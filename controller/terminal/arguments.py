@@ -7,7 +7,8 @@ read in one place and tested for completeness.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterator
 
 from controller import __version__
 from controller.bots import BOTS
@@ -15,7 +16,6 @@ from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
 
 NOISE_LEVELS = ("none", "low", "high")
-CARD_GAMES = tuple(name for name, game in GAMES.items() if game.capabilities.surface == "cards")  # a card table
 GAME_LIST = ", ".join(GAMES)
 EPILOG = """examples:
   tafel demo klotz                     watch four bots play Klotz on the simulated board
@@ -29,10 +29,29 @@ EPILOG = """examples:
 Command = Callable[[argparse.Namespace], int]
 
 
-def _game(parser: argparse.ArgumentParser, choices: tuple[str, ...] | None = None) -> None:
+@functools.cache
+def card_games() -> tuple[str, ...]:
+    """The games played at a card table (their capabilities say so)."""
+    return tuple(name for name, game in GAMES.items() if game.capabilities.surface == "cards")
+
+
+class CardGames:
+    """The companion's game choices, worked out when argparse first asks (parsing or printing the
+    companion's arguments), so that no other command loads every game to build its parser."""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(card_games())
+
+    def __contains__(self, name: object) -> bool:
+        return name in card_games()
+
+
+def _game(parser: argparse.ArgumentParser, choices: CardGames | None = None) -> None:
     """The game argument; checked by the rules (`unknown game 'chess' (games: ...)`) unless `choices`."""
-    names = choices or tuple(GAMES)
-    parser.add_argument("game", choices=choices, metavar="GAME", help=f"one of: {', '.join(names)}")
+    if choices is None:
+        parser.add_argument("game", metavar="GAME", help=f"one of: {GAME_LIST}")
+    else:
+        parser.add_argument("game", choices=choices, metavar="GAME", help="one of: %(choices)s")
 
 
 def _players(parser: argparse.ArgumentParser) -> None:
@@ -147,7 +166,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     play.set_defaults(run=commands["play"])
 
     companion = sub.add_parser("companion", help="referee a table of real cards (Zillertal, Zodiac)")
-    _game(companion, CARD_GAMES)
+    _game(companion, CardGames())
     _players(companion)
     _seed(companion)
     companion.add_argument("--profile", metavar="BOARD", help="board profile name or path (default: cards)")

@@ -6,9 +6,11 @@ successor cheaply (`score`), which keeps a one-ply search fast enough for long s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from controller.games import Action, State
+from controller.games.registry import LazyRegistry
 
 
 class Evaluator(Protocol):
@@ -19,20 +21,37 @@ class Evaluator(Protocol):
         ...
 
 
-def _registry() -> dict[str, Evaluator]:
-    from controller.bots.heuristics.fillit import FillitEvaluator
+def _klotz() -> Evaluator:
     from controller.bots.heuristics.klotz import KlotzEvaluator
-    from controller.bots.heuristics.zillertal import ZillertalEvaluator
+
+    return KlotzEvaluator()
+
+
+def _fillit() -> Evaluator:
+    from controller.bots.heuristics.fillit import FillitEvaluator
+
+    return FillitEvaluator()
+
+
+def _zillo() -> Evaluator:
     from controller.bots.heuristics.zillo import ZilloEvaluator
+
+    return ZilloEvaluator()
+
+
+def _zillertal() -> Evaluator:
+    from controller.bots.heuristics.zillertal import ZillertalEvaluator
+
+    return ZillertalEvaluator()
+
+
+def _zodiac() -> Evaluator:
     from controller.bots.heuristics.zodiac import ZodiacEvaluator
 
-    return {
-        "klotz": KlotzEvaluator(),
-        "fillit": FillitEvaluator(),
-        "zillo": ZilloEvaluator(),
-        "zillertal": ZillertalEvaluator(),
-        "zodiac": ZodiacEvaluator(),
-    }
+    return ZodiacEvaluator()
 
 
-EVALUATORS: dict[str, Evaluator] = _registry()
+# Each game's evaluator is made (and its game imported) when a bot first plays that game.
+EVALUATORS: Mapping[str, Evaluator] = LazyRegistry(
+    {"klotz": _klotz, "fillit": _fillit, "zillo": _zillo, "zillertal": _zillertal, "zodiac": _zodiac}
+)
