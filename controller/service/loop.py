@@ -10,8 +10,8 @@ warning, `<3>` error) that journald turns into the entry's priority.
 
 With the simulated board, virtual hands (sim.driver.HandsDriver) play the scripted moves and bots
 from the loop, in board time that runs `[sim] speed` times as fast as the wall clock (0: as fast
-as the computer can while the hands play; in real time while they wait for another board or the
-game is over), so a whole game can be watched headless on a laptop.
+as the computer can while the hands play; in real time while they wait for another board or a
+bot's thought, and after the game), so a whole game can be watched headless on a laptop.
 """
 
 from __future__ import annotations
