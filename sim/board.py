@@ -44,6 +44,7 @@ class SimBoard:
         self._changed_at = [-(10**9)] * profile.channels
         self._previous = [0] * profile.channels
         self._bounce_until = [-(10**9)] * profile.channels
+        self._bouncing: set[int] = set()  # channels that changed and may still bounce
         self.scans = 0
 
     # --- the physical board ------------------------------------------------------------------
@@ -161,6 +162,7 @@ class SimBoard:
             self._truth[channel] = value
             self._changed_at[channel] = self.now
             self._bounce_until[channel] = self.now + (self.noise.bounce_window() if bounce else 0)
+            self._bouncing.add(channel)
 
     # --- SensorSource --------------------------------------------------------------------------
     def true_readings(self) -> Readings:
@@ -172,9 +174,12 @@ class SimBoard:
         if self.noise.dropped():
             return None
         readings = list(self._truth)
-        for channel in range(len(readings)):
+        bouncing = self._bouncing
+        for channel in sorted(bouncing):
             if self._bounce_until[channel] > self.now:
                 readings[channel] = self.noise.bouncing_value(self._previous[channel], self._truth[channel])
+            else:
+                bouncing.discard(channel)  # settled: not looked at again until it changes
         flicker = self.noise.flicker_channel(len(readings))
         if flicker is not None:
             readings[flicker] = self.noise.flickered(readings[flicker])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from controller.games import Action, State
+from controller.games import Action, Occupancy, State
 from controller.games.footprint import Footprint, footprint
 from controller.table.board import BoardMap
 
@@ -38,9 +38,22 @@ class MoveSight:
         if known is None:
             before = state.occupancy()
             after = state.apply(action).occupancy()
-            expected = self.board.expected
-            known = entry[1][action] = (footprint(before, after), expected(before) != expected(after))
+            known = entry[1][action] = (footprint(before, after), self._sensed(before, after))
         return known
+
+    def _sensed(self, before: Occupancy, after: Occupancy) -> bool:
+        """Whether some sensor reads differently after than before: on a field whose pieces changed."""
+        board = self.board
+        channel_of, reading = board.channel_of, board.reading
+        for cell in before.keys() | after.keys():
+            old, new = before.get(cell, ()), after.get(cell, ())
+            if (
+                old != new
+                and cell in channel_of
+                and reading([piece.magnet for piece in old]) != reading([piece.magnet for piece in new])
+            ):
+                return True
+        return False
 
     def footprint(self, state: State, action: Action) -> Footprint:
         """Which pieces `action` moves in `state`."""

@@ -58,10 +58,9 @@ def _multiset_minus(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> tuple[Piece, 
 def footprint(before: Occupancy, after: Occupancy) -> Footprint:
     lost: list[tuple[Piece, Cell]] = []
     gained: list[tuple[Piece, Cell]] = []
-    for cell in sorted(before.keys() | after.keys()):
+    changed = [cell for cell in before.keys() | after.keys() if before.get(cell, ()) != after.get(cell, ())]
+    for cell in sorted(changed):  # in board order; only the changed fields are sorted
         old, new = before.get(cell, ()), after.get(cell, ())
-        if old == new:
-            continue
         if new and old:  # some pieces stay: only the difference moves
             old, new = _multiset_minus(old, new), _multiset_minus(new, old)
         for piece in old:
