@@ -22,11 +22,15 @@ demo: $(VENV)/.installed
 	$(BIN)/tafel demo klotz --players 4 --seed 7
 
 # The suite starts `tafel run` and other processes often: their bytecode is cached (__pycache__,
-# ignored by git) even where the environment says not to write it, and compiled once up front rather
-# than by every worker and process at once on a fresh clone.
+# ignored by git) even where the environment says not to write it. On a fresh clone (no .pytest_cache
+# yet) the sources are compiled, the tests collected and mypy's cache filled once up front, rather
+# than by every worker at the same time.
 test: $(VENV)/.installed-dev
 	@$(BIN)/python -m tests.web.browser
-	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q -j 0 controller hal sim firmware tests
+	@if [ ! -d .pytest_cache ]; then \
+		PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q -j 0 controller hal sim firmware; \
+		$(BIN)/mypy >/dev/null 2>&1 & PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -n 0 >/dev/null; \
+		wait; fi
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev
