@@ -6,8 +6,8 @@ configuration's wiring with the backends' own constructors:
 
     hal.gpio.open_gpio(config.gpio, profile, sensor_model)    -> scanner and/or buttons on one pin factory
     hal.neopixel.NeoPixelSink.from_profile(profile, config.neopixel)
-    hal.serial.SerialScanner(SerialLink(port, channels=, led_count=, sensor_model=, baud=))
-    hal.serial.SerialPixels(scanner, size=, colour_order=, brightness=)   (the same USB link)
+    hal.serial_devices.SerialScanner(SerialLink(port, channels=, led_count=, sensor_model=, baud=))
+    hal.serial_devices.SerialPixels(scanner, size=, colour_order=, brightness=)   (the same USB link)
 
 `profile` is the configuration's profile, with its [board] sensor_model and [leds] brightness.
 
@@ -207,7 +207,7 @@ def _serial_scanner(config: Config, settings: SerialSensors, devices: Devices, o
     profile = config.profile
     purpose = f"[sensors] serial on {settings.port}"
     link_class = _hardware("hal.serial", "SerialLink", "[sensors] backend serial")
-    scanner_class = _hardware("hal.serial", "SerialScanner", "[sensors] backend serial")
+    scanner_class = _hardware("hal.serial_devices", "SerialScanner", "[sensors] backend serial")
     seams: dict[str, Any] = {}
     if devices.serial_opener is not None:
         seams["opener"] = devices.serial_opener
@@ -267,7 +267,7 @@ def _pixels(config: Config, sensors: Any, sim: SimBackends | None, opened: list[
         strip = _hardware("hal.neopixel", "NeoPixelSink", "[leds] backend neopixel")
         neopixels: PixelSink = _build(opened, "[leds] neopixel", strip.from_profile, profile, config.neopixel)
         return neopixels
-    pixels = _hardware("hal.serial", "SerialPixels", "[leds] backend serial")
+    pixels = _hardware("hal.serial_devices", "SerialPixels", "[leds] backend serial")
     serial_pixels: PixelSink = _build(
         opened,
         "[leds] serial",

@@ -11,7 +11,8 @@ from typing import Any
 
 from firmware import proto
 from firmware.app import ScannerApp
-from hal.serial import SerialLink, SerialPixels, SerialScanner
+from hal.serial import SerialLink
+from hal.serial_devices import SerialPixels, SerialScanner
 from tests.firmware.circuits import MuxBoard
 from tests.firmware.harness import FakeClock, mux_circuit, settings
 

@@ -12,7 +12,8 @@ import pytest
 from firmware import proto
 from firmware.app import FaultReporter, ScannerApp
 from hal.protocols import PixelSink, SensorSource
-from hal.serial import LinkStatus, SerialLink, SerialPixels, SerialScanner, pyserial_opener, serial_backends
+from hal.serial import LinkStatus, SerialLink, pyserial_opener
+from hal.serial_devices import SerialPixels, SerialScanner, serial_backends
 from tests.serial.rig import BoardEnd, LinkRig, damage, drop
 
 

@@ -14,7 +14,8 @@ from types import ModuleType
 import pytest
 
 from firmware.app import ScannerApp
-from hal.serial import SerialLink, SerialPixels, SerialScanner, pyserial_opener
+from hal.serial import SerialLink, pyserial_opener
+from hal.serial_devices import SerialPixels, SerialScanner
 from tests.firmware.circuits import MuxBoard
 from tests.firmware.harness import FakeClock, mux_circuit, settings
 

@@ -20,7 +20,7 @@ from controller.service.config import Config, load_config
 from hal.gpio import AnalogMuxScanner, GpioButtons, MuxScanner, MuxWiring, ShiftRegisterScanner
 from hal.neopixel import NeoPixelSink
 from hal.protocols import InputEvent, InputSource, PixelSink, SensorSource
-from hal.serial import SerialPixels, SerialScanner
+from hal.serial_devices import SerialPixels, SerialScanner
 from tests.firmware.harness import FakeClock
 from tests.hal.adafruit import FakePixels, FakeSPI, install_adafruit
 from tests.hal.virtual import VirtualAnalogBoard, VirtualMuxes, VirtualShiftChain
