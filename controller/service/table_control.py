@@ -28,12 +28,10 @@ from controller.service.control import (
     Abandon,
     AnswerInvite,
     AskBoards,
-    BoardView,
     Command,
     CommandError,
     ControlChannel,
     Declare,
-    DeviceView,
     MoveEntry,
     NewGame,
     Notice,
@@ -50,6 +48,7 @@ from controller.service.deciding import Candidate, candidate_of, candidates_of, 
 from controller.service.host import Host
 from controller.service.remote_play import RemotePlay
 from controller.service.table_settings import TableSettings
+from controller.service.views import board_view, device_view
 from controller.table.board import fits
 from controller.table.pin_display import SHOW_MS, pin_frame
 from controller.table.session import ABANDON
@@ -542,14 +541,7 @@ class TableControl:
             self._notices = [*self._notices, *map(self._notice_of, output.happened.messages)][-NOTICES_KEPT:]
         self._published, self._changed, self._readings_at = output, False, now
         self._revision += 1
-        backends = self.host.backends
-        link = None
-        if backends is not None and (status := backends.device_status()) is not None:
-            link = (status, backends.device_detail())
-        faults = tuple(
-            f"{fault.name}: {fault.error}" for fault in (session.sensor_fault, session.led_fault) if fault.error
-        )
-        driver = self.host.driver
+        devices = device_view(self.host, session)
         problems = control.publish(
             Snapshot(
                 revision=self._revision,
@@ -563,27 +555,8 @@ class TableControl:
                     bot_move=self._bot_move(session.state),
                     hotseat=bool(self.start_record.get("hotseat", False)),
                 ),
-                board=BoardView(
-                    output=output,
-                    map=session.tracker.board,
-                    frame=session.composer.steady_frame(output.display, bool(faults)),
-                    readings=session.tracker.stable_readings,
-                    raw=session.scan_readings(),
-                    sensors_only=sensors_only,
-                    scan_hz=self.host.config.service.scan_hz,
-                ),
-                devices=DeviceView(
-                    backends={
-                        "sensors": self.host.config.sensors.backend,
-                        "leds": self.host.config.leds.backend,
-                        "sensors_error": session.sensor_fault.error,
-                        "leds_error": session.led_fault.error,
-                    },
-                    link=link,
-                    faults=faults,
-                    sim=driver is not None,
-                    hands_busy=driver is not None and driver.current is not None,
-                ),
+                board=board_view(self.host, session, output, bool(devices.faults), sensors_only),
+                devices=devices,
                 settings=self.settings.now(),
                 notices=tuple(self._notices),
                 remote=self.remote_play.view() if self.remote_play is not None else None,
