@@ -182,3 +182,38 @@ def test_observation_never_shows_another_hand_the_deck_or_the_pile_order(params)
             json.dumps(seen)
             assert scramble(state, viewer, rng).observation(viewer) == seen
             assert seen["hand"] == list(state.position.hands[viewer])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([1, 2, 3, 4]), physical=st.booleans())
+def test_a_valley_worked_out_from_the_last_one_is_the_valley_built_from_scratch(
+    seed: int, players: int, physical: bool
+) -> None:
+    """A laid card extends the previous position's Valley view (`Valley.laid`): every question it
+    answers is answered as by a view built from the position alone, through Gorges, Crosses and
+    tokens covered by later cards."""
+    from controller.games.zillertal.valley import Valley
+
+    rng = random.Random(seed)
+    state = GAME.new_game(players=players, seed=seed, hands="physical" if physical else "dealt")
+    laid = 0
+    while not state.is_terminal():
+        t = state._position
+        valley = state.valley
+        fresh = Valley(state._set.valley, t.placed, t.gorge, t.crosses, t.tokens)
+        assert (valley.first, valley.last, valley.placed, valley.gorge) == (
+            fresh.first,
+            fresh.last,
+            fresh.placed,
+            fresh.gorge,
+        )
+        assert [valley.column_counts(c) for c in valley.columns()] == [fresh.column_counts(c) for c in fresh.columns()]
+        assert [valley.height(line) for line in valley.lines()] == [fresh.height(line) for line in fresh.lines()]
+        assert [valley.top_card(c) for c in valley.columns()] == [fresh.top_card(c) for c in fresh.columns()]
+        assert valley.zone_counts() == fresh.zone_counts()
+        for card in state._set.valley.values():
+            assert valley.placements(card) == fresh.placements(card)
+        action = rng.choice(state.legal_actions())
+        laid += isinstance(action, Place)
+        state = state.apply(action)
+    assert laid > 0

@@ -127,13 +127,12 @@ def _next(state: ZillertalState, table: Position) -> ZillertalState:
     following = type(state)(state._game, state._set, state._custom, table)
     t = state._position
     valley = state._valley
-    if valley is not None and (table.placed, table.gorge, table.crosses, table.tokens) == (
-        t.placed,
-        t.gorge,
-        t.crosses,
-        t.tokens,
-    ):
+    if valley is None or table.crosses != t.crosses or table.tokens != t.tokens:
+        return following
+    if (table.placed, table.gorge) == (t.placed, t.gorge):
         following._valley = valley  # the Valley is unchanged: its view (an immutable one) carries over
+    elif table.placed[:-1] == t.placed and table.gorge in (t.gorge, None):
+        following._valley = valley.laid(table.placed[-1], table.gorge)  # one card laid on top
     return following
 
 

@@ -102,6 +102,45 @@ class Valley:
         self._counts: tuple[Counts, ...] = tuple(tuple(c) for c in counts)
         self._zone_counts: dict[str, Counts] | None = None
 
+    def laid(self, card: Placed, gorge: int | None) -> Valley:
+        """This Valley with `card` laid on top (ZT-2), and the Gorge now at `gorge` (None once the
+        card covers it, ZT-3): the same view as one built from scratch, worked out from this one.
+        The new card hides the tokens in the columns it covers (ZT-4: they were all placed before
+        it) and shows its own icons there; every other column stays as it was."""
+        cards = self._cards
+        width = cards[card.card].width
+        placed = (*self.placed, card)
+        if not self.placed:
+            return Valley(cards, placed, gorge, self.crosses, self.tokens)
+        first, last = min(self.first, card.at), max(self.last, card.at + width)
+        shift = self.first - first
+        size = last - first
+        index = len(self.placed)
+        col_top = [-1] * size
+        col_top[shift : shift + len(self._col_top)] = self._col_top
+        line_top = [-1] * (size + 1)
+        line_top[shift : shift + len(self._line_top)] = self._line_top
+        counts: list[Counts] = [ZERO] * size
+        counts[shift : shift + len(self._counts)] = self._counts
+        columns = cards[card.card].columns
+        for c in range(card.at, card.at + width):
+            col_top[c - first] = index
+            counts[c - first] = columns[c - card.at]
+        for line in range(card.at, card.at + width + 1):
+            line_top[line - first] = index
+        valley = Valley.__new__(Valley)
+        valley._cards = cards
+        valley.placed = placed
+        valley.gorge = gorge
+        valley.crosses = self.crosses
+        valley.tokens = self.tokens
+        valley.first, valley.last = first, last
+        valley._col_top, valley._line_top = col_top, line_top
+        valley._line_heights = None
+        valley._counts = tuple(counts)
+        valley._zone_counts = None
+        return valley
+
     # --- geometry ----------------------------------------------------------------------------
     @property
     def empty(self) -> bool:
@@ -165,7 +204,11 @@ class Valley:
         """The visible land-line height at each dotted line, from the first (kept by the view)."""
         heights = self._line_heights
         if heights is None:
-            heights = self._line_heights = [self.height(line) for line in range(self.first, self.last + 1)]
+            placed, cards, first = self.placed, self._cards, self.first
+            heights = self._line_heights = [
+                cards[placed[top].card].heights[first + offset - placed[top].at] if top >= 0 else None
+                for offset, top in enumerate(self._line_top)
+            ]
         return heights
 
     # --- what is visible ---------------------------------------------------------------------
@@ -200,12 +243,10 @@ class Valley:
         if self._zone_counts is not None:
             return dict(self._zone_counts)
         result: dict[str, Counts] = {}
+        counts, first = self._counts, self.first
         for name, columns in self.zones().items():
-            totals = [0] * len(ICONS)
-            for c in columns:
-                for i, n in enumerate(self._counts[c - self.first]):
-                    totals[i] += n
-            result[name] = tuple(totals)
+            # Per icon, the sum over the zone's columns.
+            result[name] = tuple(map(sum, zip(*(counts[c - first] for c in columns), strict=True))) if columns else ZERO
         self._zone_counts = result
         return dict(result)
 
