@@ -106,6 +106,22 @@ def _neighbours(radius: int) -> dict[Cell, tuple[Cell, ...]]:
     return {cell: tuple(n for n in (step(cell, d) for d in DIRECTIONS) if n in hexes) for cell in hexes}
 
 
+@cache
+def _lines(radius: int) -> dict[tuple[Cell, Direction], tuple[Cell, ...]]:
+    """From each hex in each direction, the hexes up to the board's edge (kept per radius)."""
+    hexes = _hexes(radius)
+    lines: dict[tuple[Cell, Direction], tuple[Cell, ...]] = {}
+    for start in hexes:
+        for dq, dr in DIRECTIONS:
+            cells = []
+            cell = (start[0] + dq, start[1] + dr)
+            while cell in hexes:
+                cells.append(cell)
+                cell = (cell[0] + dq, cell[1] + dr)
+            lines[start, (dq, dr)] = tuple(cells)
+    return lines
+
+
 @dataclass(frozen=True, slots=True)
 class HexGrid:
     """A hex-hex board of `radius` R: 3R(R+1)+1 hexes with the notation of F-1."""
@@ -147,14 +163,13 @@ class HexGrid:
 
         The start hex is not included; the last hex is where the piece stops. Empty if it cannot move.
         """
-        cells: list[Cell] = []
-        hexes = _hexes(self.radius)
-        dq, dr = direction
-        cell = (start[0] + dq, start[1] + dr)
-        while cell in hexes and not blocked(cell):
-            cells.append(cell)
-            cell = (cell[0] + dq, cell[1] + dr)
-        return tuple(cells)
+        line = _lines(self.radius).get((start, direction))
+        if line is None:  # from off the board, or not one of DIRECTIONS: nowhere to go
+            return ()
+        for index, cell in enumerate(line):
+            if blocked(cell):
+                return line[:index]
+        return line
 
     def row_letter(self, r: int) -> str:
         return chr(ord("a") + r + self.radius)

@@ -11,7 +11,6 @@ from controller.games.base import (
     Cell,
     NotationError,
 )
-from controller.games.fillit.model import board_order
 
 if TYPE_CHECKING:
     from controller.games.fillit.state import FillitState
@@ -33,12 +32,6 @@ class Slide:
 
     origin: Cell
     target: Cell
-
-
-def _sort_key(action: Action) -> tuple[int, int, int, int, int]:
-    assert isinstance(action, Slide | StoneStep)
-    kind = 0 if isinstance(action, Slide) else 1
-    return (kind, *board_order(action.origin), *board_order(action.target))
 
 
 def action_fields(state: FillitState, action: Action) -> tuple[tuple[Cell], tuple[Cell]]:

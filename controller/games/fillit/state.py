@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.fillit import actions, turns, views
-from controller.games.fillit.actions import Slide, StoneStep, _sort_key
+from controller.games.fillit.actions import Slide, StoneStep
 from controller.games.fillit.model import (
     CHIPS,
     PHASE_PAWN_MOVED,
@@ -32,6 +33,16 @@ from controller.games.seats import colour_title
 
 if TYPE_CHECKING:
     from controller.games.fillit.game import Fillit
+
+BOARD_ORDER = itemgetter(1, 0)
+"""`board_order` (row by row from the north, west to east) as a C-level key: sorting runs in every
+position of a playout."""
+
+
+def _slide_order(slide: Slide) -> tuple[int, int]:
+    """The notation's order of one pawn's slides: they share the origin, so by where they stop."""
+    target = slide.target
+    return (target[1], target[0])
 
 
 @cache
@@ -254,7 +265,7 @@ class FillitState(State):
         side = self.side_of(self._current if player is None else player)
         targets = _step_targets(self.grid)
         steps: list[StoneStep] = []
-        for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=board_order):
+        for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=BOARD_ORDER):
             steps.extend(StoneStep(origin, target) for target in targets[origin])
         return tuple(steps)
 
@@ -307,11 +318,11 @@ class FillitState(State):
         if self.is_terminal():
             return ()
         if self._phase == PHASE_STONE_MOVED:
-            return tuple(sorted(self.slide_paths(), key=_sort_key))
+            return tuple(sorted(self.slide_paths(), key=_slide_order))
         steps = self.stone_steps()
         if self._phase == PHASE_PAWN_MOVED:
             return steps
-        slides = tuple(sorted(self.slide_paths(), key=_sort_key))
+        slides = tuple(sorted(self.slide_paths(), key=_slide_order))
         freeing = self._freeing(steps)
         if slides or freeing:
             # F-5: some order allows a slide, so the turn must include one; a stone step first is
