@@ -93,11 +93,16 @@ def over_limits(hand: Hand, up: Hand) -> bool:
     return len(hand) > HAND_LIMIT or len(up) > UP_LIMIT or len(hand) + len(up) > TOTAL_LIMIT
 
 
-_ORDER = {card: index for index, card in enumerate((*SIGNS, SUN, MOON))}
+class _CardOrder(dict[Card, int]):
+    """Each card's place in the fixed order (signs, Sun, Black Moon); any other card (an unseen
+    one) after them. Its `__getitem__` is a sort key that runs in C for the known cards."""
+
+    def __missing__(self, card: Card) -> int:
+        return len(self)
 
 
-def _order(card: Card) -> int:
-    return _ORDER.get(card, len(_ORDER))
+_ORDER = _CardOrder({card: index for index, card in enumerate((*SIGNS, SUN, MOON))})
+_order = _ORDER.__getitem__
 
 
 def _distinct(items: Hand) -> list[Card]:
