@@ -20,7 +20,9 @@ class LazyRegistry(Mapping[str, T]):
     def __getitem__(self, name: str) -> T:
         entry = self._made.get(name)
         if entry is None:
-            entry = self._made[name] = self._makers[name]()  # KeyError for a name not registered
+            # KeyError for a name not registered. Two threads asking at once both make one, and
+            # both get the one kept first (setdefault is atomic): a game is one object everywhere.
+            entry = self._made.setdefault(name, self._makers[name]())
         return entry
 
     def __iter__(self) -> Iterator[str]:

@@ -93,3 +93,24 @@ def test_the_probe_check_sees_a_probe(tmp_path: Path) -> None:
         "sample.py:1: getattr(action, 'card', None)",
         "sample.py:2: hasattr(self.state, 'seats')",
     ]
+
+
+def test_the_registries_make_each_entry_once_and_only_when_asked() -> None:
+    from controller.games.registry import LazyRegistry
+
+    made: list[str] = []
+
+    def maker(name: str):
+        def make() -> object:
+            made.append(name)
+            return object()
+
+        return make
+
+    registry: LazyRegistry[object] = LazyRegistry({"a": maker("a"), "b": maker("b")})
+    assert list(registry) == ["a", "b"] and len(registry) == 2 and "a" in registry and "c" not in registry
+    assert made == []  # nothing is made before it is looked up
+    first = registry["a"]
+    assert registry["a"] is first and made == ["a"]
+    assert registry.get("c") is None
+    assert [name for name, _ in registry.items()] == ["a", "b"] and made == ["a", "b"]
