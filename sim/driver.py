@@ -455,7 +455,8 @@ class HandsDriver:
     def waiting(self) -> bool:
         """Whether nothing on this board can happen until something outside it does: the board
         stands set, no move or mishap is under way, and the seat to move plays on another board,
-        or is a bot still thinking in its worker (or the game is over). A board that hurries
+        or is a bot still thinking in its worker, or nothing is left to play by itself (the game
+        is over, or only a person's request can start the next move). A board that hurries
         through board time idles in real time then."""
         if self.current is not None or self._requested or self._restoring is not None or not self._ready:
             return False

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import Action, Cell, Mark, Occupancy, State
@@ -33,11 +32,6 @@ from controller.games.seats import colour_title
 
 if TYPE_CHECKING:
     from controller.games.fillit.game import Fillit
-
-BOARD_ORDER = itemgetter(1, 0)
-"""`board_order` (row by row from the north, west to east) as a C-level key: sorting runs in every
-position of a playout."""
-
 
 def _slide_order(slide: Slide) -> tuple[int, int]:
     """The notation's order of one pawn's slides: they share the origin, so by where they stop."""
@@ -265,7 +259,7 @@ class FillitState(State):
         side = self.side_of(self._current if player is None else player)
         targets = _step_targets(self.grid)
         steps: list[StoneStep] = []
-        for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=BOARD_ORDER):
+        for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=board_order):
             steps.extend(StoneStep(origin, target) for target in targets[origin])
         return tuple(steps)
 

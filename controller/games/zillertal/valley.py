@@ -18,6 +18,13 @@ ZERO: Counts = (0,) * len(ICONS)
 ICON_INDEX = {icon: index for index, icon in enumerate(ICONS)}
 
 
+def _cover(col_top: list[int], line_top: list[int], index: int, offset: int, width: int) -> None:
+    """ZT-2: card `index`, its left edge `offset` lines from the Valley's first, now lies on top of
+    the columns and dotted lines it covers."""
+    col_top[offset : offset + width] = [index] * width
+    line_top[offset : offset + width + 1] = [index] * (width + 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A Valley card laid with its left edge on dotted line `at`."""
@@ -81,11 +88,7 @@ class Valley:
         col_top = [-1] * size
         line_top = [-1] * (size + 1)
         for index, p in enumerate(placed):
-            width = cards[p.card].width
-            for c in range(p.at, p.at + width):
-                col_top[c - self.first] = index
-            for line in range(p.at, p.at + width + 1):
-                line_top[line - self.first] = index
+            _cover(col_top, line_top, index, p.at - self.first, cards[p.card].width)
         self._col_top = col_top
         self._line_top = line_top
         self._line_heights: list[int | None] | None = None
@@ -122,12 +125,8 @@ class Valley:
         line_top[shift : shift + len(self._line_top)] = self._line_top
         counts: list[Counts] = [ZERO] * size
         counts[shift : shift + len(self._counts)] = self._counts
-        columns = cards[card.card].columns
-        for c in range(card.at, card.at + width):
-            col_top[c - first] = index
-            counts[c - first] = columns[c - card.at]
-        for line in range(card.at, card.at + width + 1):
-            line_top[line - first] = index
+        _cover(col_top, line_top, index, card.at - first, width)
+        counts[card.at - first : card.at - first + width] = cards[card.card].columns
         valley = Valley.__new__(Valley)
         valley._cards = cards
         valley.placed = placed
