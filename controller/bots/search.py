@@ -176,8 +176,9 @@ class Leaf:
             return (0.5,) * state.players
         prepared = self._evaluator.prepare(before)
         scores = [self._evaluator.score(prepared, last, state, seat) for seat in range(state.players)]
-        for score in scores:
-            self._sizes += abs(score)
-        self._seen += len(scores)
+        leads = [score - max(scores[:seat] + scores[seat + 1 :]) for seat, score in enumerate(scores)]
+        for lead in leads:
+            self._sizes += abs(lead)
+        self._seen += len(leads)
         scale = self._sizes / self._seen or 1.0
-        return tuple(1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -score / scale)))) for score in scores)
+        return tuple(1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -lead / scale)))) for lead in leads)

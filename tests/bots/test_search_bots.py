@@ -8,7 +8,8 @@ import random
 import pytest
 
 from controller.bots import BOTS, SEARCH_LEVELS, make_bot
-from controller.bots.search import SearchBot, SearchBudget
+from controller.bots.heuristics import EVALUATORS
+from controller.bots.search import Leaf, SearchBot, SearchBudget
 from controller.games import State, load_game
 
 HIDDEN = ["zillo", "zodiac", "zillertal"]
@@ -111,3 +112,38 @@ def test_levels_are_named_weakest_first() -> None:
 def test_a_budget_says_what_is_wrong() -> None:
     with pytest.raises(ValueError, match="at least one simulation"):
         SearchBudget(simulations=0)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_seat_that_did_not_choose_is_valued_by_the_position_alone(name: str) -> None:
+    """The search values every seat where a simulation stops. What the mover knew when choosing (a
+    draw's expectation, the contracts it hoped for) is the mover's: a seat that did not choose the
+    last action stands as the position it now sees shows, whichever action led there."""
+    evaluator = EVALUATORS[name]
+    checked = 0
+    for state in positions(name, 2, 300, seed=3):
+        if state.is_terminal():
+            continue
+        other = 1 - state.current_player
+        prepared = evaluator.prepare(state)
+        actions = state.legal_actions()
+        for action in actions:
+            after = state.apply(action)
+            if after.is_terminal():
+                continue
+            scores = {evaluator.score(prepared, named, after, other) for named in actions}
+            assert len(scores) == 1, f"seat {other + 1} after {state.action_to_str(action)}"
+            checked += 1
+    assert checked > 100
+
+
+def test_leaf_values_are_each_seats_lead_over_the_best_other() -> None:
+    """Two seats share one game: one's lead is the other's deficit, so their values sum to one."""
+    leaf = Leaf(EVALUATORS["zodiac"])
+    for state in positions("zodiac", 2, 120, seed=5)[1:]:
+        if state.is_terminal():
+            break
+        action = state.legal_actions()[0]
+        values = leaf.value(state, action, state.apply(action))
+        assert values[0] + values[1] == pytest.approx(1.0)
+    assert any(abs(value - 0.5) > 0.05 for value in values)

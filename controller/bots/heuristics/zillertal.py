@@ -45,6 +45,9 @@ class ZillertalEvaluator:
 
     def score(self, prepared: Any, action: Action, after: State, me: int) -> float:
         assert isinstance(prepared, Prepared) and isinstance(after, ZillertalState)
+        if me != prepared.me:
+            # Another seat did not choose this action: it stands as its own view of `after` shows.
+            return value(after, after.observation(me))
         if isinstance(action, End):
             # The card drawn and the contracts taken are unknown when choosing: score the choice only.
             before = value(prepared.state, prepared.obs, turn_over=True)

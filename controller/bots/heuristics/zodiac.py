@@ -66,6 +66,9 @@ class ZodiacEvaluator:
 
     def score(self, prepared: Any, action: Action, after: State, me: int) -> float:
         assert isinstance(prepared, Prepared)
+        if me != prepared.me:
+            # Another seat did not choose this action: it stands as its own view of `after` shows.
+            return position_value(after.observation(me))
         if isinstance(action, Draw):
             if prepared._draw is None:
                 prepared._draw = expected_draw(prepared.obs)

@@ -104,10 +104,11 @@ Way = tuple[int, tuple[int, ...], Move]
 _WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
 
 
-KnownMoves = tuple[Block, tuple[int, int], tuple[Move, ...]]
-"""A block's moves as one position worked them out: (block, near, moves), the blocks and cylinders
-in its region then (masks of BIT) as `near`. A plain tuple, always unpacked by these names: it is
-made for every block of every position a playout passes (a named tuple costs a tenth of the speed)."""
+KnownMoves = tuple[Block, int, int, int, tuple[Move, ...]]
+"""A block's moves as one position worked them out: (block, region, blocks near, cylinders near,
+moves), its region (`region_of`) and the fields in it that held a block and a cylinder then, as masks
+of BIT. A plain tuple, always unpacked by these names: it is made for every block of every position a
+playout passes (a named tuple costs a tenth of the speed)."""
 _REGIONS: dict[tuple[int, Cell], int] = {}
 
 

@@ -185,31 +185,32 @@ class KlotzState(State):
         return masks
 
     def _moves_from(self, origin: Cell, block: Block, masks: tuple[int, int]) -> tuple[Move, ...]:
-        """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
-        end on (its region): a block whose region holds the same blocks as in the position before
-        keeps the moves worked out there (a move changes two or three fields of the board)."""
+        """K-3: the moves of `block` on `origin` (see `_known`)."""
         known = self._known_moves
         if known is None:
             known = self._known_moves = {}
         entry = known.get(origin)
-        if entry is not None:
-            then, _, moves = entry
-            if then is block:
-                return moves
-        region = region_of(block.size, origin)
-        near = (masks[0] & region, masks[1] & region)
+        if entry is None or entry[0] is not block:
+            entry = known[origin] = self._known(origin, block, *masks)
+        return entry[4]
+
+    def _known(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
+        """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
+        end on (its region): a block whose region holds the same blocks as in the position before
+        keeps the moves worked out there (a move changes two or three fields of the board)."""
         inherited = self._inherited
         entry = inherited.get(origin) if inherited is not None else None
-        if entry is not None:
-            then, near_then, moves = entry
-            if then is block and near_then == near:
-                known[origin] = entry
-                return moves
+        if entry is not None and entry[0] is block:
+            region = entry[1]
+            if entry[2] == anything & region and entry[3] == cylinders & region:
+                return entry
+        return self._work_out(origin, block, anything, cylinders)
+
+    def _work_out(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
+        region = region_of(block.size, origin)
         found: list[Move] = []
-        self._add_moves(origin, block, masks, found)
-        moves = tuple(found)
-        known[origin] = (block, near, moves)
-        return moves
+        self._add_moves(origin, block, (anything, cylinders), found)
+        return (block, region, anything & region, cylinders & region, tuple(found))
 
     def _add_moves(self, origin: Cell, block: Block, masks: tuple[int, int], moves: list[Move]) -> None:
         anything, cylinders = masks
@@ -237,13 +238,32 @@ class KlotzState(State):
         return block.player is None or block.player == player
 
     def moves_of(self, player: int) -> tuple[Move, ...]:
-        """Every move `player` could make if it were their turn (used for threats and hints)."""
+        """Every move `player` could make if it were their turn (used for threats and hints). The
+        playouts' hot path: `may_move` and `_moves_from` written out for each block."""
         moves: list[Move] = []
-        blocks, masks = self._blocks, self._masks()
+        extend = moves.extend
+        blocks = self._blocks
+        anything, cylinders = self._masks()
+        known = self._known_moves
+        if known is None:
+            known = self._known_moves = {}
+        inherited = self._inherited or known
         for origin in sorted(blocks):
             block = blocks[origin]
-            if self.may_move(player, block):
-                moves.extend(self._moves_from(origin, block, masks))
+            owner = block.player
+            if owner != player and (owner is not None or block.is_square):
+                continue
+            entry = known.get(origin)
+            if entry is None or entry[0] is not block:
+                entry = inherited.get(origin)  # `_known`, written out
+                if entry is None or entry[0] is not block:
+                    entry = self._work_out(origin, block, anything, cylinders)
+                else:
+                    region = entry[1]
+                    if entry[2] != anything & region or entry[3] != cylinders & region:
+                        entry = self._work_out(origin, block, anything, cylinders)
+                known[origin] = entry
+            extend(entry[4])
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
