@@ -7,7 +7,8 @@ candidate actions come in the engine's deterministic order.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from controller.bots.heuristics import EVALUATORS, Evaluator
@@ -71,18 +72,29 @@ class GreedyBot:
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
 
-# Search levels, weakest first, in simulations per move. The strongest fits the Pi Zero 2 W's think
-# time of about 3 s in the slowest game (Zillo, about 1.5 ms a simulation on a laptop core, and the
-# Pi 15-25 times slower); the weaker one thinks a quarter as long (docs/bots.md, "Levels").
-SEARCH_LEVELS: dict[str, SearchBudget] = {
-    "search-1": SearchBudget(simulations=25),
-    "search-2": SearchBudget(simulations=100),
+@dataclass(frozen=True)
+class SearchLevel:
+    """A search level: the simulations it runs per move in each game. A level is a think time, and a
+    simulation costs each game a different time, so each game gets the simulations that fill it."""
+
+    simulations: Mapping[str, int]
+
+    def budgets(self) -> dict[str, SearchBudget]:
+        return {game: SearchBudget(simulations=count) for game, count in self.simulations.items()}
+
+
+# Search levels, weakest first. `search-2` is the strongest search a Pi Zero 2 W affords in about
+# 3 s a move: a simulation's measured cost on the development machine (docs/bots.md, "Levels") times
+# 25, the slow end of the Pi's factor for pure Python. `search-1` thinks about a fifth as long.
+SEARCH_LEVELS: dict[str, SearchLevel] = {
+    "search-1": SearchLevel({"klotz": 25, "fillit": 100, "zillo": 30, "zillertal": 70, "zodiac": 70}),
+    "search-2": SearchLevel({"klotz": 180, "fillit": 500, "zillo": 160, "zillertal": 360, "zodiac": 360}),
 }
 
 
 def _search_bot(name: str) -> Callable[[int], Bot]:
-    budget = SEARCH_LEVELS[name]
-    return lambda seed: SearchBot(seed, budget, name)
+    budgets = SEARCH_LEVELS[name].budgets()
+    return lambda seed: SearchBot(seed, name=name, budgets=budgets)
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
@@ -103,4 +115,14 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "SEARCH_LEVELS", "Bot", "Evaluator", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "SEARCH_LEVELS",
+    "Bot",
+    "Evaluator",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "SearchLevel",
+    "make_bot",
+]

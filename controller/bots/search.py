@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.bots.heuristics import EVALUATORS, Evaluator
@@ -60,9 +60,17 @@ class Node:
 class SearchBot:
     """Information-set Monte Carlo tree search with a budget (see the module's docstring)."""
 
-    def __init__(self, seed: int = 0, budget: SearchBudget | None = None, name: str = "search") -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: SearchBudget | None = None,
+        name: str = "search",
+        budgets: Mapping[str, SearchBudget] | None = None,
+    ) -> None:
+        """`budget` for every game, or `budgets` by game name (a level's; `budget` for the rest)."""
         self.name = name
         self.budget = budget or SearchBudget(200)
+        self._budgets = budgets or {}
         self._rng = random.Random(seed)
         self._stop: Callable[[], bool] = lambda: False
 
@@ -76,7 +84,7 @@ class SearchBot:
             return actions[0]
         me = state.current_player
         root = Node(None, -1)
-        budget = self.budget
+        budget = self._budgets.get(state.game.name, self.budget)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         leaf = Leaf(EVALUATORS.get(state.game.name))
         done = 0
@@ -85,13 +93,13 @@ class SearchBot:
                 break
             if done and self._stop():
                 break
-            self._simulate(root, state.sample_unseen(me, self._rng), leaf)
+            self._simulate(root, state.sample_unseen(me, self._rng), leaf, budget.rollout_plies)
             done += 1
         best = max(root.children.values(), key=lambda child: (child.visits, child.reward))
         assert best.action is not None
         return best.action
 
-    def _simulate(self, root: Node, state: State, leaf: Leaf) -> None:
+    def _simulate(self, root: Node, state: State, leaf: Leaf, rollout_plies: int) -> None:
         rng = self._rng
         path = [root]
         node = root
@@ -114,7 +122,7 @@ class SearchBot:
             assert node.action is not None
             before, last, state = state, node.action, state.apply_legal(node.action)
             path.append(node)
-        for _ in range(self.budget.rollout_plies):
+        for _ in range(rollout_plies):
             if state.is_terminal():
                 break
             before, last = state, rng.choice(state.legal_actions())

@@ -295,6 +295,13 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         help="where each game's result is kept, so an interrupted ladder goes on (default ladder-GAME.jsonl)",
     )
     ladder.add_argument("--svg", metavar="FILE", help="also draw rating against level into FILE")
+    ladder.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play N games at a time, one per core (default 1); the results are the same",
+    )
     ladder.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
     ladder.set_defaults(run=commands["ladder"])
     return parser

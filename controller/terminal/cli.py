@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.bots import BOTS
+from controller.bots import BOTS, SEARCH_LEVELS
 from controller.games import GAMES, Capabilities, Game, State, load_game
 from controller.games.seats import result_line, seat_name
 from controller.terminal import arguments
@@ -56,7 +56,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     print(f"{game.title}: {counts} players (usually {game.default_players}); rules: docs/games/{game.name}.md")
     for line in capability_lines(game.capabilities):
         print(line)
-    print(f"bot levels, weakest first (--bot): {', '.join(BOTS)}; strength in docs/bots.md")
+    searches = ", ".join(
+        f"{name} {level.simulations[game.name]} simulations a move" for name, level in SEARCH_LEVELS.items()
+    )
+    print(f"bot levels, weakest first (--bot): {', '.join(BOTS)} ({searches}); strength in docs/bots.md")
     if not game.options:
         print("no options")
         return 0
@@ -428,7 +431,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     results = Path(args.results or f"ladder-{game.name}.jsonl")
     total = len(schedule(levels, max(args.games, 0), args.seed))
     with progress_bar(total, f"{game.title} ladder", "game", enabled=not args.json) as advance:
-        summary = run_ladder(game, levels, args.games, args.seed, results, parse_options(args.option), advance)
+        summary = run_ladder(
+            game, levels, args.games, args.seed, results, parse_options(args.option), advance, args.jobs
+        )
     if args.svg:
         Path(args.svg).write_text(ladder_svg(summary), encoding="utf-8")
     print(json.dumps(summary) if args.json else format_ladder(summary))

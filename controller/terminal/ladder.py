@@ -9,9 +9,11 @@ is appended to the results file at once: an interrupted ladder goes on where it 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from itertools import combinations
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from openskill.models import PlackettLuce
 
 from controller.bots import BOTS, make_bot
 from controller.bots.seeds import bot_seed, game_seed
-from controller.games import Game
+from controller.games import Game, load_game
 
 Z95 = 1.96  # a rating's 95 % interval is mu +- Z95 sigma
 
@@ -111,8 +113,11 @@ def run_ladder(
     results: Path,
     options: dict[str, Any],
     on_game: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
-    """Play what is missing of the ladder, then rate every level from all its games."""
+    """Play what is missing of the ladder (in `jobs` worker processes side by side), then rate every
+    level from all its games. Each game is seeded by itself, so the results do not depend on `jobs`;
+    the ratings take the games in schedule order whatever order they finished in."""
     unknown = [level for level in levels if level not in BOTS]
     if unknown:
         raise ValueError(f"unknown level {unknown[0]!r} (levels: {', '.join(BOTS)})")
@@ -120,23 +125,46 @@ def run_ladder(
         raise ValueError("a ladder needs at least two different levels")
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {jobs}")
     if 2 not in game.player_counts:
         raise ValueError(f"{game.title} is not played by two, and the ladder pairs levels two by two")
     header = {"game": game.name, "levels": list(levels), "games": games, "seed": seed, "options": options}
     store = ResultsFile(results, header)
     done = store.load()
     matches = schedule(levels, games, seed)
-    played: list[Result] = []
-    for match in matches:
-        if match.key in done:
-            played.append(Result(match, done[match.key]))
-        else:
-            result = play_match(game, match, options)
-            store.add(result)
-            played.append(result)
+    played = {match.number: Result(match, done[match.key]) for match in matches if match.key in done}
+    for _ in played:
         if on_game is not None:
             on_game()
-    return summarise(game, levels, games, seed, played)
+    missing = [match for match in matches if match.number not in played]
+    for result in _play_all(game, missing, options, jobs):
+        store.add(result)
+        played[result.match.number] = result
+        if on_game is not None:
+            on_game()
+    return summarise(game, levels, games, seed, [played[match.number] for match in matches])
+
+
+def _play_all(game: Game, matches: Sequence[Match], options: dict[str, Any], jobs: int) -> Iterator[Result]:
+    """Each match's result as it ends: here, or in `jobs` worker processes."""
+    if jobs == 1 or len(matches) < 2:
+        for match in matches:
+            yield play_match(game, match, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        pending = [pool.submit(_play_by_name, game.name, match, options) for match in matches]
+        try:
+            for future in as_completed(pending):
+                yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _play_by_name(name: str, match: Match, options: dict[str, Any]) -> Result:
+    """A worker's game: the game looked up by name (a worker starts afresh, `spawn`)."""
+    return play_match(load_game(name), match, options)
 
 
 def summarise(game: Game, levels: Sequence[str], games: int, seed: int, played: Sequence[Result]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import pytest
 from controller.bots import BOTS, SEARCH_LEVELS, make_bot
 from controller.bots.heuristics import EVALUATORS
 from controller.bots.search import Leaf, SearchBot, SearchBudget
-from controller.games import State, load_game
+from controller.games import GAMES, State, load_game
 
 HIDDEN = ["zillo", "zodiac", "zillertal"]
 
@@ -102,8 +102,9 @@ def test_the_interrupted_search_answers_with_the_best_so_far() -> None:
 
 def test_levels_are_named_weakest_first() -> None:
     assert list(BOTS) == ["random", "greedy", "search-1", "search-2"]
-    budgets = [SEARCH_LEVELS[name].simulations for name in ("search-1", "search-2")]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 2
+    for game in GAMES:
+        weaker, stronger = (SEARCH_LEVELS[name].simulations[game] for name in ("search-1", "search-2"))
+        assert 1 <= weaker < stronger, game
     assert make_bot("search-2", 1).name == "search-2"
     with pytest.raises(ValueError, match=r"unknown bot 'deep'.*search-2"):
         make_bot("deep", 0)
@@ -147,3 +148,15 @@ def test_leaf_values_are_each_seats_lead_over_the_best_other() -> None:
         values = leaf.value(state, action, state.apply(action))
         assert values[0] + values[1] == pytest.approx(1.0)
     assert any(abs(value - 0.5) > 0.05 for value in values)
+
+
+@pytest.mark.parametrize("name", ["klotz", "zodiac"])
+def test_a_level_runs_its_simulations_for_the_game_on_the_table(name: str) -> None:
+    """A level is a think time: each game gets the simulations that fill it."""
+    state = next(state for state in positions(name, 2, 10) if len(state.legal_actions()) > 1)
+    bot = make_bot("search-1", 0)
+    assert isinstance(bot, SearchBot)
+    asked: list[int] = []
+    bot.interrupt_when(lambda: asked.append(1) is None and False)  # asked before every simulation but the first
+    bot.choose(state)
+    assert len(asked) + 1 == SEARCH_LEVELS["search-1"].simulations[name]

@@ -45,6 +45,23 @@ def test_an_interrupted_ladder_plays_only_what_is_missing(tmp_path: Path) -> Non
     assert len(results.read_text().splitlines()) == 5
 
 
+def test_games_played_side_by_side_give_the_same_ladder(tmp_path: Path) -> None:
+    """`--jobs`: each game is seeded by itself and rated in schedule order, so two workers (with a
+    ladder half played before) come to the very same ratings and results as one."""
+    alone = run_ladder(FILLIT, ["random", "greedy", "search-1"], 2, 0, tmp_path / "alone.jsonl", {})
+    results = tmp_path / "side.jsonl"
+    lines = (tmp_path / "alone.jsonl").read_text().splitlines()
+    results.write_text("\n".join(lines[:3]) + "\n")
+    counted: list[int] = []
+    side = run_ladder(
+        FILLIT, ["random", "greedy", "search-1"], 2, 0, results, {}, lambda: counted.append(1), jobs=2
+    )
+    assert side == alone and len(counted) == 6
+    assert sorted(results.read_text().splitlines()) == sorted(lines)
+    with pytest.raises(ValueError, match="--jobs must be at least 1"):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {}, jobs=0)
+
+
 def test_another_ladders_results_are_refused_in_words(tmp_path: Path) -> None:
     results = tmp_path / "ladder.jsonl"
     run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
