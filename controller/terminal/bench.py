@@ -20,6 +20,7 @@ from typing import Any
 from controller.games import GAMES, Game
 from controller.service.memory import CollectionPacer
 from controller.table.tracker_types import TrackerConfig
+from controller.terminal.bench_search import format_think_times, think_times
 from controller.terminal.bench_service import RUNS, PauseLog, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
@@ -155,10 +156,11 @@ def run_bench(
     only: str | None = None,
     service: bool = True,
     on_step: Callable[[], None] | None = None,
+    search_positions: int = 5,
 ) -> dict[str, Any]:
     """Every figure of the bench; `only` one game; `service`: the whole-game service runs too
-    (bench_service.py); `on_step` after each physical game, playout measurement and service run (a
-    progress bar: see `bench_steps`)."""
+    (bench_service.py); `on_step` after each physical game, playout measurement, game's search think
+    times and service run (a progress bar: see `bench_steps`)."""
     cases = _cases(only)
     tracker = [physical_case(case, model, games, seed, noise, on_step) for case in cases for model in SENSOR_MODELS]
     playouts = {}
@@ -169,6 +171,7 @@ def run_bench(
     chess_speed = chess_playout_speed(playout_seconds, seed)
     if on_step is not None:
         on_step()
+    search = think_times(search_positions, seed, on_step)
     runs = _service_runs(cases) if service else []
     service_results = service_bench(runs, on_run=on_step) if runs else []
     gpio = gpio_scan_costs()
@@ -181,6 +184,7 @@ def run_bench(
         "tracker": tracker,
         "playout_actions_per_s": playouts,
         "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
+        "search_think_time": search,
         "service": service_results,
         "gpio_scan": gpio,
     }
@@ -208,7 +212,7 @@ def bench_steps(games: int, only: str | None = None, service: bool = True) -> in
         raise ValueError(f"--games must be at least 1, not {games}")
     cases = _cases(only)
     runs = len(_service_runs(cases)) if service else 0
-    return len(cases) * len(SENSOR_MODELS) * games + len(GAMES) + 2 + runs
+    return len(cases) * len(SENSOR_MODELS) * games + 2 * len(GAMES) + 2 + runs
 
 
 def format_bench(result: dict[str, Any]) -> str:
@@ -242,6 +246,7 @@ def format_bench(result: dict[str, Any]) -> str:
         ratio = f"   {speed / chess_speed:>6.2f}x" if chess_speed else ""
         lines.append(f"  {name:<18} {speed:>12,.0f}{ratio}")
     lines.append(f"  {'python-chess':<18} {chess_speed:>12,.0f}" if chess_speed else "  python-chess: not installed")
+    lines += ["", format_think_times(result["search_think_time"])]
     if result["service"]:
         lines += ["", format_service(result["service"])]
     gpio = result.get("gpio_scan")

@@ -8,7 +8,7 @@ import pytest
 
 from controller.games import GAMES, load_game
 from controller.terminal import bench
-from controller.terminal.bench import CASES, format_bench, run_bench
+from controller.terminal.bench import CASES, bench_steps, format_bench, run_bench
 from controller.terminal.bench_gpio import run_gpio_bench
 from controller.terminal.bench_service import PauseLog, format_service, service_bench
 from controller.terminal.cli import main
@@ -95,7 +95,11 @@ def test_bench_measures_every_board_game_and_sensor_model_with_the_tables_built_
 ) -> None:
     short = tuple(dataclasses.replace(case, options={**case.options, **SHORT.get(case.game, {})}) for case in CASES)
     monkeypatch.setattr(bench, "CASES", short)
-    result = run_bench(games=1, playout_seconds=0.05, service=False)
+    steps: list[int] = []
+    result = run_bench(
+        games=1, playout_seconds=0.05, service=False, on_step=lambda: steps.append(1), search_positions=1
+    )
+    assert len(steps) == bench_steps(1, service=False)  # the progress bar ends full
     rows = {(row["case"], row["sensor"]): row for row in result["tracker"]}
     assert set(rows) == {(case.label, model) for case in CASES for model in ("binary", "count", "signed")}
     assert {case.label for case in CASES} >= {"klotz", "fillit", "zillertal", "zodiac", "zillo dealt", "zillo physical"}
@@ -107,9 +111,14 @@ def test_bench_measures_every_board_game_and_sensor_model_with_the_tables_built_
         assert (row["first_lift_max_ms"] > 0) == (row["case"] not in ("zillertal", "zodiac"))
         assert row["changed_max_ms"] >= max(row["first_lift_max_ms"], row["first_after_commit_max_ms"])
     assert set(result["playout_actions_per_s"]) == set(GAMES)
+    for name, row in result["search_think_time"].items():
+        weaker, stronger = (row["levels"][level] for level in ("search-1", "search-2"))
+        assert row["positions"] == 1 and 0 < weaker["simulations"] < stronger["simulations"], name
+        assert weaker["move_ms"] > 0 and row["ms_per_simulation"] > 0
     assert result["service"] == []
     text = format_bench(result)
     assert "first lift" in text and "place-to-LED" in text and "python-chess" in text and "zillo physical" in text
+    assert "search think time" in text
     assert "GPIO scan cost per backend" in text and "not measured on a Pi" in text
     json.dumps(result)  # --json keeps every figure
 
