@@ -10,6 +10,7 @@ from controller.games.base import Capabilities, Cell, Game, Option, State
 from controller.games.klotz.model import (
     CORNERS,
     CYLINDER_SETUP,
+    CYLINDERS,
     FORMAT_VERSION,
     GRID,
     INNER,
@@ -38,7 +39,7 @@ class Klotz(Game):
             blocks[INNER[colour]] = Block("square", SQUARE_STEPS, player)
         for size, cells in CYLINDER_SETUP.items():
             for text in cells:
-                blocks[GRID.parse_cell(text)] = Block("cylinder", size, None)
+                blocks[GRID.parse_cell(text)] = CYLINDERS[size, None]
         return KlotzState(self, count, blocks, current=0, ply=0, passes=0, winner=None, max_plies=max_plies)
 
     def state_from_json(self, data: Mapping[str, Any]) -> KlotzState:

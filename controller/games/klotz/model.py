@@ -61,6 +61,11 @@ class Block:
         return f"the {self.size}-block"
 
 
+CYLINDERS = {(size, player): Block("cylinder", size, player) for size in (1, 2, 3) for player in (None, 0, 1, 2, 3)}
+"""One block value per cylinder size and tile, shared by every position: a move makes no new block,
+and a block's moves worked out once stay known wherever the same block stands (KnownMoves)."""
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Move:
     """Move the block on `origin` to `target` (K-3: the path does not matter). Prints and parses its
@@ -106,32 +111,28 @@ _WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
 
 KnownMoves = tuple[Block, int, int, int, tuple[Move, ...]]
 """A block's moves as one position worked them out: (block, region, blocks near, cylinders near,
-moves), its region (`region_of`) and the fields in it that held a block and a cylinder then, as masks
+moves), its region (`reach_of`) and the fields in it that held a block and a cylinder then, as masks
 of BIT. A plain tuple, always unpacked by these names: it is made for every block of every position a
 playout passes (a named tuple costs a tenth of the speed)."""
-_REGIONS: dict[tuple[int, Cell], int] = {}
+Reach = tuple[int, tuple[Way, ...]]
+"""A block's reach from a field: its region (every field it may pass or end on, as a mask of BIT) and
+its ways by end field."""
+_REACH: dict[tuple[int, Cell], Reach] = {}
 
 
-def region_of(size: int, origin: Cell) -> int:
-    """Every field a block of `size` on `origin` may pass or end on, as a mask of BIT."""
-    region = _REGIONS.get((size, origin))
-    if region is None:
+def reach_of(size: int, origin: Cell) -> Reach:
+    """The region and the ways of a block of `size` on `origin`, worked out once."""
+    reach = _REACH.get((size, origin))
+    if reach is None:
+        ends = PATHS[size].ends(origin)
+        ways = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
         region = 0
-        for bit, masks_passed, _ in ways_of(size, origin):
+        for bit, masks_passed, _ in ways:
             region |= bit
             for mask in masks_passed:
                 region |= mask
-        _REGIONS[size, origin] = region
-    return region
-
-
-def ways_of(size: int, origin: Cell) -> tuple[Way, ...]:
-    """Every way of a block of `size` from `origin`, by end field."""
-    ways = _WAYS.get((size, origin))
-    if ways is None:
-        ends = PATHS[size].ends(origin)
-        ways = _WAYS[size, origin] = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
-    return ways
+        reach = _REACH[size, origin] = (region, ways)
+    return reach
 
 
 SQUARE_PIECES = {player: (Piece("square", player, SQUARE_MAGNET),) for player in range(4)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from controller.games.klotz.model import (
     BIT,
     CORNER_CELLS,
     CORNERS,
+    CYLINDERS,
     FORMAT_VERSION,
     GRID,
     INNER,
@@ -25,8 +27,7 @@ from controller.games.klotz.model import (
     Pass,
     parse_action,
     pieces_of,
-    region_of,
-    ways_of,
+    reach_of,
 )
 from controller.games.seats import colour_title
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 class KlotzState(State):
     __slots__ = (
         "_blocks",
+        "_changed",
         "_current",
         "_game",
         "_inherited",
@@ -45,6 +47,7 @@ class KlotzState(State):
         "_max_plies",
         "_occupancy",
         "_occupied",
+        "_order",
         "_passes",
         "_players",
         "_ply",
@@ -64,6 +67,8 @@ class KlotzState(State):
         max_plies: int | None,
         occupied: tuple[int, int] | None = None,
         inherited: dict[Cell, KnownMoves] | None = None,
+        changed: int = 0,
+        order: list[Cell] | None = None,
     ) -> None:
         self._game = game
         self._players = players
@@ -80,6 +85,8 @@ class KlotzState(State):
         # Each block's moves as worked out here, and as the position before worked them out.
         self._known_moves: dict[Cell, KnownMoves] | None = None
         self._inherited = inherited
+        self._changed = changed  # the fields the move from the position before changed (mask of BIT)
+        self._order = order  # the fields holding a block, sorted (None: not yet)
 
     def forget_derived(self) -> None:
         self._legal = self._known_moves = self._inherited = None
@@ -196,36 +203,33 @@ class KlotzState(State):
 
     def _known(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
         """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
-        end on (its region): a block whose region holds the same blocks as in the position before
-        keeps the moves worked out there (a move changes two or three fields of the board)."""
+        end on (its region): a block whose region the last move left alone (`_changed`, two or three
+        fields) keeps the moves the position before worked out."""
         inherited = self._inherited
         entry = inherited.get(origin) if inherited is not None else None
-        if entry is not None and entry[0] is block:
-            region = entry[1]
-            if entry[2] == anything & region and entry[3] == cylinders & region:
-                return entry
+        if entry is not None and entry[0] is block and not entry[1] & self._changed:
+            return entry
         return self._work_out(origin, block, anything, cylinders)
 
     def _work_out(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
-        region = region_of(block.size, origin)
-        found: list[Move] = []
-        self._add_moves(origin, block, (anything, cylinders), found)
-        return (block, region, anything & region, cylinders & region, tuple(found))
-
-    def _add_moves(self, origin: Cell, block: Block, masks: tuple[int, int], moves: list[Move]) -> None:
-        anything, cylinders = masks
+        """K-3: the moves of `block` on `origin` from the path tables: the end fields it may stop on
+        that some path reaches over empty fields only."""
+        region, ways = reach_of(block.size, origin)
+        near = anything & region
         if block.is_square:  # never onto a block; onto a corner only when it is its own
-            barred = (anything | NEVER_STOP) & ~BIT[self.corner_of(block.player or 0)] | anything
+            barred = (near | NEVER_STOP) & ~BIT[self.corner_of(block.player or 0)] | near
         else:  # a cylinder captures a square, never a cylinder
-            barred = cylinders | NEVER_STOP
-        append = moves.append
-        for bit, masks_passed, move in ways_of(block.size, origin):
+            barred = cylinders & region | NEVER_STOP
+        found: list[Move] = []
+        append = found.append
+        for bit, masks_passed, move in ways:
             if bit & barred:
                 continue
             for mask in masks_passed:
-                if not mask & anything:
+                if not mask & near:
                     append(move)
                     break
+        return (block, region, near, cylinders & region, tuple(found))
 
     def block_destinations(self, origin: Cell) -> dict[Cell, Path]:
         """K-3: distinct end fields of the block on `origin` (several paths to one field are one move)."""
@@ -248,20 +252,21 @@ class KlotzState(State):
         if known is None:
             known = self._known_moves = {}
         inherited = self._inherited or known
-        for origin in sorted(blocks):
+        changed = self._changed
+        asked_before = bool(known)
+        order = self._order
+        if order is None:
+            order = self._order = sorted(blocks)
+        for origin in order:
             block = blocks[origin]
             owner = block.player
             if owner != player and (owner is not None or block.is_square):
                 continue
-            entry = known.get(origin)
+            entry = known.get(origin) if asked_before else None
             if entry is None or entry[0] is not block:
                 entry = inherited.get(origin)  # `_known`, written out
-                if entry is None or entry[0] is not block:
+                if entry is None or entry[0] is not block or entry[1] & changed:
                     entry = self._work_out(origin, block, anything, cylinders)
-                else:
-                    region = entry[1]
-                    if entry[2] != anything & region or entry[3] != cylinders & region:
-                        entry = self._work_out(origin, block, anything, cylinders)
                 known[origin] = entry
             extend(entry[4])
         return tuple(moves)
@@ -275,7 +280,9 @@ class KlotzState(State):
     def apply_legal(self, action: Action) -> KlotzState:
         following = (self._current + 1) % self._players
         if isinstance(action, Pass):
-            return self._successor(self._blocks, following, passes=self._passes + 1, winner=None, masks=self._occupied)
+            return self._successor(
+                self._blocks, following, passes=self._passes + 1, winner=None, masks=self._occupied, order=self._order
+            )
         assert isinstance(action, Move)
         player = self._current
         blocks = dict(self._blocks)
@@ -288,18 +295,36 @@ class KlotzState(State):
         if not block.is_square and block.player is None:
             # K-4: the mover's tile leaves the cylinder it was on and goes onto this one.
             for cell, other in blocks.items():
-                if not other.is_square and other.player == player:
-                    blocks[cell] = Block("cylinder", other.size, None)
+                if other.player == player and not other.is_square:
+                    blocks[cell] = CYLINDERS[other.size, None]
                     break
-            block = Block("cylinder", block.size, player)
-        captured = self._captured(action.target)
-        if captured is not None:
-            home, victim = captured
+            block = CYLINDERS[block.size, player]
+        changed = origin_bit | target_bit
+        order = self._order
+        if order is not None:
+            order = order.copy()
+            order.remove(action.origin)
+        victim = blocks.get(action.target)
+        if victim is not None:  # rule text: a square captured goes back to its start field
+            home = self.home_of(victim.player or 0)
             blocks[home] = victim
             anything |= BIT[home]
+            changed |= BIT[home]
+            if order is not None:
+                insort(order, home)
+        elif order is not None:
+            insort(order, action.target)
         blocks[action.target] = block
         won = block.is_square and action.target == self.corner_of(player)
-        return self._successor(blocks, following, passes=0, winner=player if won else None, masks=(anything, cylinders))
+        return self._successor(
+            blocks,
+            following,
+            passes=0,
+            winner=player if won else None,
+            masks=(anything, cylinders),
+            changed=changed,
+            order=order,
+        )
 
     def is_legal(self, action: Action) -> bool:
         if isinstance(action, Move):
@@ -349,6 +374,8 @@ class KlotzState(State):
         passes: int,
         winner: int | None,
         masks: tuple[int, int] | None,
+        changed: int = 0,
+        order: list[Cell] | None = None,
     ) -> KlotzState:
         return KlotzState(
             self._game,
@@ -361,6 +388,8 @@ class KlotzState(State):
             max_plies=self._max_plies,
             occupied=masks,
             inherited=self._known_moves,
+            changed=changed,
+            order=order,
         )
 
     def why_illegal(self, action: Action) -> str:
