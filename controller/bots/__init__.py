@@ -87,8 +87,8 @@ class SearchLevel:
 # 3 s a move: a simulation's measured cost on the development machine (docs/bots.md, "Levels") times
 # 25, the slow end of the Pi's factor for pure Python. `search-1` thinks about a fifth as long.
 SEARCH_LEVELS: dict[str, SearchLevel] = {
-    "search-1": SearchLevel({"klotz": 25, "fillit": 100, "zillo": 30, "zillertal": 70, "zodiac": 70}),
-    "search-2": SearchLevel({"klotz": 180, "fillit": 500, "zillo": 160, "zillertal": 360, "zodiac": 360}),
+    "search-1": SearchLevel({"klotz": 25, "fillit": 100, "zillo": 30, "zillertal": 64, "zodiac": 64}),
+    "search-2": SearchLevel({"klotz": 180, "fillit": 500, "zillo": 160, "zillertal": 320, "zodiac": 320}),
 }
 
 
