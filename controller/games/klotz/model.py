@@ -109,11 +109,11 @@ Way = tuple[int, tuple[int, ...], Move]
 _WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
 
 
-KnownMoves = tuple[Block, int, int, int, tuple[Move, ...]]
-"""A block's moves as one position worked them out: (block, region, blocks near, cylinders near,
-moves), its region (`reach_of`) and the fields in it that held a block and a cylinder then, as masks
-of BIT. A plain tuple, always unpacked by these names: it is made for every block of every position a
-playout passes (a named tuple costs a tenth of the speed)."""
+KnownMoves = tuple[Block, int, tuple[Move, ...]]
+"""A block's moves as one position worked them out: (block, region, moves), its region the fields it
+may pass or end on (`reach_of`), whose blocks alone decide the moves. A plain tuple, always unpacked by
+these names: it is made for every block of every position a playout passes (a named tuple costs a
+tenth of the speed)."""
 Reach = tuple[int, tuple[Way, ...]]
 """A block's reach from a field: its region (every field it may pass or end on, as a mask of BIT) and
 its ways by end field."""

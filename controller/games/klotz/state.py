@@ -199,7 +199,7 @@ class KlotzState(State):
         entry = known.get(origin)
         if entry is None or entry[0] is not block:
             entry = known[origin] = self._known(origin, block, *masks)
-        return entry[4]
+        return entry[2]
 
     def _known(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
         """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
@@ -229,7 +229,7 @@ class KlotzState(State):
                 if not mask & near:
                     append(move)
                     break
-        return (block, region, near, cylinders & region, tuple(found))
+        return (block, region, tuple(found))
 
     def block_destinations(self, origin: Cell) -> dict[Cell, Path]:
         """K-3: distinct end fields of the block on `origin` (several paths to one field are one move)."""
@@ -243,7 +243,7 @@ class KlotzState(State):
 
     def moves_of(self, player: int) -> tuple[Move, ...]:
         """Every move `player` could make if it were their turn (used for threats and hints). The
-        playouts' hot path: `may_move` and `_moves_from` written out for each block."""
+        playouts' hot path: `may_move`, `_moves_from` and `_known` written out for each block."""
         moves: list[Move] = []
         extend = moves.extend
         blocks = self._blocks
@@ -268,7 +268,7 @@ class KlotzState(State):
                 if entry is None or entry[0] is not block or entry[1] & changed:
                     entry = self._work_out(origin, block, anything, cylinders)
                 known[origin] = entry
-            extend(entry[4])
+            extend(entry[2])
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
