@@ -17,7 +17,9 @@ class Evaluator(Protocol):
     def prepare(self, state: State) -> Any: ...
 
     def score(self, prepared: Any, action: Action, after: State, me: int) -> float:
-        """Higher is better for `me`; `after` is the state `action` leads to (not terminal)."""
+        """Higher is better for `me`; `after` is the state `action` leads to (not terminal). `me` is
+        the seat that chose `action` (prepared in the state before) for the greedy bot; the search
+        also asks for every other seat, which is valued by the position it sees in `after` alone."""
         ...
 
 
