@@ -184,7 +184,8 @@ class Leaf:
             return (0.5,) * state.players
         prepared = self._evaluator.prepare(before)
         scores = [self._evaluator.score(prepared, last, state, seat) for seat in range(state.players)]
-        leads = [score - max(scores[:seat] + scores[seat + 1 :]) for seat, score in enumerate(scores)]
+        # A seat's lead over the best other seat; a player alone (solo Zillertal) leads by its score.
+        leads = [score - max(scores[:seat] + scores[seat + 1 :], default=0.0) for seat, score in enumerate(scores)]
         for lead in leads:
             self._sizes += abs(lead)
         self._seen += len(leads)

@@ -160,3 +160,16 @@ def test_a_level_runs_its_simulations_for_the_game_on_the_table(name: str) -> No
     bot.interrupt_when(lambda: asked.append(1) is None and False)  # asked before every simulation but the first
     bot.choose(state)
     assert len(asked) + 1 == SEARCH_LEVELS["search-1"].simulations[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [(name, count) for name, game in GAMES.items() for count in game.player_counts]
+)
+def test_every_level_plays_every_player_count(name: str, players: int) -> None:
+    """Alone (solo Zillertal) or with a full table, a seat is valued by its lead over the others."""
+    state = load_game(name).new_game(players=players, seed=1)
+    bot = make_bot("search-1", 0)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state = state.apply(bot.choose(state))
