@@ -117,7 +117,8 @@ def test_bad_arguments_get_messages_in_the_players_terms() -> None:
         (["selfplay", "chess"], "unknown game"),
         (["demo", "klotz", "--profile", "hex61"], "board hex61 cannot play Klotz"),
         (["run", "--config", "/nonexistent/tafel.toml"], "wiring/examples/sim.toml"),
-        (["play", "klotz", "--bots", "7"], "no seat 7"),
+        (["play", "klotz", "--bots", "7"], "'7' is not a seat"),
+        (["play", "klotz", "--bots", "search-2"], "chosen with --bot"),
         (["selfplay", "klotz", "-o", "nonsense"], "NAME=VALUE"),
     ):
         text = assert_clean(tafel(*args), 1, 2)

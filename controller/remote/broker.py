@@ -113,9 +113,7 @@ class PrivateBroker:
     """A Mosquitto of our own on a free loopback port, with `accounts` (name: password), that can
     be stopped and started again (its persistence keeps what it queued)."""
 
-    def __init__(
-        self, directory: Path, accounts: Mapping[str, str], tls: tuple[str, str, str] | None = None
-    ) -> None:
+    def __init__(self, directory: Path, accounts: Mapping[str, str], tls: tuple[str, str, str] | None = None) -> None:
         self.directory = Path(directory)
         self.port = free_port()
         write_accounts(self.directory, accounts)

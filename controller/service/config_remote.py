@@ -73,4 +73,3 @@ def _ca_file(reader: SectionReader, table: Mapping[str, Any]) -> str | None:
     if not path.is_file():
         raise reader.error("remote", "ca_file", f"no certificate authority file at {path}")
     return str(path)
-

@@ -305,3 +305,17 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     ladder.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
     ladder.set_defaults(run=commands["ladder"])
     return parser
+
+
+def seats_from(text: str | None, players: int, what: str) -> frozenset[int]:
+    """Seats from a comma list like `1,2`; a clear error for seats the game does not have."""
+    if text is None or not text.strip():
+        return frozenset()
+    seats = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 0 <= int(part) < players:
+            hint = "; a bot's level is chosen with --bot" if part in BOTS else ""
+            raise ValueError(f"{what}: {part!r} is not a seat (0 to {players - 1}){hint}")
+        seats.add(int(part))
+    return frozenset(seats)

@@ -109,6 +109,7 @@ def worker(seconds: float, pages: int, port: int, bot: str = "random") -> dict[s
         thread.start()
         while service.session is None:
             time.sleep(0.01)
+
         def committed(before: State, action: Action, after: State, via: str) -> None:
             commits.setdefault(len(service.table.moves), time.monotonic())
 

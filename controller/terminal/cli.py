@@ -169,13 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from controller.terminal.play import play_terminal
 
     players = args.players or game.default_players
-    if args.bots is None:
-        bots = list(range(1, players))
-    else:
-        bots = [int(seat) for seat in args.bots.split(",") if seat.strip()] if args.bots.strip() else []
-        bad = [seat for seat in bots if not 0 <= seat < players]
-        if bad:
-            raise UsageError(f"--bots: no seat {bad[0]} in a {players}-player game")
+    bots = list(range(1, players)) if args.bots is None else sorted(arguments.seats_from(args.bots, players, "--bots"))
     ansi = sys.stdout.isatty() and not args.plain
     return play_terminal(
         game,
@@ -193,13 +187,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _play_cards(game: Game, args: argparse.Namespace) -> int:
     """Hot-seat play in the terminal (controller/terminal/hotseat.py): people share the screen, bots fill seats."""
-    from controller.terminal.hotseat import run_hotseat, seats_from
+    from controller.terminal.hotseat import run_hotseat
 
     players = game.check_players(args.players)
     if args.humans is not None:
-        humans = seats_from(args.humans, players, "--humans")
+        humans = arguments.seats_from(args.humans, players, "--humans")
     else:
-        humans = frozenset(range(players)) - seats_from(args.bots, players, "--bots")
+        humans = frozenset(range(players)) - arguments.seats_from(args.bots, players, "--bots")
     run_hotseat(
         game,
         players,

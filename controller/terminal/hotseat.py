@@ -185,19 +185,6 @@ class HotSeat:
         self.say(f"{self.state.game.title} is over: {result_line(self.state)}.")
 
 
-def seats_from(text: str | None, players: int, what: str) -> frozenset[int]:
-    """Seats from a comma list like `1,2`; a clear error for seats the game does not have."""
-    if text is None or not text.strip():
-        return frozenset()
-    seats = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part.isdigit() or not 0 <= int(part) < players:
-            raise ValueError(f"{what}: {part!r} is not a seat (0 to {players - 1})")
-        seats.add(int(part))
-    return frozenset(seats)
-
-
 def run_hotseat(
     game: Game,
     players: int | None,

@@ -84,7 +84,17 @@ def test_play_refuses_an_illegal_move_with_the_reason() -> None:
 
 def test_play_rejects_a_bot_seat_outside_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "klotz", "--players", "2", "--bots", "5"]) == 2
-    assert "no seat 5" in capsys.readouterr().err
+    assert "'5' is not a seat (0 to 1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["klotz", "zodiac"])
+def test_play_names_a_level_given_as_bot_seats(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A level where seats belong (`--bots search-2` for `--bot search-2`) is refused in words, on
+    the board games' path as on the card games'."""
+    assert main(["play", game, "--bots", "search-2"]) == 2
+    err = capsys.readouterr().err
+    assert "'search-2' is not a seat" in err and "chosen with --bot" in err
+    assert "invalid literal" not in err
 
 
 SHORT = {"klotz": {"max_plies": 40}, "zillo": {"max_turns": 40}}  # long games measure nothing more here

@@ -7,9 +7,10 @@ import pytest
 
 from controller.games import load_game
 from controller.games.zodiac import SIGNS
+from controller.terminal.arguments import seats_from
 from controller.terminal.cardview import render_view
 from controller.terminal.cli import main
-from controller.terminal.hotseat import HotSeat, run_hotseat, seats_from
+from controller.terminal.hotseat import HotSeat, run_hotseat
 from tests.games import zillertal_helpers, zodiac_helpers
 
 

@@ -53,9 +53,7 @@ def test_games_played_side_by_side_give_the_same_ladder(tmp_path: Path) -> None:
     lines = (tmp_path / "alone.jsonl").read_text().splitlines()
     results.write_text("\n".join(lines[:3]) + "\n")
     counted: list[int] = []
-    side = run_ladder(
-        FILLIT, ["random", "greedy", "search-1"], 2, 0, results, {}, lambda: counted.append(1), jobs=2
-    )
+    side = run_ladder(FILLIT, ["random", "greedy", "search-1"], 2, 0, results, {}, lambda: counted.append(1), jobs=2)
     assert side == alone and len(counted) == 6
     assert sorted(results.read_text().splitlines()) == sorted(lines)
     with pytest.raises(ValueError, match="--jobs must be at least 1"):

@@ -33,6 +33,7 @@ from controller.games.seats import colour_title
 if TYPE_CHECKING:
     from controller.games.fillit.game import Fillit
 
+
 def _slide_order(slide: Slide) -> tuple[int, int]:
     """The notation's order of one pawn's slides: they share the origin, so by where they stop."""
     target = slide.target
