@@ -281,6 +281,13 @@ class CandidateTable:
             self._footprints[slot] = found
         return found
 
+    def channels(self, action: Action) -> frozenset[int]:
+        """The channels of every field the action moves a piece off or onto (captured pieces' homes
+        included), whether or not its reading changes there: a Klotz capture's target reads full
+        before and after it, yet the move is not made while it reads empty."""
+        channel_of = self.board.channel_of
+        return frozenset(channel_of[cell] for cell in self.footprint(action).changed if cell in channel_of)
+
     def unseen_placement(self, action: Action) -> bool:
         """Whether the action may put a piece where no sensor notices it arrive (see `Tracker`)."""
         slot = self._slot(action)

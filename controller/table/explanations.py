@@ -84,7 +84,8 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
         return []
     recent = frozenset(pair for pair in evidence if pair[0] not in old)
     found = ordered(candidates.matching(recent, {*scene.masked, *old}), candidates, scene)
-    return [action for action in found if not any(channel in old for channel, _ in candidates.mismatch(action))]
+    # An old change on a field of the move itself (its target emptied long ago) is not apart from it.
+    return [action for action in found if not candidates.channels(action) & old]
 
 
 def then_next(
@@ -106,4 +107,4 @@ def then_next(
     if not evidence:
         return []
     found = following.matching(evidence, {*scene.masked, *old})
-    return [ThenMove(acked, second) for second in found if not any(ch in old for ch, _ in following.mismatch(second))]
+    return [ThenMove(acked, second) for second in found if not following.channels(second) & old]

@@ -6,7 +6,8 @@ numbered case of real hands, scripted on every sensor model with human timings.
 3. a capture that sends the victim home first, then pauses, is not taken for a take-back;
 4. a fast reply commits the last move and then the reply, never one merged move;
 5. a confirmation press takes the candidate the player saw;
-6. a piece held in the air for seconds is not a sensor fault.
+6. a piece held in the air for seconds is not a sensor fault;
+7. a capture's piece held in the air after its victim went home is not taken before it lands.
 """
 
 from __future__ import annotations
@@ -229,3 +230,30 @@ def test_property_human_hands_never_make_the_board_commit_a_move_not_made(game: 
     )
     assert stats.wrong_commits == 0 and stats.missed == 0
     assert stats.committed == stats.intended
+
+
+# --- 7. a capture's piece held in the air after its victim went home --------------------------------
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("pause", "held"), [(400, 600), (1500, 400), (1500, 2000), (3000, 1200)])
+def test_7_a_capture_is_not_taken_while_its_piece_is_in_the_air(model: str, pause: int, held: int) -> None:
+    """The victim's field emptied long before the mover was lifted (the victim went home slowly):
+    an old change, but on the move's own target, so it is no change apart from the move
+    (docs/tracker.md). Until the piece lands there the move has not been made, under every sensor
+    model: a binary sensor reads the target full before and after the capture, never empty."""
+    table = capture_table(model)  # Red played g8-g12
+    table.carry("h7", "d7")  # Yellow
+    table.run(400)
+    table.carry("a5", "a4")  # Red: its square's way home is no longer a take-back
+    table.run(400)
+    start = table.now
+    victim = table.lift("g12")  # Yellow captures from f12: the captured square goes home first,
+    table.run(pause)  # slowly,
+    table.place("g8", victim)
+    table.run(200)  # and the capturing piece follows at once
+    pieces = table.lift("f12")
+    table.run(held)  # slow hands: the capturing piece travels
+    assert table.commits(start) == []
+    table.place("g12", pieces)
+    table.run(1000)
+    assert [text for _, text in table.commits(start)] == ["f12-g12"]
+    assert table.took_back() == 0 and table.state.current_player == 0
