@@ -53,11 +53,21 @@ class Seams:
         # `unseen_now`'s last answer, asked again each scan while a correction waits to settle.
         self._unseen_now: tuple[CorrectionWindow, Action, State, frozenset[int], bool] | None = None
 
-    def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | None:
+    def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | Correction | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
-        on other fields, and no bigger move of this player could be under way."""
+        on other fields, and no bigger move of this player could be under way. The same for an
+        acknowledged correction: the next player starting shows that the piece moved on has landed
+        for good, as it shows a move finished."""
         acked = self.provisional
-        if acked is None or isinstance(acked, str | Correction | ThenMove) or not candidates.is_legal(acked):
+        if isinstance(acked, Correction):
+            window = self.correction
+            if window is None:
+                return None
+            before = self.e.candidates_of(window.before)
+            if not before.is_legal(acked.action):
+                return None
+            return acked if self.followed([acked.action], self.evidence_against(before.expected), before) else None
+        if acked is None or isinstance(acked, str | ThenMove) or not candidates.is_legal(acked):
             return None
         return acked if self.followed([acked], mismatch, candidates) else None
 
