@@ -28,11 +28,12 @@ class Correction:
 
 @dataclass(frozen=True)
 class ThenMove:
-    """A candidate of two moves: `first` (the move the board showed a moment ago, by this player),
-    then `second` (by the next player). Asked about when the board could also be one other move of
-    this player: a piece moved on at once is either a correction or a fast reply."""
+    """A candidate of two moves: `first` (the move the board showed a moment ago, by this player,
+    or the correction of their last move it showed), then `second` (by the next player). Asked about
+    when the board could also be one other move of this player: a piece moved on at once is either a
+    correction or a fast reply."""
 
-    first: Action
+    first: Action | Correction
     second: Action
 
 

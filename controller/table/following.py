@@ -109,6 +109,31 @@ class Seams:
         expected = candidates.expected
         return all(left(expected[channel], value) for channel, value in extra)
 
+    def corrected_then_next(self) -> list[ThenMove]:
+        """The correction acknowledged a moment ago, then a whole move of the next player after it:
+        the next player answered the correction before it had settled (`then_next` for a move)."""
+        shown = self.shown_correction()
+        if shown is None or self.correction is None:
+            return []
+        following = self.e.candidates_of(self.corrected_position(shown))
+        evidence = self.evidence_against(following.expected)
+        if not evidence:
+            return []
+        return [ThenMove(shown, second) for second in self.e.observed.matching(following, evidence)]
+
+    def shown_correction(self) -> Correction | None:
+        """The correction the board shows (alone, or followed by the next player's move), if any."""
+        shown = self.provisional
+        if isinstance(shown, ThenMove):
+            shown = shown.first
+        return shown if isinstance(shown, Correction) else None
+
+    def corrected_position(self, correction: Correction) -> State:
+        """The position after `correction` replaces the last commit (the correction window's)."""
+        window = self.correction
+        assert window is not None
+        return self.e.candidates_of(window.before).successor(correction.action)
+
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead."""
         window = self.correction
@@ -118,7 +143,9 @@ class Seams:
         # the next player's start.
         young = self.young(mismatch)
         if window.next_player_started(mismatch - young, self.e.observed.expected):
-            self.correction = None
+            if self.shown_correction() is None:
+                # The window stays while a correction is shown: it may be followed by the next move.
+                self.correction = None
             return []
         before = self.e.candidates_of(window.before)
         evidence = self.evidence_against(before.expected)
@@ -229,7 +256,10 @@ class Seams:
         if isinstance(choice, Correction) and self.correction is not None:
             return self.e.candidates_of(self.correction.before)
         if isinstance(choice, ThenMove):
-            return self.e.candidates_of(candidates.successor(choice.first))
+            first = choice.first
+            if isinstance(first, Correction):
+                return self.e.candidates_of(self.corrected_position(first))
+            return self.e.candidates_of(candidates.successor(first))
         return candidates
 
     def played_in(self, choices: list[Choice], candidates: CandidateTable) -> dict[Action, State]:

@@ -265,9 +265,13 @@ class Tracker:
             self._correct(now, choice.action, committed)
             return 0
         if isinstance(choice, ThenMove):
-            self._commit(now, choice.first, via)
+            if isinstance(choice.first, Correction):
+                self._correct(now, choice.first.action, committed)
+            else:
+                self._commit(now, choice.first, via)
+                committed.append(choice.first)
             self._commit(now, choice.second, via)
-            committed.extend((choice.first, choice.second))
+            committed.append(choice.second)
             return 0
         self._commit(now, choice, via)
         committed.append(choice)
@@ -468,6 +472,8 @@ class Tracker:
             actions = list(choice.with_card(state, apart(mismatch, candidates, scene)))
         if not actions:
             actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
+        if not actions:
+            actions = list(self._seams.corrected_then_next())
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
@@ -536,7 +542,8 @@ class Tracker:
         shown = self._seams.shown_action(choice)
         table = self._seams.table_of(choice, candidates)
         if isinstance(choice, ThenMove):
-            self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
+            if not isinstance(choice.first, Correction):
+                self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
         elif not isinstance(choice, Correction):
             self._seams.acknowledged = shown
         footprint = table.footprint(shown)

@@ -87,11 +87,12 @@ def test_2_letting_go_on_a_wrong_legal_field_then_moving_on_is_one_move(model: s
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("reply_ms", [60, 120, 200])
-def test_2_a_correction_the_next_player_answers_at_once_stands(model: str, reply_ms: int) -> None:
+@pytest.mark.parametrize(("reply_ms", "carry_ms"), [(60, 100), (120, 100), (200, 100), (30, 40), (100, 50)])
+def test_2_a_correction_the_next_player_answers_at_once_stands(model: str, reply_ms: int, carry_ms: int) -> None:
     """The correction is acknowledged, and the next player lifts before it has settled: as with a
     fast reply to a move, the next player's start shows the piece has landed for good, so the
-    correction is taken and then the reply (never a board stuck between the two)."""
+    correction is taken and then the reply (never a board stuck between the two), also when the
+    whole reply lands before the correction would have settled."""
     wrong, meant = targets_of(FOUR, "g12")[:2]
     table = Table(model=model)
     start = table.now
@@ -103,7 +104,7 @@ def test_2_a_correction_the_next_player_answers_at_once_stands(model: str, reply
     table.run(reply_ms)  # ...and Blue starts before it settles
     after = FOUR.apply(move(f"g12-{meant}"))
     blue = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
-    table.carry("i8", KLOTZ.format_cell(blue.target))
+    table.carry("i8", KLOTZ.format_cell(blue.target), dwell=carry_ms)  # (a quick hand: all of it before then)
     out = table.run(1500)
     assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}", after.action_to_str(blue)]
     assert table.vias(start) == ["sensors", "correction", "sensors"]
