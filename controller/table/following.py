@@ -191,6 +191,30 @@ class Seams:
             self.e._set_deadline(min(self.e.observed.debouncer.stable_since[channel] for channel, _ in young) + wait)
         return young
 
+    def must_ask(self, choice: Choice, candidates: CandidateTable) -> bool:
+        """Whether the one explanation the board has must still be asked, never taken alone, because
+        the board cannot tell it from something else that leaves the same readings:
+        - a move on a field whose sensor is left out: nobody sees the piece arrive or leave there
+          (a piece knocked off it looks the same);
+        - a piece put where no sensor notices it arrive (a Catcher sent home onto its own stack
+          under a binary or signed sensor): a finished move or one still in the hand; a field
+          emptied on the way (a Klotz capture) is seen when it fills again;
+        - a slide that the hand putting a piece down beside it a moment ago may have knocked
+          (knocks.DOUBT_MS): a late knock or the next player's move; putting it back answers;
+        - a correction to a move no sensor sees, or one the next player's move may be beginning.
+        """
+        if choice == TAKEBACK:
+            return False
+        if self.unseen_correction(choice):
+            return True
+        table = self.table_of(choice, candidates)
+        action = self.shown_action(choice)
+        channels = table.channels(action)
+        observed = self.e.observed
+        if channels & observed.masked.keys() or observed.knocks.doubts(channels):
+            return True
+        return table.unseen_placement(action)
+
     def unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor
         sees, or one the next player's move may be beginning."""

@@ -28,6 +28,10 @@ SLIDE_MS = 60  # a knocked piece leaves its field and lands beside it within thi
 TIE_MS = 10  # arrivals this close in time cannot be told apart (one scan)
 BOUNCE_MS = 25  # contact bounce may date a lift this much after the piece really left
 KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece down next to it
+# A hand that has put a piece down may still bump its neighbour while it lets go and withdraws,
+# this long after; by then the next player may as well be sliding that piece on purpose (a fast
+# reply starts 40-700 ms after the last placement). Both fit: such a slide is asked, never taken.
+DOUBT_MS = 700
 STANDING_MS = 500  # the knocked piece had been standing still at least this long
 FORGET_MS = 10_000  # a knocked piece not put back in this long: the board is read as it is
 RECENT_MS = 1_000  # how long changes are remembered for pairing
@@ -81,6 +85,9 @@ class KnockWatch:
         self._recent: list[Change] = []
         self._last_change: dict[int, int] = {}
         self._slides: list[tuple[Change, Change]] = []  # slides not (yet) known to be knocks
+        # Slides that began KNOCK_MS to DOUBT_MS after a piece was put down beside them: a late
+        # knock or the next player's slide, until the piece goes back or the players say.
+        self._doubtful: list[tuple[Change, Change]] = []
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
         # hand may be there unseen, so a slide beside one is its knock.
@@ -151,6 +158,13 @@ class KnockWatch:
         """A new game, or the board read afresh: no knock is outstanding."""
         self.knocks = []
         self._slides = []
+        self._doubtful = []
+
+    def doubts(self, channels: frozenset[int]) -> bool:
+        """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS)."""
+        return any(
+            departure.channel in channels and arrival.channel in channels for departure, arrival in self._doubtful
+        )
 
     @property
     def next_expiry(self) -> int | None:
@@ -211,8 +225,11 @@ class KnockWatch:
         if slides_now:
             return []  # several pieces slide at once: a board part carried with its pieces
         self._slides.append((departure, arrival))
-        anchor = self._anchor_for(departure, arrival)
-        return [self._knock(departure, arrival)] if anchor else []
+        if self._anchor_for(departure, arrival):
+            return [self._knock(departure, arrival)]
+        if self._put_down_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
+            self._doubtful.append((departure, arrival))
+        return []
 
     def _standing_before(self, departure: Change) -> int | None:
         earlier = [c.at for c in self._recent if c.channel == departure.channel and c.at < departure.at]
@@ -236,16 +253,23 @@ class KnockWatch:
         came between its start and its end counts too."""
         beside = self._beside.get(departure.channel, frozenset())
         unseen = any(channel in beside for channel in self.unseen_hands - {departure.channel, arrival.channel})
-        return unseen or any(
+        return unseen or self._put_down_beside(departure, arrival, -KNOCK_MS, KNOCK_MS)
+
+    def _put_down_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> bool:
+        """Whether a piece was put down beside the sliding piece from `earliest` to `latest` ms
+        before it left (negative: after)."""
+        beside = self._beside.get(departure.channel, frozenset())
+        return any(
             change.arrival
             and change.channel in beside
             and change.channel not in (departure.channel, arrival.channel)
-            and abs(departure.at - change.at) <= KNOCK_MS
+            and earliest <= departure.at - change.at <= latest
             for change in self._recent
         )
 
     def _knock(self, departure: Change, arrival: Change) -> Knock:
         self._slides = [pair for pair in self._slides if pair != (departure, arrival)]
+        self._doubtful = [pair for pair in self._doubtful if pair != (departure, arrival)]
         beside = self._beside.get(departure.channel, frozenset())
         tied = tuple(
             (c.channel, c.before)
@@ -259,6 +283,7 @@ class KnockWatch:
     def _end_knocks(self, change: Change) -> None:
         """The knocked piece put back (or gone elsewhere): its knock is over for that channel."""
         self._slides = [pair for pair in self._slides if change.channel not in (pair[0].channel, pair[1].channel)]
+        self._doubtful = [pair for pair in self._doubtful if change.channel not in (pair[0].channel, pair[1].channel)]
         kept = []
         for knock in self.knocks:
             also = tuple(pair for pair in knock.also if pair[0] != change.channel)

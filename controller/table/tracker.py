@@ -487,11 +487,7 @@ class Tracker:
             # The move the board shows could also be the move acknowledged a moment ago followed at
             # once by the next player's (the piece moved on): both are candidates, never one silently.
             actions.extend(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
-        if (
-            len(actions) == 1
-            and not self._placement_unseen(actions[0], mismatch, candidates)
-            and not self._seams.unseen_correction(actions[0])
-        ):
+        if len(actions) == 1 and not self._seams.must_ask(actions[0], candidates):
             return self._single(now, actions[0], candidates)
         self._seams.provisional = None
         if actions:
@@ -550,31 +546,6 @@ class Tracker:
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}
         hints.update({cell: "capture" for cell in footprint.captures})
         return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], candidates))
-
-    def _placement_unseen(self, choice: Action | str, mismatch: Mismatch, candidates: CandidateTable) -> bool:
-        """Whether the action moves a piece where no sensor notices it, so the board cannot tell a
-        finished move from one still in the hand, or from a knock: then the player confirms instead
-        of the board guessing.
-
-        That is a piece put on a field whose pieces all stay and whose reading does not change (a
-        Catcher sent home onto its own stack under a binary or signed sensor). A field that is
-        emptied on the way (a Klotz capture) is seen when it fills again.
-        """
-        if choice == TAKEBACK:
-            return False
-        candidates = self._seams.table_of(choice, candidates)
-        choice = self._seams.shown_action(choice)
-        if self.observed.masked:
-            channel_of = self.board.channel_of
-            footprint = candidates.footprint(choice)
-            if any(
-                channel_of.get(cell) in self.observed.masked
-                for cell in footprint.origins | footprint.targets | footprint.returns
-            ):
-                # A move on a field whose sensor is left out: nobody sees the piece arrive there, or
-                # leave it (a piece knocked off it looks the same). The players confirm it.
-                return True
-        return candidates.unseen_placement(choice)
 
     def _unmatched(self, now: int, candidates: CandidateTable) -> Guide:
         self._seams.provisional = None

@@ -2,7 +2,8 @@
 model (docs/tracker.md, "The evidence model"):
 
 1. a piece knocked one field over by the hand, just after or just before it puts a piece down, is
-   no move, and putting it back is no move either;
+   no move, and putting it back is no move either; one that slides a little later (200-700 ms) may
+   be a knock or the next player's slide, so it is asked;
 2. a sensor that dies or sticks never stops the game, and a healthy field is never blamed;
 3. the player who has just moved lifts their piece to look and puts it back: nothing happens;
 4. the next player's move that begins on the last move's fields (Zillo's shared Zillo moved on, a
@@ -52,6 +53,47 @@ def test_1_a_piece_knocked_just_after_a_placement_is_no_move(model: str, after_m
     out = table.run(1500)
     assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
     assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [250, 400, 650])
+def test_1_a_late_knock_is_asked_and_putting_it_back_ends_the_question(model: str, after_ms: int) -> None:
+    """A slide beside a piece put down 200-700 ms ago: the hand letting go may have knocked it, or
+    the next player slides it on purpose. Both fit, so the board asks and takes nothing alone; the
+    piece put back is the answer (no move), and so is a confirmation (the move)."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(after_ms)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    out = table.run(3000)
+    assert table.texts(start) == ["c7-e6"] and out.display.mode == "confirm"
+    assert [table.state.action_to_str(a) for a in out.display.candidates] == ["f6-f5"]
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "e6")
+    table.run(400)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(1000)
+    table.press("confirm")
+    table.run(500)
+    assert table.texts(start) == ["c7-e6", "f6-f5"]
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -253,7 +253,7 @@ def test_a_capture_onto_the_victims_own_stack_is_confirmed_with_presence_sensors
     model: str, victim_first: bool
 ) -> None:
     # l3 reads a piece before and after the Yellow Catchers arrive, and l6 reads one all along: the
-    # board cannot tell the finished capture from Red's stack still in the hand (_placement_unseen).
+    # board cannot tell the finished capture from Red's stack still in the hand (Seams.must_ask).
     table = capture_table(model, left_home=1)
     begin = table.now
     capture(table, victim_first)
