@@ -83,7 +83,7 @@ class Debouncer:
             value = self.raw[channel]
             if value != self.stable[channel]:
                 began = min(self._left[channel], self.since[channel])
-                scan.changes.append(Change(channel, self.stable[channel], value, began))
+                scan.changes.append(Change(channel, self.stable[channel], value, began, self.stable_since[channel]))
                 self.stable_since[channel] = began
             self.stable[channel] = value
         return scan

@@ -60,13 +60,15 @@ class SensorHealth:
         """The channels among `changes` that turned from one polarity straight to the other while no
         other field changed within ALONE_MS; masked at their new reading (when masking is on), so the
         matching goes on without them. (Pieces carried on a board part slide over the sensors and
-        may pass from one to the next without an empty reading: then every field they cross changes.)"""
+        may pass from one to the next without an empty reading: then every field they cross changes.)
+        A change that came before the flipped reading began is not one of those: it belongs to the
+        move that put the piece there (a captured piece sent home just before its sensor stuck)."""
         flipped = []
         for change in changes:
             if change.before * change.after >= 0:
                 continue
             others = (at for channel, at in enumerate(stable_since) if channel != change.channel)
-            if all(abs(at - change.at) > ALONE_MS for at in others):
+            if all(abs(at - change.at) > ALONE_MS or at < change.before_since for at in others):
                 flipped.append(change.channel)
                 if self.mask:
                     self.masked[change.channel] = change.after

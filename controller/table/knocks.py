@@ -45,6 +45,7 @@ class Change:
     before: int
     after: int
     at: int
+    before_since: int = -(10**9)  # when the reading it replaced began
 
     @property
     def arrival(self) -> bool:
