@@ -94,17 +94,22 @@ def then_next(
     table: Callable[[State], CandidateTable],
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
-    """The move acknowledged a moment ago, then a whole move of the next player after it (an old
-    change elsewhere set aside, as in `apart`). Asked beside a move that alone shows the same (the
-    piece moved on at once), and the explanation when nothing else fits (the board changed during
-    the first move's settle time)."""
+    """The move acknowledged a moment ago, then a whole move of the next player after it (failing
+    that, an old change elsewhere set aside, as in `apart`: a second move that explains the old
+    change as well, on its own field, is the better reading). Asked beside a move that alone shows
+    the same (the piece moved on at once), and the explanation when nothing else fits (the board
+    changed during the first move's settle time)."""
     acked = scene.acknowledged
     if acked is None or not candidates.is_legal(acked):
         return []
-    old = _old(scene, candidates)
     following = table(candidates.successor(acked))
-    evidence = frozenset(pair for pair in against(following.expected) if pair[0] not in old)
+    evidence = against(following.expected)
     if not evidence:
         return []
-    found = following.matching(evidence, {*scene.masked, *old})
-    return [ThenMove(acked, second) for second in found if not following.channels(second) & old]
+    found = following.matching(evidence, scene.masked)
+    old = _old(scene, candidates) if not found else frozenset()
+    if old:
+        recent = frozenset(pair for pair in evidence if pair[0] not in old)
+        found = following.matching(recent, {*scene.masked, *old}) if recent else []
+        found = [second for second in found if not following.channels(second) & old]
+    return [ThenMove(acked, second) for second in found]

@@ -47,6 +47,7 @@ class Seams:
         self.e = evidence
         self.provisional: Choice | None = None  # the one explanation shown (acknowledged or offered)
         self.acknowledged: Action | None = None  # the last move the LEDs acknowledged in this position
+        self.corrected: Correction | None = None  # the last correction the LEDs acknowledged in it
         self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
@@ -122,11 +123,10 @@ class Seams:
         return [ThenMove(shown, second) for second in self.e.observed.matching(following, evidence)]
 
     def shown_correction(self) -> Correction | None:
-        """The correction the board shows (alone, or followed by the next player's move), if any."""
-        shown = self.provisional
-        if isinstance(shown, ThenMove):
-            shown = shown.first
-        return shown if isinstance(shown, Correction) else None
+        """The correction the LEDs acknowledged a moment ago in this position (alone, or followed by
+        the next player's move), if any: a board that showed something unexplained since (a piece
+        let go on the way) does not make it forgotten, as with a move acknowledged."""
+        return self.corrected
 
     def corrected_position(self, correction: Correction) -> State:
         """The position after `correction` replaces the last commit (the correction window's)."""

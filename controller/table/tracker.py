@@ -324,6 +324,7 @@ class Tracker:
         self._choice.reset()
         self._seams.correction = None
         self._seams.acknowledged = None
+        self._seams.corrected = None
         self._setup = False
         self.observed.knocks.unseen_hands = frozenset()
 
@@ -537,10 +538,12 @@ class Tracker:
         """Show `choice` as the move the board takes (green where it goes, red where it captures)."""
         shown = self._seams.shown_action(choice)
         table = self._seams.table_of(choice, candidates)
-        if isinstance(choice, ThenMove):
-            if not isinstance(choice.first, Correction):
-                self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
-        elif not isinstance(choice, Correction):
+        first = choice.first if isinstance(choice, ThenMove) else choice
+        if isinstance(first, Correction):
+            self._seams.corrected = first
+        elif isinstance(choice, ThenMove):
+            self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
+        else:
             self._seams.acknowledged = shown
         footprint = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}

@@ -112,6 +112,37 @@ def test_2_a_correction_the_next_player_answers_at_once_stands(model: str, reply
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("slide_ms", "on_the_way_ms"), [(10, 120), (60, 120), (60, 300)])
+def test_2_a_correction_answered_by_a_reply_that_touches_down_on_the_way_stands(
+    model: str, slide_ms: int, on_the_way_ms: int
+) -> None:
+    """As above, but the reply first slides onto a field beside it and rests there a moment (a board
+    nothing explains, for a moment): the correction the LEDs acknowledged is not forgotten for that."""
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", wrong)
+    table.run(500)
+    pieces = table.lift(wrong)
+    table.run(150)
+    table.place(meant, pieces)
+    table.run(200)
+    after = FOUR.apply(move(f"g12-{meant}"))
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
+    target = KLOTZ.format_cell(blue.target)
+    pieces = table.lift("i8")
+    table.run(slide_ms)
+    table.place("h8", pieces)  # slid onto a field beside it, where it may not stop,
+    table.run(on_the_way_ms)
+    pieces = table.lift("h8")
+    table.run(30)
+    table.place(target, pieces)  # and on to where it goes
+    out = table.run(1500)
+    assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}", after.action_to_str(blue)]
+    assert table.state == after.apply(blue) and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_2_the_next_players_lift_ends_the_chance_to_correct(model: str) -> None:
     wrong = targets_of(FOUR, "g12")[0]
     table = Table(model=model)
