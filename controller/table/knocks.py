@@ -89,6 +89,8 @@ class KnockWatch:
         # Slides that began KNOCK_MS to DOUBT_MS after a piece was put down beside them: a late
         # knock or the next player's slide, until the piece goes back or the players say.
         self._doubtful: list[tuple[Change, Change]] = []
+        self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
+        self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
         # hand may be there unseen, so a slide beside one is its knock.
@@ -160,6 +162,8 @@ class KnockWatch:
         self.knocks = []
         self._slides = []
         self._doubtful = []
+        self._restored = {}
+        self._returning = {}
 
     def doubts(self, channels: frozenset[int]) -> bool:
         """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS)."""
@@ -220,8 +224,12 @@ class KnockWatch:
         """A slide of one piece: a knock if a piece was put down beside it at about the same time."""
         if standing is None:
             standing = self._standing_before(departure)
-        if standing is not None and departure.at - standing < STANDING_MS:
-            return []  # the piece had only just arrived there: a hand is moving it
+        if (
+            standing is not None
+            and departure.at - standing < STANDING_MS
+            and self._restored.get(departure.channel) != standing
+        ):
+            return []  # the piece had only just arrived there: a hand is moving it (not one put back after a knock)
         slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= KNOCK_MS]
         if slides_now:
             return []  # several pieces slide at once: a board part carried with its pieces
@@ -284,11 +292,20 @@ class KnockWatch:
     def _end_knocks(self, change: Change) -> None:
         """The knocked piece put back (or gone elsewhere): its knock is over for that channel."""
         self._slides = [pair for pair in self._slides if change.channel not in (pair[0].channel, pair[1].channel)]
+        back = self._returning.pop(change.channel, None)
+        if back is not None and change.after == back:
+            self._restored[change.channel] = change.at  # a doubtful slide undone: the piece stands again
+        for departure, arrival in self._doubtful:
+            if change.channel == departure.channel and change.after == departure.before:
+                self._restored[change.channel] = change.at
+            elif change.channel == arrival.channel and change.after == arrival.before:
+                self._returning[departure.channel] = departure.before  # taken off beside: on its way back
         self._doubtful = [pair for pair in self._doubtful if change.channel not in (pair[0].channel, pair[1].channel)]
         kept = []
         for knock in self.knocks:
             also = tuple(pair for pair in knock.also if pair[0] != change.channel)
             if change.channel == knock.origin and change.after == knock.before[0]:
+                self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
                 continue  # back on its field: whatever stands beside it now is real
             if change.channel == knock.aside and change.after == knock.before[1]:
                 knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also)  # lifted from beside it

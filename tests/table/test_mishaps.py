@@ -82,6 +82,37 @@ def test_1_a_late_knock_is_asked_and_putting_it_back_ends_the_question(model: st
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("again_ms", [150, 400])
+def test_1_a_piece_put_back_after_a_knock_may_be_knocked_again_at_once(model: str, again_ms: int) -> None:
+    """A piece put back a moment ago stands again: the next player's hand knocks it anew, and that
+    is a knock too (not a hand moving a piece it has just put down)."""
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "e6")
+    table.run(300)
+    knocked = table.lift("f6")  # a late knock: asked
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(800)
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)  # put back
+    table.run(again_ms)
+    table.carry("h3", "g5")  # Blue's move lands beside f6...
+    table.run(50)
+    knocked = table.lift("f6")  # ...and its hand knocks f6 again
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(800)
+    assert table.texts(start) == ["c7-e6", "h3-g5"]
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1000)
+    assert table.texts(start) == ["c7-e6", "h3-g5"] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
     table = Table(model=model)
     start = table.now
