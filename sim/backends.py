@@ -11,7 +11,7 @@ from controller.games import Cell
 from controller.games.hexgrid import HexGrid
 from hal.profile import BoardProfile
 from sim.board import SimBoard, SimInputs, SimPixels
-from sim.hands import CALM, CLUMSY, HUMAN, VirtualHands
+from sim.hands import CALM, CLUMSY, HAND_STYLES, HUMAN, VirtualHands
 from sim.mishaps import Mishaps
 
 
@@ -39,12 +39,16 @@ def simulated(
     seed: int = 0,
     calm_hands: bool = False,
     with_pixels: bool = True,
+    hand_style: str | None = None,
 ) -> SimBackends:
-    """A simulated board with virtual hands; `calm_hands` turns off human habits (slides, wrong fields).
-    `with_pixels` False leaves the LED strip to the caller (the service picks its own LED backend)."""
+    """A simulated board with virtual hands; `calm_hands` turns off human habits (slides, wrong fields),
+    `hand_style` names one of HAND_STYLES instead of the noise level's hands. `with_pixels` False
+    leaves the LED strip to the caller (the service picks its own LED backend)."""
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board) if with_pixels else None
     # People come with the noise; the high mix brings their mishaps too.
     style = CALM if calm_hands else {"low": HUMAN, "high": CLUMSY}.get(noise)
+    if hand_style is not None:
+        style = HAND_STYLES[hand_style]
     hands = VirtualHands(seed + 1, style, board_neighbours(profile))
     return SimBackends(board, pixels, SimInputs(), hands, Mishaps(board, hands.counts))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.games import Cell, Occupancy, Piece
@@ -84,6 +84,21 @@ CLUMSY = HandStyle(
     graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5, knock=0.05,
     touch=0.05, fault=0.3,
 )  # fmt: skip
+# Named styles for `tafel selfplay --physical --hands STYLE`: the noise mixes' own, and the high mix
+# pushed past the ranges above, each in one direction, to try the tracker on hands nobody tuned it to.
+HAND_STYLES: dict[str, HandStyle] = {
+    "calm": CALM,
+    "human": HUMAN,
+    "clumsy": CLUMSY,
+    # Blitz: think and carry in a blink, and answer the last move at once nearly always.
+    "quick": replace(CLUMSY, think_ms=(50, 200), travel_ms=(60, 200), fast_reply=0.8, fast_reply_ms=(20, 300)),
+    # A piece carried through the air for up to two seconds, after up to four of thought.
+    "slow": replace(CLUMSY, think_ms=(500, 4000), travel_ms=(400, 2000)),
+    # A knock in three moves of ten, up to 400 ms after the placement, put back after up to 5 s.
+    "knocky": replace(CLUMSY, knock=0.3, knock_ms=(0, 400), knock_back_ms=(100, 5000)),
+    # Pieces let go on the way, grazed and set down on wrong fields often, and left there longer.
+    "fumbling": replace(CLUMSY, graze=0.3, let_go=0.4, let_go_ms=(300, 1500), slide=0.6, slide_dwell_ms=(50, 400)),
+}
 BEHAVIOURS = (
     "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons", "knock", "knock_in_move", "touch",
     "dead", "stuck", "declared_unseen",

@@ -14,6 +14,7 @@ from controller import __version__
 from controller.bots import BOTS
 from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
+from sim.hands import HAND_STYLES
 
 NOISE_LEVELS = ("none", "low", "high")
 GAME_LIST = ", ".join(GAMES)
@@ -128,6 +129,11 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     )
     selfplay.add_argument(
         "--show-cards", action="store_true", help="with --physical: players show each card to the reader first"
+    )
+    selfplay.add_argument(
+        "--hands",
+        choices=tuple(HAND_STYLES),
+        help="with --physical: the virtual players' habits (default: the noise level's; docs/tracker.md)",
     )
     _board(selfplay)
     selfplay.set_defaults(run=commands["selfplay"])

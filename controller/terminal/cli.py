@@ -127,6 +127,7 @@ def _selfplay(
             args.profile,
             args.show_cards,
             advance,
+            hand_style=args.hands,
             **options,
         )
     else:

@@ -45,10 +45,11 @@ class PhysicalTable:
         calm_hands: bool = False,
         set_up: bool = True,
         show_cards: bool = False,
+        hand_style: str | None = None,
     ) -> None:
         self.game = game
         self.show_cards = show_cards  # the virtual players show each card to the reader before its move
-        self.backends = simulated(profile, sensor, noise, seed, calm_hands)
+        self.backends = simulated(profile, sensor, noise, seed, calm_hands, hand_style=hand_style)
         self.sim = self.backends.board
         # The session first: it checks that the board has every field of the game.
         self.session = Session.create(
@@ -248,10 +249,13 @@ def play_physical_game(
     config: TrackerConfig | None = None,
     show_cards: bool = False,
     collector: CollectionPacer | None = None,
+    hand_style: str | None = None,
     **options: Any,
 ) -> tuple[PhysicalStats, State]:
     state = game.new_game(players=players, seed=seed, **options)
-    table = PhysicalTable(game, state, profile, sensor, noise, seed, config, show_cards=show_cards)
+    table = PhysicalTable(
+        game, state, profile, sensor, noise, seed, config, show_cards=show_cards, hand_style=hand_style
+    )
     table.collector = collector
     table.settle()
     bots = [make_bot(bot, bot_seed(seed, seat)) for seat in range(players)]
@@ -285,6 +289,7 @@ def collect_physical(
     show_cards: bool = False,
     on_game: Callable[[], None] | None = None,
     collector: CollectionPacer | None = None,
+    hand_style: str | None = None,
     **options: Any,
 ) -> PhysicalRun:
     """Play `games` physical games and gather their statistics; `on_game` is called after each;
@@ -306,6 +311,7 @@ def collect_physical(
             noise,
             show_cards=show_cards,
             collector=collector,
+            hand_style=hand_style,
             **options,
         )
         run.stats.merge(stats)
@@ -334,12 +340,15 @@ def run_physical_selfplay(
     profile: str | None = None,
     show_cards: bool = False,
     on_game: Callable[[], None] | None = None,
+    hand_style: str | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """The `tafel selfplay --physical` summary; all but the timing keys depend only on the seed."""
     players = game.check_players(players)
     board = load_profile(profile or default_profile(game))
-    run = collect_physical(game, players, games, seed, bot, sensor, noise, profile, show_cards, on_game, **options)
+    run = collect_physical(
+        game, players, games, seed, bot, sensor, noise, profile, show_cards, on_game, hand_style=hand_style, **options
+    )
     total = run.stats
     summary = {
         "game": game.name,
@@ -350,6 +359,7 @@ def run_physical_selfplay(
         "physical": True,
         "sensor": sensor or board.sensor_model,
         "noise": noise,
+        "hands": hand_style or {"low": "human", "high": "clumsy"}.get(noise, "calm"),
         "wins": run.wins,
         "draws": run.draws,
         "unfinished": run.unfinished,

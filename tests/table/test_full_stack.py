@@ -137,7 +137,7 @@ def test_a_slow_config_still_commits_the_intended_moves() -> None:
 
 # --- the physical self-play summary ----------------------------------------------------------------
 SUMMARY_KEYS = {
-    "game", "players", "games", "seed", "bot", "physical", "sensor", "noise", "wins", "draws",
+    "game", "players", "games", "seed", "bot", "physical", "sensor", "noise", "hands", "wins", "draws",
     "unfinished", "avg_plies", "intended", "committed", "wrong_commits", "missed", "confirmations",
     "corrected", "fast_replies", "behaviours",
     "declared", "takebacks", "guidance_episodes", "ack_ms_p99", "commit_ms_p99", "step_ms_mean",

@@ -187,6 +187,28 @@ def test_bench_counts_the_library_calls_of_each_gpio_backend() -> None:
             assert (estimate > 0 and row["estimate_max_hz"][pi] == int(1e6 / estimate)) or estimate == round(estimate)
 
 
+@pytest.mark.parametrize("style", ["slow", "knocky", "quick"])
+def test_selfplay_physical_plays_with_the_hands_named(style: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--hands` puts the named habits on the virtual players: the summary names them, the habits
+    show in its counts, and the board still takes every move right."""
+    argv = ["selfplay", "klotz", "--physical", "--games", "2", "--seed", "3", "--noise", "high", "--hands", style]
+    assert main([*argv, "--json", "-o", "max_plies=60"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["hands"] == style and summary["intended"] == summary["committed"] > 0
+    assert summary["wrong_commits"] == 0 and summary["missed"] == 0 and summary["unfinished"] == 0
+    if style == "knocky":
+        assert summary["behaviours"]["knock"] >= 10  # three moves in ten, against one in twenty
+    if style == "quick":
+        assert summary["fast_replies"] >= summary["intended"] // 4
+
+
+def test_selfplay_names_the_hands_of_the_noise_level(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["selfplay", "klotz", "--physical", "--games", "1", "--json", "-o", "max_plies=4"]
+    for noise, hands in (("none", "calm"), ("low", "human"), ("high", "clumsy")):
+        assert main([*argv, "--noise", noise]) == 0
+        assert json.loads(capsys.readouterr().out)["hands"] == hands
+
+
 def test_selfplay_physical_with_cards_shown_first_needs_fewer_confirmations(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["selfplay", "zillo", "--physical", "--players", "2", "--games", "3", "--seed", "1", "--sensor", "count",
             "--json"]  # fmt: skip
