@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
-from controller.table.evidence import in_order, older_apart
+from controller.table.evidence import came, in_order, left, older_apart
 from controller.table.tracker_types import Mismatch, unmasked
 
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
@@ -73,19 +73,32 @@ def _old(scene: Scene, candidates: CandidateTable) -> frozenset[int]:
 
 
 def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[Action]:
-    """The moves the recent changes show, when an old change on other fields is not part of them (a
-    piece held or left lying, a failed sensor): the move is judged on its own fields and the old
-    change stays, to be judged on its own. Not while one bigger move may still explain it all."""
-    old = _old(scene, candidates)
-    if not old:
-        return []
+    """The moves the recent changes show, when a change on other fields is not part of them: the
+    move is judged on its own fields and the other change stays, to be judged on its own. That is
+    an old change (a piece held or left lying, a failed sensor), or failing that a piece that came
+    where no lift pairs with it (every piece on the board is lifted before it is put down: a sensor
+    that sticks as the move lands, or a stray piece). Not while one bigger move may still explain
+    it all; where several such readings fit, each is a candidate (the board asks)."""
     channels = [channel for channel, _ in evidence]
     if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
-    recent = frozenset(pair for pair in evidence if pair[0] not in old)
-    found = ordered(candidates.matching(recent, {*scene.masked, *old}), candidates, scene)
-    # An old change on a field of the move itself (its target emptied long ago) is not apart from it.
-    return [action for action in found if not candidates.channels(action) & old]
+    old = _old(scene, candidates)
+    if old:
+        return _beside(evidence, old, candidates, scene)
+    expected = candidates.expected
+    strays = sorted(ch for ch, value in evidence if came(expected[ch], value) and not left(expected[ch], value))
+    found: dict[Action, None] = {}
+    for stray in strays if len(evidence) > 1 else ():
+        found.update(dict.fromkeys(_beside(evidence, frozenset((stray,)), candidates, scene)))
+    return list(found)
+
+
+def _beside(evidence: Mismatch, aside: frozenset[int], candidates: CandidateTable, scene: Scene) -> list[Action]:
+    """The moves the evidence shows with the changes on `aside` set apart: none of them may touch
+    those fields (a change on a move's own field is never apart from it)."""
+    recent = frozenset(pair for pair in evidence if pair[0] not in aside)
+    found = ordered(candidates.matching(recent, {*scene.masked, *aside}), candidates, scene)
+    return [action for action in found if not candidates.channels(action) & aside]
 
 
 def then_next(

@@ -216,6 +216,29 @@ def test_2_a_dead_sensor_under_a_standing_piece_does_not_stop_the_game(model: st
     assert table.texts(start) == ["g12-e11", after.action_to_str(blue)]
 
 
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [20, 100, 200])
+def test_2_a_sensor_that_sticks_as_a_move_lands_does_not_hold_the_move_up(model: str, after_ms: int) -> None:
+    """An empty field far away starts reading a piece just after a move lands, before it settles:
+    no lift pairs with that arrival, so no hand made it. The move is taken on its own fields, the
+    field is judged on its own (reported once it outlives the move), and the game goes on."""
+    table = Table(model=model)
+    start = table.now
+    assert not table.sim.true_readings()[table.sim.channel_of[CELL("a14")]]
+    table.carry("g12", "e11", dwell=300)
+    table.run(after_ms)
+    table.sim.stick(CELL("a14"), 1)
+    table.run(600)
+    assert table.texts(start) == ["g12-e11"]
+    after = table.state
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and a.origin == CELL("k11"))
+    table.carry("k11", KLOTZ.format_cell(blue.target))
+    table.run(600)
+    assert table.texts(start) == ["g12-e11", after.action_to_str(blue)]
+    out = table.run(6000)
+    assert [fault.cell for fault in out.display.faults] == [CELL("a14")] and out.display.mode == "idle"
+
+
 @pytest.mark.parametrize("model", ["signed", "signed_count"])
 @pytest.mark.parametrize(("stuck_after_ms", "asked"), [(60, True), (140, True), (400, False)])
 def test_2_a_sensor_that_flips_just_after_a_captured_piece_went_home_there_is_a_fault(
