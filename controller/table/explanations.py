@@ -5,7 +5,7 @@ evidence as the tracker holds it at one scan.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, State
@@ -84,21 +84,29 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
         return []
     old = _old(scene, candidates)
     if old:
-        return _beside(evidence, old, candidates, scene)
-    expected = candidates.expected
-    strays = sorted(ch for ch, value in evidence if came(expected[ch], value) and not left(expected[ch], value))
+        return ordered(beside(evidence, old, candidates, scene.masked), candidates, scene)
     found: dict[Action, None] = {}
-    for stray in strays if len(evidence) > 1 else ():
-        found.update(dict.fromkeys(_beside(evidence, frozenset((stray,)), candidates, scene)))
-    return list(found)
+    for stray in strays(evidence, candidates.expected):
+        found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), candidates, scene.masked)))
+    return ordered(list(found), candidates, scene)
 
 
-def _beside(evidence: Mismatch, aside: frozenset[int], candidates: CandidateTable, scene: Scene) -> list[Action]:
-    """The moves the evidence shows with the changes on `aside` set apart: none of them may touch
-    those fields (a change on a move's own field is never apart from it)."""
+def strays(evidence: Mismatch, expected: Sequence[int]) -> list[int]:
+    """The channels where a piece came and none left, when there is more to the evidence than that:
+    each may be a piece no lift pairs with (see `apart`)."""
+    if len(evidence) < 2:
+        return []
+    return sorted(ch for ch, value in evidence if came(expected[ch], value) and not left(expected[ch], value))
+
+
+def beside(evidence: Mismatch, aside: frozenset[int], table: CandidateTable, masked: Collection[int]) -> list[Action]:
+    """The actions of `table` the evidence shows with the changes on `aside` set apart: none of
+    them may touch those fields (a change on a move's own field is never apart from it)."""
     recent = frozenset(pair for pair in evidence if pair[0] not in aside)
-    found = ordered(candidates.matching(recent, {*scene.masked, *aside}), candidates, scene)
-    return [action for action in found if not candidates.channels(action) & aside]
+    if not recent:
+        return []
+    found = table.matching(recent, {*masked, *aside})
+    return [action for action in found if not table.channels(action) & aside]
 
 
 def then_next(
@@ -122,7 +130,5 @@ def then_next(
     found = following.matching(evidence, scene.masked)
     old = _old(scene, candidates) if not found else frozenset()
     if old:
-        recent = frozenset(pair for pair in evidence if pair[0] not in old)
-        found = following.matching(recent, {*scene.masked, *old}) if recent else []
-        found = [second for second in found if not following.channels(second) & old]
+        found = beside(evidence, old, following, scene.masked)
     return [ThenMove(acked, second) for second in found]

@@ -16,7 +16,8 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
-from controller.table.evidence import came, in_order, left, older_apart
+from controller.table.evidence import in_order, left, older_apart
+from controller.table.explanations import beside, strays
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
@@ -110,13 +111,6 @@ class Seams:
         expected = candidates.expected
         return all(left(expected[channel], value) for channel, value in extra)
 
-    def _beside(self, table: CandidateTable, evidence: Mismatch, aside: frozenset[int]) -> list[Action]:
-        """The actions of `table` the evidence shows with the changes on `aside` set apart (none
-        of them touching those fields)."""
-        recent = frozenset(pair for pair in evidence if pair[0] not in aside)
-        found = table.matching(recent, {*self.e.observed.masked, *aside})
-        return [action for action in found if not table.channels(action) & aside]
-
     def corrected_then_next(self) -> list[ThenMove]:
         """The correction acknowledged a moment ago, then a whole move of the next player after it:
         the next player answered the correction before it had settled (`then_next` for a move)."""
@@ -169,16 +163,15 @@ class Seams:
             # by anything at all.)
             since = self.e.observed.debouncer.stable_since
             old = older_apart(dict(evidence), since) - window.channels if not found else frozenset()
+            masked = self.e.observed.masked
             if old:  # an old change on other fields (a failed sensor) is not part of the correction
-                found = window.alternatives(self._beside(before, evidence, old))
-            elif not found and len(evidence) > 1:
+                found = window.alternatives(beside(evidence, old, before, masked))
+            elif not found:
                 # A piece that came where no lift pairs with it (a sensor sticking as the piece moved
                 # on lands) is not part of the correction either (explanations.apart).
-                expected = before.expected
-                for channel, value in sorted(evidence):
-                    stray = came(expected[channel], value) and not left(expected[channel], value)
-                    if stray and channel not in window.channels:
-                        found += window.alternatives(self._beside(before, evidence, frozenset((channel,))))
+                for stray in strays(evidence, before.expected):
+                    if stray not in window.channels:
+                        found += window.alternatives(beside(evidence, frozenset((stray,)), before, masked))
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
         since = self.e.observed.debouncer.stable_since
