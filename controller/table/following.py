@@ -203,6 +203,8 @@ class Seams:
         - a piece put where no sensor notices it arrive (a Catcher sent home onto its own stack
           under a binary or signed sensor): a finished move or one still in the hand; a field
           emptied on the way (a Klotz capture) is seen when it fills again;
+        - a move no sensor sees a piece leave (one Catcher off a stack under a presence sensor): a
+          sensor sticking on where it lands shows the same;
         - a slide that the hand putting a piece down beside it a moment ago may have knocked
           (knocks.DOUBT_MS): a late knock or the next player's move; putting it back answers;
         - a correction to a move no sensor sees, or one the next player's move may be beginning.
@@ -217,6 +219,10 @@ class Seams:
         observed = self.e.observed
         if channels & observed.masked.keys() or observed.knocks.doubts(channels):
             return True
+        expected = table.expected
+        evidence = table.mismatch(action)
+        if evidence and not any(left(expected[channel], value) for channel, value in evidence):
+            return True  # no sensor sees a piece leave
         return table.unseen_placement(action)
 
     def unseen_correction(self, choice: Choice) -> bool:

@@ -92,6 +92,19 @@ def test_a_split_stack_is_seen_by_count_sensors(model: str) -> None:
     assert catchers_of(table.state) == {"c12": (0, 1), "f12": (0, 2), "l3": (1, 3)}
 
 
+@pytest.mark.parametrize("model", PRESENCE)
+def test_one_catcher_off_a_pair_under_a_presence_sensor_is_asked_never_taken(model: str) -> None:
+    """Red moves one of its two Catchers c12-f12: c12 reads a piece before and after, so no sensor
+    sees one leave, and a sensor sticking on at f12 shows exactly the same. The board asks."""
+    state = position(hand=["C-E"], others=["C-N"], catchers={"c12": (0, 2), "c3": (0, 1), "l3": (1, 3)})
+    table = Table(state, model)
+    red = table.sim.true_readings()[table.sim.channel_of[CELL("c12")]]  # a Red Catcher's reading
+    table.sim.stick(CELL("f12"), red)
+    out = table.run(3000)
+    assert table.commits() == [] and out.display.mode == "confirm"
+    assert texts(table.state, out.display.candidates) == ["C-E:c12-f12/1"]
+
+
 def split_with_presence_sensors(model: str) -> tuple[Table, TrackerOutput]:
     """Red moves 2 of its 3 Catchers c12-f12: c12 still reads a piece, so 1 or 2 may have moved."""
     table = Table(start("C-E"), model, SLOW_PREVIEW)

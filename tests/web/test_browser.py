@@ -19,9 +19,13 @@ WAIT_S = 30  # the most a page may take to show what is waited for (it is never 
 
 
 def wait(driver, condition):
+    """Until `condition` holds; an element the page re-drew between finding and reading it (stale)
+    only means "not yet"."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT_S).until(lambda d: condition(d))
+    waiting = WebDriverWait(driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,))
+    return waiting.until(lambda d: condition(d))
 
 
 def fields(driver):
