@@ -79,14 +79,17 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     where no lift pairs with it (every piece on the board is lifted before it is put down: a sensor
     that sticks as the move lands, or a stray piece). Not while one bigger move may still explain
     it all; where several such readings fit, each is a candidate (the board asks)."""
+    old = _old(scene, candidates)
+    lone = strays(evidence, candidates.expected) if not old else []
+    if not old and not lone:
+        return []  # (most scans that match nothing, a piece in the air among them, end here)
     channels = [channel for channel, _ in evidence]
     if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
-    old = _old(scene, candidates)
     if old:
         return ordered(beside(evidence, old, candidates, scene.masked), candidates, scene)
     found: dict[Action, None] = {}
-    for stray in strays(evidence, candidates.expected):
+    for stray in lone:
         found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), candidates, scene.masked)))
     return ordered(list(found), candidates, scene)
 

@@ -48,7 +48,10 @@ class Seams:
         self.e = evidence
         self.provisional: Choice | None = None  # the one explanation shown (acknowledged or offered)
         self.acknowledged: Action | None = None  # the last move the LEDs acknowledged in this position
-        self.corrected: Correction | None = None  # the last correction the LEDs acknowledged in it
+        # The last correction the LEDs acknowledged in this position (alone, or followed by the next
+        # player's move): like `acknowledged`, a board that showed something unexplained since (a
+        # piece let go on the way) does not make it forgotten.
+        self.corrected: Correction | None = None
         self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
@@ -62,10 +65,9 @@ class Seams:
         for good, as it shows a move finished."""
         acked = self.provisional
         if isinstance(acked, Correction):
-            window = self.correction
-            if window is None:
+            if self.correction is None:
                 return None
-            before = self.e.candidates_of(window.before)
+            before = self.table_of(acked, candidates)
             if not before.is_legal(acked.action):
                 return None
             return acked if self.followed([acked.action], self.evidence_against(before.expected), before) else None
@@ -114,7 +116,7 @@ class Seams:
     def corrected_then_next(self) -> list[ThenMove]:
         """The correction acknowledged a moment ago, then a whole move of the next player after it:
         the next player answered the correction before it had settled (`then_next` for a move)."""
-        shown = self.shown_correction()
+        shown = self.corrected
         if shown is None or self.correction is None:
             return []
         following = self.e.candidates_of(self.corrected_position(shown))
@@ -122,12 +124,6 @@ class Seams:
         if not evidence:
             return []
         return [ThenMove(shown, second) for second in self.e.observed.matching(following, evidence)]
-
-    def shown_correction(self) -> Correction | None:
-        """The correction the LEDs acknowledged a moment ago in this position (alone, or followed by
-        the next player's move), if any: a board that showed something unexplained since (a piece
-        let go on the way) does not make it forgotten, as with a move acknowledged."""
-        return self.corrected
 
     def corrected_position(self, correction: Correction) -> State:
         """The position after `correction` replaces the last commit (the correction window's)."""
@@ -144,7 +140,7 @@ class Seams:
         # the next player's start.
         young = self.young(mismatch)
         if window.next_player_started(mismatch - young, self.e.observed.expected):
-            if self.shown_correction() is None:
+            if self.corrected is None:
                 # The window stays while a correction is shown: it may be followed by the next move.
                 self.correction = None
             return []

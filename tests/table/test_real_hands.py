@@ -143,6 +143,31 @@ def test_2_a_correction_answered_by_a_reply_that_touches_down_on_the_way_stands(
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("stuck_ms", [40, 150])
+def test_2_a_correction_stands_when_a_far_sensor_sticks_on_as_it_lands(model: str, stuck_ms: int) -> None:
+    """The piece moved on lands, and a moment later an empty field far away starts reading a piece:
+    no lift pairs with that, so it is no part of the correction, which is taken on its own fields;
+    the game goes on."""
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", wrong)
+    table.run(500)
+    pieces = table.lift(wrong)
+    table.run(150)
+    table.place(meant, pieces)
+    table.run(stuck_ms)
+    table.sim.stick(CELL("a14"), 1)
+    table.run(800)
+    assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}"]
+    after = FOUR.apply(move(f"g12-{meant}"))
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
+    table.carry("i8", KLOTZ.format_cell(blue.target))
+    table.run(800)
+    assert [text for _, text in table.commits(start)][-1] == after.action_to_str(blue)
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_2_the_next_players_lift_ends_the_chance_to_correct(model: str) -> None:
     wrong = targets_of(FOUR, "g12")[0]
     table = Table(model=model)
