@@ -76,13 +76,18 @@ class KnockWatch:
     """Recognises knocked pieces from stable changes (see the module docstring) and keeps the board
     as it was before each knock until the piece is back."""
 
-    def __init__(self, cell_of_channel: Mapping[int, Cell], neighbours: Callable[[Cell], Iterable[Cell]]) -> None:
+    def __init__(
+        self, cell_of_channel: Mapping[int, Cell], neighbours: Callable[[Cell], Iterable[Cell]], debounce_ms: int = 0
+    ) -> None:
         channel_of = {cell: channel for channel, cell in cell_of_channel.items()}
         self._beside: dict[int, frozenset[int]] = {
             channel: frozenset(channel_of[other] for other in neighbours(cell) if other in channel_of)
             for channel, cell in cell_of_channel.items()
         }
         self._cells = cell_of_channel
+        # A slide waits KNOCK_MS for a placement beside it, and that placement is known only once
+        # its reading has settled: it is kept this much longer.
+        self._slide_wait = KNOCK_MS + debounce_ms
         self._recent: list[Change] = []
         self._last_change: dict[int, int] = {}
         self._slides: list[tuple[Change, Change]] = []  # slides not (yet) known to be knocks
@@ -151,7 +156,7 @@ class KnockWatch:
         """Forget knocks nobody put right for FORGET_MS, and slides no piece was put down beside
         within KNOCK_MS (a piece moved by sliding it); True if the board is to be read afresh."""
         kept = [k for k in self.knocks if now - k.at < FORGET_MS]
-        slides = [pair for pair in self._slides if now - pair[0].at < KNOCK_MS]
+        slides = [pair for pair in self._slides if now - pair[0].at < self._slide_wait]
         expired = len(kept) != len(self.knocks) or len(slides) != len(self._slides)
         self.knocks = kept
         self._slides = slides
@@ -173,7 +178,7 @@ class KnockWatch:
 
     @property
     def next_expiry(self) -> int | None:
-        times = [k.at + FORGET_MS for k in self.knocks] + [pair[0].at + KNOCK_MS for pair in self._slides]
+        times = [k.at + FORGET_MS for k in self.knocks] + [pair[0].at + self._slide_wait for pair in self._slides]
         return min(times, default=None)
 
     # --- recognising --------------------------------------------------------------------------
@@ -186,7 +191,9 @@ class KnockWatch:
         ]
         if not departures:
             return []
-        departure = min(departures, key=lambda c: _apart(c, arrival))
+        # Of pieces that left equally near in time, one just put down was lifted by the hand; the
+        # one that had stood still is the piece it bumped.
+        departure = min(departures, key=lambda c: (_apart(c, arrival), self._just_put_down(c)))
         partner = self._partner_of(departure)
         if partner is not None and _apart(departure, partner) <= _apart(departure, arrival):
             return []  # that piece already slid to a field nearer in time: this one was put down
@@ -239,6 +246,10 @@ class KnockWatch:
         if self._put_down_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
             self._doubtful.append((departure, arrival))
         return []
+
+    def _just_put_down(self, departure: Change) -> bool:
+        standing = self._standing_before(departure)
+        return standing is not None and departure.at - standing < STANDING_MS
 
     def _standing_before(self, departure: Change) -> int | None:
         earlier = [c.at for c in self._recent if c.channel == departure.channel and c.at < departure.at]

@@ -31,7 +31,7 @@ class Observed:
         self.debouncer = Debouncer(board.channels, config.debounce_ms)
         self.health = SensorHealth(config.stuck_after_ms, config.mask_stuck)
         self.masked = self.health.masked  # failed channels left out of the matching -> their reading
-        self.knocks = KnockWatch(board.cell_of_channel, neighbours_on(board))
+        self.knocks = KnockWatch(board.cell_of_channel, neighbours_on(board), config.debounce_ms)
         self.expected = expected  # what every channel reads when the board shows the position
         self.mismatch: dict[int, int] = {}
         self.since = 0  # when the mismatch last changed (its last raw change)

@@ -113,6 +113,35 @@ def test_1_a_piece_put_back_after_a_knock_may_be_knocked_again_at_once(model: st
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_knocked_as_the_hand_lifts_its_own_piece_again_is_no_move(model: str) -> None:
+    """The mover sets its piece down on a field it then thinks better of and lifts it again; in the
+    same scan its hand knocks the piece beside that field onto a field beside both. Two pieces left
+    at once and one arrived: the one that had just been put down is the hand's, the one that had
+    stood still is the knocked one, and the move is where the hand's piece lands at last."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(2000)  # a long think with the piece in the hand
+    table.place("e8", pieces)  # set down on a field it does not mean (c7-e8 is legal, too)...
+    table.run(150)
+    pieces = table.lift("e8")  # ...and lifted again, knocking f7 onto e7 in the same scan
+    knocked = table.lift("f7")
+    table.run(30)
+    table.place("e7", knocked)
+    table.run(70)
+    table.place("e6", pieces)
+    out = table.run(800)
+    assert table.texts(start) == ["c7-e6"]
+    assert fields(out.display.hints).items() >= {"e7": "remove", "f7": "place"}.items()
+    back = table.lift("e7")
+    table.run(200)
+    table.place("f7", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
     table = Table(model=model)
     start = table.now
@@ -128,7 +157,7 @@ def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("before_ms", [30, 100, 150])
+@pytest.mark.parametrize("before_ms", [30, 100, 150, 190])
 def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, before_ms: int) -> None:
     table = Table(model=model)
     start = table.now
@@ -176,6 +205,25 @@ def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock()
     found = watch.observe([Change(h5, 0, 1, 1010)], 1070)  # the slide's end settles last
     assert [(k.origin, k.aside) for k in found] == [(h6, h5)]
     assert watch.overrides[h6] == 1 and watch.overrides[h5] == 0
+
+
+@pytest.mark.parametrize("hand_first", [True, False])
+def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(hand_first: bool) -> None:
+    """Two departures in one scan, one arrival beside both 30 ms later: the piece that had stood
+    still slid (knocked), the piece put down a moment before was lifted by the hand that knocked
+    it, whichever order the scan reports them in."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    e8, f7, e7 = channel[CELL("e8")], channel[CELL("f7")], channel[CELL("e7")]
+    watch.observe([Change(e8, 0, 1, 1000)], 1040)  # the hand's piece set down on e8
+    lifted = [Change(e8, 1, 0, 1150), Change(f7, 1, 0, 1150)]  # lifted again; f7 leaves in the same scan
+    watch.observe(lifted if hand_first else lifted[::-1], 1190)
+    found = watch.observe([Change(e7, 0, 1, 1180)], 1220)
+    assert [(k.origin, k.aside) for k in found] == [(f7, e7)]
 
 
 def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
