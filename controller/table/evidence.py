@@ -9,6 +9,8 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
   carried by a hand, which takes longer than the contact bounce that may date a lift late: its
   landing is never dated before its lift (a slide to the field beside, as a knock, can be faster;
   two changes first seen in the same scan, after a scanner outage, tell no order at all).
+- **One move after the other.** The next player starts once the move before has landed: two
+  moves read one after the other never have the second's fields change before the first's last.
 - **One hand, one move.** A change that started long before the changes of a move, on fields the
   move does not touch, is not part of it: a piece lifted and held, a piece left lying, or a failed
   sensor. The move can be judged on its own fields; the old change stays unexplained and is judged
@@ -17,7 +19,7 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from controller.table.tracker_types import Mismatch
 
@@ -63,6 +65,18 @@ def in_order(
     (departure,), (arrival,) = departures, arrivals
     carried = beside is not None and not beside(departure, arrival)
     return since[arrival] >= since[departure] - (0 if carried else ORDER_SLACK_MS)
+
+
+def one_after_other(first: Collection[int], second: Collection[int], since: Sequence[int]) -> bool:
+    """Whether a move on the channels `second` could have followed one on `first`: the next player
+    starts once the move before has landed, so none of the second's own fields changed before the
+    last of the first's (but for the bounce of a lift). Fields both moves touch tell nothing."""
+    own_first = [channel for channel in first if channel not in second]
+    own_second = [channel for channel in second if channel not in first]
+    if not own_first or not own_second:
+        return True
+    landed = max(since[channel] for channel in own_first)
+    return min(since[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
 
 
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
-from controller.table.evidence import came, in_order, left, older_apart
+from controller.table.evidence import came, in_order, left, older_apart, one_after_other
 from controller.table.tracker_types import Mismatch, unmasked
 
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
@@ -134,4 +134,15 @@ def then_next(
     old = _old(scene, candidates) if not found else frozenset()
     if old:
         found = beside(evidence, old, following, scene.masked)
-    return [ThenMove(acked, second) for second in found]
+    return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene)]
+
+
+def in_turn(before: Sequence[int], following: CandidateTable, seconds: list[Action], scene: Scene) -> list[Action]:
+    """The moves of `seconds` that can have followed the change from the readings `before` to the
+    position of `following` (a move, or a correction): none began before that change had landed."""
+    first = [ch for ch, value in enumerate(following.expected) if value != before[ch] and ch not in scene.masked]
+    return [
+        second
+        for second in seconds
+        if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], scene.stable_since)
+    ]

@@ -17,7 +17,7 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
 from controller.table.evidence import in_order, left, older_apart
-from controller.table.explanations import beside, strays
+from controller.table.explanations import Scene, beside, in_turn, strays
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
@@ -113,7 +113,7 @@ class Seams:
         expected = candidates.expected
         return all(left(expected[channel], value) for channel, value in extra)
 
-    def corrected_then_next(self) -> list[ThenMove]:
+    def corrected_then_next(self, scene: Scene) -> list[ThenMove]:
         """The correction acknowledged a moment ago, then a whole move of the next player after it:
         the next player answered the correction before it had settled (`then_next` for a move)."""
         shown = self.corrected
@@ -123,7 +123,8 @@ class Seams:
         evidence = self.evidence_against(following.expected)
         if not evidence:
             return []
-        return [ThenMove(shown, second) for second in self.e.observed.matching(following, evidence)]
+        seconds = in_turn(self.e.observed.expected, following, self.e.observed.matching(following, evidence), scene)
+        return [ThenMove(shown, second) for second in seconds]
 
     def corrected_position(self, correction: Correction) -> State:
         """The position after `correction` replaces the last commit (the correction window's)."""

@@ -191,9 +191,10 @@ class KnockWatch:
         ]
         if not departures:
             return []
-        # Of pieces that left equally near in time, one just put down was lifted by the hand; the
-        # one that had stood still is the piece it bumped.
-        departure = min(departures, key=lambda c: (_apart(c, arrival), self._just_put_down(c)))
+        # Of pieces that left within a slide's time, one just put down was lifted by the hand (its
+        # own slide would leave the other lift to a second hand); the one that had stood still is
+        # the piece it bumped.
+        departure = min(departures, key=lambda c: (self._just_put_down(c), _apart(c, arrival)))
         partner = self._partner_of(departure)
         if partner is not None and _apart(departure, partner) <= _apart(departure, arrival):
             return []  # that piece already slid to a field nearer in time: this one was put down

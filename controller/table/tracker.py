@@ -474,7 +474,7 @@ class Tracker:
         if not actions:
             actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions:
-            actions = list(self._seams.corrected_then_next())
+            actions = list(self._seams.corrected_then_next(scene))
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask

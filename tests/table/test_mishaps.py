@@ -142,6 +142,36 @@ def test_1_a_piece_knocked_as_the_hand_lifts_its_own_piece_again_is_no_move(mode
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_5_a_move_made_before_the_last_one_landed_is_never_taken_as_its_reply(model: str) -> None:
+    """Red's move was shown a moment ago, then put back; Red lifts the piece again, and while it is
+    in the air Blue's piece moves and lands. When Red's piece lands, the board shows Red's move and
+    Blue's, but not one after the other (Blue's began first): the board takes neither as Blue's
+    reply. Blue putting the piece back leaves Red's move alone, and it is taken."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("e6", pieces)
+    table.run(150)  # c7-e6 shown...
+    pieces = table.lift("e6")
+    table.run(200)
+    table.place("c7", pieces)  # ...and put back
+    table.run(1000)
+    pieces = table.lift("c7")
+    table.run(300)
+    table.carry("h3", "g5", dwell=150)  # Blue's piece moves while Red's is in the air
+    table.run(100)
+    table.place("e6", pieces)
+    table.run(1500)
+    assert table.texts(start) == []
+    back = table.lift("g5")
+    table.run(200)
+    table.place("h3", back)
+    table.run(1000)
+    assert table.texts(start) == ["c7-e6"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
     table = Table(model=model)
     start = table.now
@@ -208,10 +238,14 @@ def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock()
 
 
 @pytest.mark.parametrize("hand_first", [True, False])
-def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(hand_first: bool) -> None:
-    """Two departures in one scan, one arrival beside both 30 ms later: the piece that had stood
+@pytest.mark.parametrize("hand_later_ms", [0, 20])
+def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(
+    hand_first: bool, hand_later_ms: int
+) -> None:
+    """Two departures within a slide's time of one arrival beside both: the piece that had stood
     still slid (knocked), the piece put down a moment before was lifted by the hand that knocked
-    it, whichever order the scan reports them in."""
+    it, whichever order the scan reports them in and whichever left nearer the arrival (the hand's
+    own piece sliding over would leave the other lift to a second hand)."""
     from controller.table.knocks import Change, KnockWatch, neighbours_on
 
     table = Table(model="binary")
@@ -220,7 +254,7 @@ def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(hand
     watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
     e8, f7, e7 = channel[CELL("e8")], channel[CELL("f7")], channel[CELL("e7")]
     watch.observe([Change(e8, 0, 1, 1000)], 1040)  # the hand's piece set down on e8
-    lifted = [Change(e8, 1, 0, 1150), Change(f7, 1, 0, 1150)]  # lifted again; f7 leaves in the same scan
+    lifted = [Change(e8, 1, 0, 1150 + hand_later_ms), Change(f7, 1, 0, 1150)]  # lifted again; f7 leaves
     watch.observe(lifted if hand_first else lifted[::-1], 1190)
     found = watch.observe([Change(e7, 0, 1, 1180)], 1220)
     assert [(k.origin, k.aside) for k in found] == [(f7, e7)]
