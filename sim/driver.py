@@ -138,12 +138,22 @@ class Judge:
                 self.stats.wrong_commits += 1
 
 
-def button_for(action: Action, shown: Display | None) -> str | None:
-    """The button a player who made `action` presses, looking at the board as their finger comes
-    down: `confirm` if it previews their move, `menu` if it asks about it among others, none if it no
-    longer asks about it (a person does not confirm a move the LEDs do not show as theirs, however
-    the question looked a moment ago)."""
-    if shown is None or shown.mode != "confirm" or action not in shown.candidates:
+def offered(action: Action, shown: Display, before: State | None = None) -> bool:
+    """Whether the board names `action`, made in `before`, among its candidates: as a move of that
+    position, not the same move read after another one the player did not make (the screen names
+    each candidate's seat and the position it is played in)."""
+    if action not in shown.candidates:
+        return False
+    named = shown.played_in.get(action)
+    return named is None or before is None or named == before
+
+
+def button_for(action: Action, shown: Display | None, before: State | None = None) -> str | None:
+    """The button a player who made `action` (in `before`) presses, looking at the board as their
+    finger comes down: `confirm` if it previews their move, `menu` if it asks about it among others,
+    none if it no longer asks about it (a person does not confirm a move the LEDs do not show as
+    theirs, however the question looked a moment ago)."""
+    if shown is None or shown.mode != "confirm" or not offered(action, shown, before):
         return None
     return "confirm" if shown.previewed == action else "menu"
 
@@ -250,7 +260,7 @@ class Performance:
         """Whether the board shows nothing of this move: no match, a question about other moves, or
         no change at all (every field of the move under a failed sensor or a stack)."""
         mode = output.display.mode
-        asked_other = mode == "confirm" and self.action not in output.display.candidates
+        asked_other = mode == "confirm" and not offered(self.action, output.display, self.before)
         unseen = mode == "idle" and not self._board_took_something
         return mode in ("moving", "guidance") or asked_other or unseen
 
@@ -276,7 +286,7 @@ class Performance:
             self._backends.inputs.push("declare", self.text)
             self._confirm_at = None
         if self._press is not None and now >= self._press[0]:
-            button = button_for(self.action, self._shown)
+            button = button_for(self.action, self._shown, self.before)
             if button is not None:
                 self._backends.inputs.push("button", button)
             else:
@@ -309,7 +319,7 @@ class Performance:
         answered = (
             output.display.acknowledged == action
             or action in output.happened.committed
-            or action in output.display.candidates
+            or offered(action, output.display, self.before)
         )
         if done and not self._acked and answered:
             recorder = self._recorder
@@ -327,7 +337,7 @@ class Performance:
             return True  # the person chose (this move or another): the hands are done
         if output.happened.took_back:
             return True  # somebody took a move back meanwhile: the game is elsewhere, the move is void
-        if done and output.display.mode == "confirm" and action in output.display.candidates and self.answers:
+        if done and output.display.mode == "confirm" and offered(action, output.display, self.before) and self.answers:
             if not self._asked:
                 # The player sees the amber request in this scan's frame: they answer on the screen
                 # REACTION_MS later, or step with menu to their move and press confirm.

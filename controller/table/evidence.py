@@ -9,8 +9,9 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
   carried by a hand, which takes longer than the contact bounce that may date a lift late: its
   landing is never dated before its lift (a slide to the field beside, as a knock, can be faster;
   two changes first seen in the same scan, after a scanner outage, tell no order at all).
-- **One move after the other.** The next player starts once the move before has landed: two
-  moves read one after the other never have the second's fields change before the first's last.
+- **One move after the other.** The next player may reach for a piece early, but makes the move
+  once the one before has landed: two moves read one after the other never have the second
+  finished before the first.
 - **One hand, one move.** A change that started long before the changes of a move, on fields the
   move does not touch, is not part of it: a piece lifted and held, a piece left lying, or a failed
   sensor. The move can be judged on its own fields; the old change stays unexplained and is judged
@@ -69,14 +70,16 @@ def in_order(
 
 def one_after_other(first: Collection[int], second: Collection[int], since: Sequence[int]) -> bool:
     """Whether a move on the channels `second` could have followed one on `first`: the next player
-    starts once the move before has landed, so none of the second's own fields changed before the
-    last of the first's (but for the bounce of a lift). Fields both moves touch tell nothing."""
+    may reach for a piece early, but makes the move once the one before has landed, so the second's
+    own fields did not all settle before the last of the first's (but for the bounce of a lift).
+    Fields both moves touch tell nothing."""
     own_first = [channel for channel in first if channel not in second]
     own_second = [channel for channel in second if channel not in first]
     if not own_first or not own_second:
         return True
-    landed = max(since[channel] for channel in own_first)
-    return min(since[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
+    return (
+        max(since[channel] for channel in own_second) >= max(since[channel] for channel in own_first) - ORDER_SLACK_MS
+    )
 
 
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:

@@ -22,6 +22,8 @@ from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
 
+REACH_MS = 700  # a fast reply starts up to this long after the last placement, or this long before it
+
 
 class SeamsEvidence(Protocol):
     """What the seams read of the tracker: its evidence, position and candidate tables."""
@@ -73,7 +75,45 @@ class Seams:
             return acked if self.followed([acked.action], self.evidence_against(before.expected), before) else None
         if acked is None or isinstance(acked, str | ThenMove) or not candidates.is_legal(acked):
             return None
+        settles = self.settles_at(acked, candidates)
+        if settles > self.e._now:  # a slide the hand on its way may yet prove a knock: wait
+            self.waiting = True
+            self.e._set_deadline(settles)
+            return None
         return acked if self.followed([acked], mismatch, candidates) else None
+
+    def reached_early(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | None:
+        """When nothing else explains the board: the one move it shows beside a lift on other fields
+        that began while that move's piece was on its way, at most REACH_MS before it landed: the
+        next player reaching for a piece early. Not a finished move yet (nothing shows the piece
+        let go), so it is shown only: the reply landing makes both moves one explanation
+        (`then_next`), the piece put back leaves the move alone. A reply that has not come by the
+        time guidance is due is no reply: the board guides (a piece knocked off, say)."""
+        guide_at = self.e.observed.since + self.e.config.guide_after_ms
+        if self.e._now >= guide_at:
+            return None
+        expected = candidates.expected
+        since = self.e.observed.debouncer.stable_since
+        latest = max((since[channel] for channel, _ in mismatch), default=0)
+        found: set[Action] = set()
+        for pair in mismatch if len(mismatch) > 2 else ():
+            if left(expected[pair[0]], pair[1]) and since[pair[0]] >= latest - REACH_MS:
+                found.update(self.e.observed.matching(candidates, mismatch - {pair}))
+        if len(found) != 1:
+            return None
+        (move,) = found
+        if not self.followed([move], mismatch, candidates, early=True):
+            return None
+        self.e._set_deadline(guide_at)
+        return move
+
+    def settles_at(self, choice: Choice, candidates: CandidateTable) -> int:
+        """The earliest the one explanation may be taken: a slide read as a move waits until no
+        hand can land beside it any more as the one that knocked it (knocks.DOUBT_MS); else 0."""
+        if choice == TAKEBACK:
+            return 0
+        table = self.table_of(choice, candidates)
+        return self.e.observed.knocks.settles_at(table.channels(self.shown_action(choice)))
 
     def asked_and_followed(self, mismatch: Mismatch, candidates: CandidateTable) -> list[Action]:
         """The moves a pending confirmation asks about, when the next player has started meanwhile:
@@ -83,9 +123,12 @@ class Seams:
             return []
         return asked if self.followed(asked, mismatch, candidates) else []
 
-    def followed(self, moves: list[Action], mismatch: Mismatch, candidates: CandidateTable) -> bool:
+    def followed(
+        self, moves: list[Action], mismatch: Mismatch, candidates: CandidateTable, early: bool = False
+    ) -> bool:
         """Whether the board shows `moves`' common evidence plus, on other fields, the start of a
-        move of the next player, and no bigger move of this player could be under way."""
+        move of the next player, and no bigger move of this player could be under way. `early`: a
+        start while the move's piece was still on its way counts too (not before the move began)."""
         own = {self.e.observed.unmasked(candidates.mismatch(move)) for move in moves}
         if len(own) != 1:
             return False
@@ -97,8 +140,9 @@ class Seams:
         if any(channel in channels for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
         since = self.e.observed.debouncer.stable_since
-        if min(since[channel] for channel, _ in extra) < max(since[channel] for channel in channels):
-            return False  # the next player starts after the move is made, not before it
+        made = (min if early else max)(since[channel] for channel in channels)
+        if min(since[channel] for channel, _ in extra) < made:
+            return False  # the next player starts after the move is made (or begun), not before it
         if self.young(extra):
             self.waiting = True
             return False  # a lift that may yet be half of a knocked piece's slide: wait and see
@@ -210,6 +254,9 @@ class Seams:
             return False
         if self.unseen_correction(choice):
             return True
+        first = choice.first if isinstance(choice, ThenMove) else None
+        if first is not None and not isinstance(first, Correction) and self.must_ask(first, candidates):
+            return True  # what makes a move asked alone makes it asked with the next one after it
         table = self.table_of(choice, candidates)
         action = self.shown_action(choice)
         channels = table.channels(action)

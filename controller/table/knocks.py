@@ -31,6 +31,8 @@ KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece d
 # A hand that has put a piece down may still bump its neighbour while it lets go and withdraws,
 # this long after; by then the next player may as well be sliding that piece on purpose (a fast
 # reply starts 40-700 ms after the last placement). Both fit: such a slide is asked, never taken.
+# The same holds the other way round: a hand on its way may bump a piece this long before it puts
+# its own down beside it, so a slide read as a move is not taken before it is this old.
 DOUBT_MS = 700
 STANDING_MS = 500  # the knocked piece had been standing still at least this long
 FORGET_MS = 10_000  # a knocked piece not put back in this long: the board is read as it is
@@ -94,6 +96,10 @@ class KnockWatch:
         # Slides that began KNOCK_MS to DOUBT_MS after a piece was put down beside them: a late
         # knock or the next player's slide, until the piece goes back or the players say.
         self._doubtful: list[tuple[Change, Change]] = []
+        # Slides no piece was put down beside within KNOCK_MS, younger than DOUBT_MS: read as moves,
+        # but a hand still on its way may land beside them (it knocked the piece early), which
+        # makes them doubtful. Not taken before they are DOUBT_MS old.
+        self._settling: list[tuple[Change, Change]] = []
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
         self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
@@ -158,6 +164,8 @@ class KnockWatch:
         kept = [k for k in self.knocks if now - k.at < FORGET_MS]
         slides = [pair for pair in self._slides if now - pair[0].at < self._slide_wait]
         expired = len(kept) != len(self.knocks) or len(slides) != len(self._slides)
+        self._settling += [pair for pair in self._slides if pair not in slides and pair not in self._doubtful]
+        self._settling = [pair for pair in self._settling if now - pair[0].at < DOUBT_MS]
         self.knocks = kept
         self._slides = slides
         return expired
@@ -167,6 +175,7 @@ class KnockWatch:
         self.knocks = []
         self._slides = []
         self._doubtful = []
+        self._settling = []
         self._restored = {}
         self._returning = {}
 
@@ -174,6 +183,13 @@ class KnockWatch:
         """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS)."""
         return any(
             departure.channel in channels and arrival.channel in channels for departure, arrival in self._doubtful
+        )
+
+    def settles_at(self, channels: frozenset[int]) -> int:
+        """When a move on `channels` that is a slide read as a move may be taken: once no hand can
+        land beside it any more as the one that knocked it (DOUBT_MS); 0 for other moves."""
+        return max(
+            (d.at + DOUBT_MS for d, a in self._settling if d.channel in channels and a.channel in channels), default=0
         )
 
     @property
@@ -257,15 +273,23 @@ class KnockWatch:
         return max(earlier, default=None)
 
     def _anchored(self, placement: Change) -> list[Knock]:
-        """A piece put down: any slide just before it, beside it, was its hand's knock."""
+        """A piece put down: any slide just before it, beside it, was its hand's knock; one up to
+        DOUBT_MS before it may have been (the hand on its way knocked it early), so it is asked."""
         found = []
-        for departure, arrival in list(self._slides):
+        for pair in [*self._slides, *self._settling]:
+            departure, arrival = pair
             if placement.channel in (departure.channel, arrival.channel):
                 continue
-            beside = departure.channel in self._beside.get(placement.channel, frozenset())
+            if departure.channel not in self._beside.get(placement.channel, frozenset()):
+                continue
             known = any(k.origin == departure.channel for k in self.knocks)
-            if beside and 0 <= placement.at - departure.at <= KNOCK_MS and not known:
+            gap = placement.at - departure.at
+            if pair in self._slides and 0 <= gap <= KNOCK_MS and not known:
                 found.append(self._knock(departure, arrival))
+            elif KNOCK_MS < gap <= DOUBT_MS:
+                self._slides = [other for other in self._slides if other != pair]
+                self._settling = [other for other in self._settling if other != pair]
+                self._doubtful.append(pair)
         return found
 
     def _anchor_for(self, departure: Change, arrival: Change) -> bool:
@@ -313,6 +337,7 @@ class KnockWatch:
             elif change.channel == arrival.channel and change.after == arrival.before:
                 self._returning[departure.channel] = departure.before  # taken off beside: on its way back
         self._doubtful = [pair for pair in self._doubtful if change.channel not in (pair[0].channel, pair[1].channel)]
+        self._settling = [pair for pair in self._settling if change.channel not in (pair[0].channel, pair[1].channel)]
         kept = []
         for knock in self.knocks:
             also = tuple(pair for pair in knock.also if pair[0] != change.channel)

@@ -506,7 +506,8 @@ class Tracker:
                 self._seams.played_in(asked, candidates),
             )
         choice.asking = ()
-        return self._unmatched(now, candidates)
+        reached = self._seams.reached_early(mismatch, candidates)  # the last reading before none
+        return self._acknowledge(reached, candidates) if reached is not None else self._unmatched(now, candidates)
 
     def _single(self, now: int, choice: Choice, candidates: CandidateTable) -> Decision:
         """The one explanation: taken once the board has settled, shown until then."""
@@ -514,7 +515,7 @@ class Tracker:
         if self._seams.provisional != choice:
             self._seams.provisional = choice
         quiet_since = max(self.observed.since, self.observed.touched)
-        due = quiet_since + self.config.settle_ms
+        due = max(quiet_since + self.config.settle_ms, self._seams.settles_at(choice, candidates))
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
             # Only a board where a piece was put back shows a take-back for sure: if the last move's

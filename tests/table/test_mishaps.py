@@ -172,6 +172,24 @@ def test_5_a_move_made_before_the_last_one_landed_is_never_taken_as_its_reply(mo
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("early_ms", [50, 150])
+def test_5_a_reply_reached_for_before_the_last_move_landed_is_taken(model: str, early_ms: int) -> None:
+    """Blue lifts a piece a moment before Red's lands and puts it down after: an eager reply, both
+    moves in turn."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(300)
+    reply = table.lift("h3")  # Blue reaches early...
+    table.run(early_ms)
+    table.place("e6", pieces)
+    table.run(250)
+    table.place("g5", reply)  # ...and moves once Red's piece is down
+    table.run(1500)
+    assert table.texts(start) == ["c7-e6", "h3-g5"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
     table = Table(model=model)
     start = table.now
@@ -205,6 +223,35 @@ def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, befo
     table.place("f6", back)
     out = table.run(1000)
     assert table.texts(start) == ["c7-e6"] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("before_ms", [300, 600])
+def test_1_a_piece_knocked_on_the_way_well_before_the_placement_is_asked(model: str, before_ms: int) -> None:
+    """Red lifts c7 and puts it back, and the hand, still over the board, knocks f6 onto f5; then
+    Red lifts c7 again and puts it on e6, beside f6, 300-600 ms after the knock. The slide alone
+    looked like a move; the hand landing beside it shows it may have been a knock. The board takes
+    neither the slide nor the slide followed by c7-e6, and putting f6 back leaves c7-e6."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("c7", pieces)  # a second thought
+    table.run(250)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(before_ms - 150)
+    pieces = table.lift("c7")
+    table.run(150 - SLIDE)
+    table.place("e6", pieces)
+    table.run(1500)
+    assert table.texts(start) == []
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    table.run(1000)
+    assert table.texts(start) == ["c7-e6"]
 
 
 @pytest.mark.parametrize("model", MODELS)

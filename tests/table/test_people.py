@@ -24,6 +24,21 @@ def test_a_person_confirms_only_the_move_the_leds_preview_now() -> None:
     assert button_for(mine, None) is None
 
 
+def test_a_person_does_not_take_the_same_move_read_after_another_for_their_own() -> None:
+    """The board asks about another move followed by the same piece move as a reply: the screen names
+    it as the next seat's move after that one, so the person who made it alone does not answer."""
+    state = KLOTZ.new_game(players=2)
+    other = state.legal_actions()[0]
+    after_other = state.apply(other)
+    replies = [a for a in after_other.legal_actions() if a in state.legal_actions()]
+    mine = replies[0]
+    read_after = Display("confirm", state, state, candidates=(mine,), previewed=mine, played_in={mine: after_other})
+    assert button_for(mine, read_after, before=state) is None
+    assert button_for(mine, read_after, before=after_other) == "confirm"  # the reply's own player
+    as_own = Display("confirm", state, state, candidates=(mine,), previewed=mine)
+    assert button_for(mine, as_own, before=state) == "confirm"
+
+
 def test_a_question_that_changes_under_the_finger_takes_no_other_move() -> None:
     """Zillo, three players, binary sensors, high noise (selfplay seed 11, game 15): Red's Wild card
     rests a moment on g13, is put on g12, and the hand knocks a Catcher as it lands. The board asks
