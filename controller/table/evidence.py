@@ -68,18 +68,22 @@ def in_order(
     return since[arrival] >= since[departure] - (0 if carried else ORDER_SLACK_MS)
 
 
-def one_after_other(first: Collection[int], second: Collection[int], since: Sequence[int]) -> bool:
+def one_after_other(
+    first: Collection[int], second: Collection[int], since: Sequence[int], landed_by: int | None = None
+) -> bool:
     """Whether a move on the channels `second` could have followed one on `first`: the next player
     may reach for a piece early, but makes the move once the one before has landed, so the second's
     own fields did not all settle before the last of the first's (but for the bounce of a lift).
-    Fields both moves touch tell nothing."""
+    Fields both moves touch tell nothing. `landed_by`: when the first is known to have landed (the
+    board showed it), however late a hand touched its fields again since."""
     own_first = [channel for channel in first if channel not in second]
     own_second = [channel for channel in second if channel not in first]
     if not own_first or not own_second:
         return True
-    return (
-        max(since[channel] for channel in own_second) >= max(since[channel] for channel in own_first) - ORDER_SLACK_MS
-    )
+    landed = max(since[channel] for channel in own_first)
+    if landed_by is not None:
+        landed = min(landed, landed_by)
+    return max(since[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
 
 
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:

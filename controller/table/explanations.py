@@ -30,6 +30,7 @@ class Scene:
     acknowledged: Action | None  # the move shown a moment ago in this position
     moved_at: int | None  # when the last move that stands was committed
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
+    acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -134,15 +135,20 @@ def then_next(
     old = _old(scene, candidates) if not found else frozenset()
     if old:
         found = beside(evidence, old, following, scene.masked)
-    return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene)]
+    landed_by = scene.acknowledged_at
+    return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene, landed_by)]
 
 
-def in_turn(before: Sequence[int], following: CandidateTable, seconds: list[Action], scene: Scene) -> list[Action]:
+def in_turn(
+    before: Sequence[int], following: CandidateTable, seconds: list[Action], scene: Scene, landed_by: int | None = None
+) -> list[Action]:
     """The moves of `seconds` that can have followed the change from the readings `before` to the
-    position of `following` (a move, or a correction): none began before that change had landed."""
+    position of `following` (a move, or a correction, that had landed by `landed_by` if known):
+    none ended before that change had landed."""
     first = [ch for ch, value in enumerate(following.expected) if value != before[ch] and ch not in scene.masked]
+    since = scene.stable_since
     return [
         second
         for second in seconds
-        if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], scene.stable_since)
+        if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], since, landed_by)
     ]

@@ -50,6 +50,7 @@ class Seams:
         self.e = evidence
         self.provisional: Choice | None = None  # the one explanation shown (acknowledged or offered)
         self.acknowledged: Action | None = None  # the last move the LEDs acknowledged in this position
+        self.acknowledged_at: int | None = None  # when it was first shown: its piece had landed by then
         # The last correction the LEDs acknowledged in this position (alone, or followed by the next
         # player's move): like `acknowledged`, a board that showed something unexplained since (a
         # piece let go on the way) does not make it forgotten.
@@ -59,6 +60,18 @@ class Seams:
         self.waiting = False  # the last judgement waits for a young change to grow old
         # `unseen_now`'s last answer, asked again each scan while a correction waits to settle.
         self._unseen_now: tuple[CorrectionWindow, Action, State, frozenset[int], bool] | None = None
+
+    def enter(self) -> None:
+        """A new position: nothing shown, acknowledged or open to correction in it yet."""
+        self.provisional = None
+        self.correction = None
+        self.acknowledge(None)
+        self.corrected = None
+
+    def acknowledge(self, move: Action | None) -> None:
+        """The LEDs show `move` as the move of this position (None: no move is shown any more)."""
+        if move != self.acknowledged:
+            self.acknowledged, self.acknowledged_at = move, None if move is None else self.e._now
 
     def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | Correction | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
@@ -102,8 +115,8 @@ class Seams:
         if len(found) != 1:
             return None
         (move,) = found
-        if not self.followed([move], mismatch, candidates, early=True):
-            return None
+        if self.acknowledged not in (None, move) or not self.followed([move], mismatch, candidates, early=True):
+            return None  # (a move shown before in this position stands: then_next reads after it)
         self.e._set_deadline(guide_at)
         return move
 

@@ -48,7 +48,8 @@ class SensorHealth:
     stuck_after_ms: int
     mask: bool
     masked: dict[int, int] = field(default_factory=dict)  # channel -> the reading it is masked at
-    moved: tuple[int, frozenset[int]] | None = None  # the last commit: when, and the channels it changed
+    # The last commit: when its move was made (first shown, else committed), and the channels it changed.
+    moved: tuple[int, frozenset[int]] | None = None
 
     def committed(self, now: int, channels: frozenset[int]) -> None:
         self.moved = (now, channels)

@@ -252,6 +252,7 @@ class Tracker:
             self._seams.acknowledged,
             moved[0] if moved is not None else None,
             self.observed.knocks.beside,
+            self._seams.acknowledged_at,
         )
 
     # --- commit and take-back ------------------------------------------------------------------
@@ -284,8 +285,10 @@ class Tracker:
         self._transitions.append((before, action, after))
         self._vias.append(via)
         self._history.append(before)
+        shown = self._seams.acknowledged_at if self._seams.acknowledged == action else None  # made by then
         self._enter(now, after)
-        self.observed.health.committed(now, frozenset(channel for channel, _ in candidates.mismatch(action)))
+        made = now if shown is None else shown
+        self.observed.health.committed(made, frozenset(channel for channel, _ in candidates.mismatch(action)))
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
@@ -320,11 +323,8 @@ class Tracker:
     def _enter(self, now: int, state: State) -> None:
         self._state = state
         self.observed.expect(now, self.candidates_of(state).expected)
-        self._seams.provisional = None
         self._choice.reset()
-        self._seams.correction = None
-        self._seams.acknowledged = None
-        self._seams.corrected = None
+        self._seams.enter()
         self._setup = False
         self.observed.knocks.unseen_hands = frozenset()
 
@@ -431,6 +431,7 @@ class Tracker:
         choice.offer = ()
         if not mismatch:
             self._seams.provisional = None
+            self._seams.acknowledge(None)  # the move shown is undone: the board shows the position
             choice.asking = ()
             self._setup = False
             self._restore = False
@@ -543,9 +544,9 @@ class Tracker:
         if isinstance(first, Correction):
             self._seams.corrected = first
         elif isinstance(choice, ThenMove):
-            self._seams.acknowledged = choice.first  # the move of this position; the next comes after it
+            self._seams.acknowledge(choice.first)  # the move of this position; the next comes after it
         else:
-            self._seams.acknowledged = shown
+            self._seams.acknowledge(shown)
         footprint = table.footprint(shown)
         hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}
         hints.update({cell: "capture" for cell in footprint.captures})

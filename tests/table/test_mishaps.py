@@ -172,6 +172,33 @@ def test_5_a_move_made_before_the_last_one_landed_is_never_taken_as_its_reply(mo
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_5_a_reply_stays_a_reply_when_its_hand_bumps_the_piece_just_moved(model: str) -> None:
+    """Red slides f7 to e7 (shown); Blue lifts h3, and on the way bumps Red's piece from e7 to e8,
+    puts h3's piece on g5, and puts Red's piece back on e7 a second later. The piece put back makes
+    e7's reading the newest on the board, but the board showed Red's move before Blue's began: both
+    moves are taken, one after the other."""
+    table = Table(model=model)
+    start = table.now
+    red = table.lift("f7")
+    table.run(SLIDE)
+    table.place("e7", red)
+    table.run(300)
+    blue = table.lift("h3")
+    table.run(150)
+    bumped = table.lift("e7")
+    table.run(SLIDE)
+    table.place("e8", bumped)
+    table.run(150)
+    table.place("g5", blue)
+    table.run(1000)
+    back = table.lift("e8")
+    table.run(200)
+    table.place("e7", back)
+    table.run(1500)
+    assert table.texts(start) == ["f7-e7", "h3-g5"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("early_ms", [50, 150])
 def test_5_a_reply_reached_for_before_the_last_move_landed_is_taken(model: str, early_ms: int) -> None:
     """Blue lifts a piece a moment before Red's lands and puts it down after: an eager reply, both
