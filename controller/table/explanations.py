@@ -87,12 +87,18 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     channels = [channel for channel, _ in evidence]
     if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
+    return ordered(set_apart(evidence, old, candidates, scene.masked), candidates, scene)
+
+
+def set_apart(evidence: Mismatch, old: frozenset[int], table: CandidateTable, masked: Collection[int]) -> list[Action]:
+    """The actions of `table` the evidence shows with the old changes set apart, or failing those
+    (none is old) with each lone arrival set apart in turn (`strays`)."""
     if old:
-        return ordered(beside(evidence, old, candidates, scene.masked), candidates, scene)
+        return beside(evidence, old, table, masked)
     found: dict[Action, None] = {}
-    for stray in lone:
-        found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), candidates, scene.masked)))
-    return ordered(list(found), candidates, scene)
+    for stray in strays(evidence, table.expected):
+        found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), table, masked)))
+    return list(found)
 
 
 def strays(evidence: Mismatch, expected: Sequence[int]) -> list[int]:
@@ -120,8 +126,8 @@ def then_next(
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
     """The move acknowledged a moment ago, then a whole move of the next player after it (failing
-    that, an old change elsewhere set aside, as in `apart`: a second move that explains the old
-    change as well, on its own field, is the better reading). Asked beside a move that alone shows
+    that, an old change elsewhere or a lone arrival set aside, as in `apart`: a second move that
+    explains the old change as well, on its own field, is the better reading). Asked beside a move that alone shows
     the same (the piece moved on at once), and the explanation when nothing else fits (the board
     changed during the first move's settle time)."""
     acked = scene.acknowledged
@@ -132,9 +138,8 @@ def then_next(
     if not evidence:
         return []
     found = following.matching(evidence, scene.masked)
-    old = _old(scene, candidates) if not found else frozenset()
-    if old:
-        found = beside(evidence, old, following, scene.masked)
+    if not found:
+        found = set_apart(evidence, _old(scene, candidates), following, scene.masked)
     landed_by = scene.acknowledged_at
     return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene, landed_by)]
 
@@ -145,6 +150,8 @@ def in_turn(
     """The moves of `seconds` that can have followed the change from the readings `before` to the
     position of `following` (a move, or a correction, that had landed by `landed_by` if known):
     none ended before that change had landed."""
+    if not seconds:
+        return []
     first = [ch for ch, value in enumerate(following.expected) if value != before[ch] and ch not in scene.masked]
     since = scene.stable_since
     return [

@@ -147,11 +147,13 @@ class KnockWatch:
             standing_since = self._last_change.get(change.channel)
             self._last_change[change.channel] = change.at
             self._recent.append(change)
+            knocked: list[Knock] = []
             if change.arrival:
-                found += self._slide_to(change, standing_since)
+                knocked = self._slide_to(change, standing_since)
             elif change.departure:
-                found += self._slide_from(change, standing_since)
-            if change.arrival:
+                knocked = self._slide_from(change, standing_since)
+            found += knocked
+            if change.arrival and not knocked:  # a knocked piece's landing is no hand putting one down
                 found += self._anchored(change)
         horizon = now - RECENT_MS
         self._recent = [c for c in self._recent if c.at >= horizon]
@@ -252,9 +254,13 @@ class KnockWatch:
             standing is not None
             and departure.at - standing < STANDING_MS
             and self._restored.get(departure.channel) != standing
+            and not self._put_down_beside(departure, arrival, BOUNCE_MS, departure.at - standing - 1)
         ):
-            return []  # the piece had only just arrived there: a hand is moving it (not one put back after a knock)
-        slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= KNOCK_MS]
+            # The piece had only just arrived there: a hand is moving it (not one put back after a
+            # knock, nor one another piece was put down beside since, before this slide began: its
+            # own hand is done with it).
+            return []
+        slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= SLIDE_MS]
         if slides_now:
             return []  # several pieces slide at once: a board part carried with its pieces
         self._slides.append((departure, arrival))

@@ -334,6 +334,48 @@ def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(
     assert [(k.origin, k.aside) for k in found] == [(f7, e7)]
 
 
+def test_1_a_quick_move_is_not_the_knock_of_the_piece_it_knocks() -> None:
+    """A quick hand moves h10 to g10 in 30 ms (a slide, to the sensors) and, letting go, knocks g9
+    onto h9 80 ms later. Each slide lands beside the other's field, but only the first is a hand
+    putting a piece down: the knocked piece's landing is no anchor, so only the second is a knock,
+    and the first stays a slide (a move, once its knock time has passed)."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h10, g10, g9, h9 = (channel[CELL(name)] for name in ("h10", "g10", "g9", "h9"))
+    watch.observe([Change(h10, 1, 0, 1000)], 1040)
+    watch.observe([Change(g10, 0, 1, 1030)], 1070)
+    watch.observe([Change(g9, 1, 0, 1110)], 1150)
+    found = watch.observe([Change(h9, 0, 1, 1120)], 1160)
+    assert [(k.origin, k.aside) for k in watch.knocks] == [(g9, h9)] == [(k.origin, k.aside) for k in found]
+    assert watch.overrides == {g9: 1, h9: 0, h10: 1, g10: 0}  # the move waits out its knock time...
+    watch.expire(1300)
+    assert watch.overrides == {g9: 1, h9: 0}  # ...and then stands
+
+
+def test_1_a_piece_just_moved_that_slides_after_a_piece_is_put_down_beside_it_is_a_knock() -> None:
+    """Red's piece landed on e7 a moment ago; Blue puts a piece down on e6, beside it, and 110 ms
+    later Red's piece slides back to e8. Red's hand is done with it (another was put down beside
+    it since): Blue's hand knocked it."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    e8, e7, f6, e6 = (channel[CELL(name)] for name in ("e8", "e7", "f6", "e6"))
+    watch.observe([Change(e8, 1, 0, 1000)], 1040)
+    watch.observe([Change(e7, 0, 1, 1090)], 1130)  # Red's move lands
+    watch.observe([Change(f6, 1, 0, 1230)], 1270)
+    watch.observe([Change(e6, 0, 1, 1320)], 1360)  # Blue's lands beside it
+    watch.observe([Change(e7, 1, 0, 1430)], 1470)
+    found = watch.observe([Change(e8, 0, 1, 1450)], 1490)
+    assert [(k.origin, k.aside) for k in found] == [(e7, e8)]
+
+
 def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
     """The move the board asks about sends a captured piece home to a field whose sensor has failed:
     the hand is there, unseen, so the neighbour that slides meanwhile was knocked, not moved."""
@@ -391,6 +433,24 @@ def test_2_a_sensor_that_sticks_as_a_move_lands_does_not_hold_the_move_up(model:
     table.carry("k11", KLOTZ.format_cell(blue.target))
     table.run(600)
     assert table.texts(start) == ["g12-e11", after.action_to_str(blue)]
+    out = table.run(6000)
+    assert [fault.cell for fault in out.display.faults] == [CELL("a14")] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_2_a_sensor_that_sticks_between_a_move_and_its_fast_reply_holds_up_neither(model: str) -> None:
+    """The same, with the next player replying at once: the move shown, a far field sticking on
+    before it is taken, the reply landing. The stuck field's arrival pairs with no lift: both moves
+    are taken on their own fields, one after the other, and the field is judged on its own."""
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "e6", dwell=200)
+    table.run(150)
+    table.sim.stick(CELL("a14"), 1)
+    table.run(60)
+    table.carry("h3", "g5", dwell=150)
+    table.run(1500)
+    assert table.texts(start) == ["c7-e6", "h3-g5"]
     out = table.run(6000)
     assert [fault.cell for fault in out.display.faults] == [CELL("a14")] and out.display.mode == "idle"
 
