@@ -127,9 +127,10 @@ def then_next(
 ) -> list[ThenMove]:
     """The move acknowledged a moment ago, then a whole move of the next player after it (failing
     that, an old change elsewhere or a lone arrival set aside, as in `apart`: a second move that
-    explains the old change as well, on its own field, is the better reading). Asked beside a move that alone shows
-    the same (the piece moved on at once), and the explanation when nothing else fits (the board
-    changed during the first move's settle time)."""
+    explains the old change as well, on its own field, is the better reading). Asked beside a move
+    that alone shows the same (the piece moved on at once), and the explanation when nothing else
+    fits (the board changed during the first move's settle time). Never two moves that undo each
+    other where the board shows the position but for such changes: nothing happened."""
     acked = scene.acknowledged
     if acked is None or not candidates.is_legal(acked):
         return []
@@ -139,7 +140,11 @@ def then_next(
         return []
     found = following.matching(evidence, scene.masked)
     if not found:
-        found = set_apart(evidence, _old(scene, candidates), following, scene.masked)
+        old = _old(scene, candidates)
+        expected = scene.expected
+        if all(ch in old or (came(expected[ch], v) and not left(expected[ch], v)) for ch, v in scene.mismatch.items()):
+            return []
+        found = set_apart(evidence, old, following, scene.masked)
     landed_by = scene.acknowledged_at
     return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene, landed_by)]
 

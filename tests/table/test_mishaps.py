@@ -455,6 +455,32 @@ def test_2_a_sensor_that_sticks_between_a_move_and_its_fast_reply_holds_up_neith
     assert [fault.cell for fault in out.display.faults] == [CELL("a14")] and out.display.mode == "idle"
 
 
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+def test_2_a_move_shown_and_put_back_beside_a_sensor_that_stuck_is_no_move(model: str) -> None:
+    """Red's W-1:f9-d10 shown, a far field sticking on, the Zillo put back on f9: the board shows the
+    position but for a piece no lift brought. Red's move and Yellow's W-2:d10-f9 after it would
+    read the same, but two moves that undo each other are nothing: no move is taken."""
+    from tests.games.zillo_helpers import position
+    from tests.table.test_tracker_zillo import CELL as ZILLO_CELL
+    from tests.table.test_tracker_zillo import Table as ZilloTable
+
+    state = position(hand=["W-1"], others=["W-2"])
+    table = ZilloTable(state, model)
+    begin = table.now
+    piece = table.lift("f9")
+    table.run(200)
+    table.place("d10", piece)
+    table.run(100)  # W-1:f9-d10 shown
+    table.sim.stick(ZILLO_CELL("a14"), 1)
+    table.run(150)
+    piece = table.lift("d10")
+    table.run(150)
+    table.place("f9", piece)
+    out = table.run(7000)
+    assert table.commits(begin) == [] and table.state == state
+    assert [fault.cell for fault in out.display.faults] == [ZILLO_CELL("a14")]
+
+
 @pytest.mark.parametrize("model", ["signed", "signed_count"])
 @pytest.mark.parametrize(("stuck_after_ms", "asked"), [(60, True), (140, True), (400, False)])
 def test_2_a_sensor_that_flips_just_after_a_captured_piece_went_home_there_is_a_fault(
