@@ -28,7 +28,7 @@ class Scene:
     stable_since: Sequence[int]  # per channel, when its stable reading began
     masked: Mapping[int, int]  # channels left out of the matching (failed sensors)
     acknowledged: Action | None  # the move shown a moment ago in this position
-    moved_at: int | None  # when the last move that stands was committed
+    moved_at: int | None  # when the last move that stands was made (first shown, else committed)
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
     acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
 

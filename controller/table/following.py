@@ -73,6 +73,11 @@ class Seams:
         if move != self.acknowledged:
             self.acknowledged, self.acknowledged_at = move, None if move is None else self.e._now
 
+    def made_at(self, action: Action, now: int) -> int:
+        """When `action`, taken now, was made: when the board first showed it, if it did."""
+        shown = self.acknowledged_at if self.acknowledged == action else None
+        return now if shown is None else shown
+
     def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | Correction | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
         on other fields, and no bigger move of this player could be under way. The same for an
@@ -150,7 +155,8 @@ class Seams:
             return False
         extra = mismatch - own_pairs
         channels = {channel for channel, _ in own_pairs}
-        if any(channel in channels for channel, _ in extra):
+        touched = channels.union(*(candidates.channels(move) for move in moves))  # a capture's target too
+        if any(channel in touched for channel, _ in extra):
             return False  # a field of the move changed again: it is not finished
         since = self.e.observed.debouncer.stable_since
         made = (min if early else max)(since[channel] for channel in channels)

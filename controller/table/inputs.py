@@ -201,9 +201,9 @@ def _one_field_off(
     and which sensors missed it; None when it does not.
 
     Only a board no legal move of the position now explains may hide a failed sensor, and one field
-    off, no more. That field's sensor missed the move when the move changes it (it is left out until
-    it changes); otherwise it holds an old change that is no part of the move (it stays, to be judged
-    on its own)."""
+    off, no more. That field's sensor missed the move when the move changes it and it does not read
+    the move there either (it is left out until it changes); otherwise it holds an old change that
+    is no part of the move (it stays, to be judged on its own)."""
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}
@@ -211,6 +211,8 @@ def _one_field_off(
     if len(differing) != 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
         return None
     (channel,) = differing
+    if (channel, board.stable[channel]) in shown:
+        return {}  # its sensor reads the move: the board held an older reading there (a knock it kept)
     return {channel: board.stable[channel]} if any(channel == moved for moved, _ in shown) else {}
 
 

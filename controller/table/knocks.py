@@ -181,6 +181,18 @@ class KnockWatch:
         self._restored = {}
         self._returning = {}
 
+    def moved(self, channels: frozenset[int]) -> None:
+        """The game took a move on these fields: a knock or slide there is over, its piece is the
+        move's now (a knocked piece picked up and moved on, say), and the board is read as it is."""
+
+        def apart(pair: tuple[Change, Change]) -> bool:
+            return pair[0].channel not in channels and pair[1].channel not in channels
+
+        self.knocks = [k for k in self.knocks if k.origin not in channels and k.aside not in channels]
+        self._slides = [pair for pair in self._slides if apart(pair)]
+        self._doubtful = [pair for pair in self._doubtful if apart(pair)]
+        self._settling = [pair for pair in self._settling if apart(pair)]
+
     def doubts(self, channels: frozenset[int]) -> bool:
         """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS)."""
         return any(

@@ -285,9 +285,9 @@ class Tracker:
         self._transitions.append((before, action, after))
         self._vias.append(via)
         self._history.append(before)
-        shown = self._seams.acknowledged_at if self._seams.acknowledged == action else None  # made by then
+        made = self._seams.made_at(action, now)
+        self.observed.knocks.moved(candidates.channels(action))
         self._enter(now, after)
-        made = now if shown is None else shown
         self.observed.health.committed(made, frozenset(channel for channel, _ in candidates.mismatch(action)))
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):

@@ -199,6 +199,34 @@ def test_5_a_reply_stays_a_reply_when_its_hand_bumps_the_piece_just_moved(model:
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_5_the_capturing_piece_lifted_again_is_no_start_of_the_next_move(model: str) -> None:
+    """Yellow's capture is shown (the square home, the capturing piece on g12), and Yellow lifts
+    the capturing piece again. On sensors that cannot tell the pieces apart g12 read full before
+    the capture and after it, but it is the capture's own field: the capture is not finished, so
+    the lift is not the next player starting, and nothing is taken while the piece is in the air."""
+    table = capture_table(model)  # Red played g8-g12
+    table.carry("h7", "d7")  # Yellow
+    table.run(400)
+    table.carry("a5", "a4")  # Red
+    table.run(400)
+    start = table.now
+    victim = table.lift("g12")
+    table.run(150)
+    table.place("g8", victim)  # the square home first
+    table.run(150)
+    mover = table.lift("f12")
+    table.run(150)
+    table.place("g12", mover)
+    table.run(100)  # the capture shown...
+    mover = table.lift("g12")  # ...and its piece lifted again
+    out = table.run(600)
+    assert table.texts(start) == [] and out.display.mode != "idle"
+    table.place("g12", mover)
+    table.run(800)
+    assert table.texts(start) == ["f12-g12"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("early_ms", [50, 150])
 def test_5_a_reply_reached_for_before_the_last_move_landed_is_taken(model: str, early_ms: int) -> None:
     """Blue lifts a piece a moment before Red's lands and puts it down after: an eager reply, both
@@ -214,6 +242,40 @@ def test_5_a_reply_reached_for_before_the_last_move_landed_is_taken(model: str, 
     table.place("g5", reply)  # ...and moves once Red's piece is down
     table.run(1500)
     assert table.texts(start) == ["c7-e6", "h3-g5"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_read_as_knocked_that_is_then_moved_ends_its_knock(model: str) -> None:
+    """Red puts c7 back after a second thought and at once moves c8, whose piece touches d8 on its
+    way: to the sensors a knock (a piece slid beside a placement). The piece goes on to c11, the
+    board cannot see that move (it keeps c8 as before the knock), and Red declares it. The move
+    taken ends the knock: the board reads c8 as it is, so when Blue moves on it neither offers to
+    take Red's move back nor blames c8's sensor."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("c7", pieces)
+    table.run(60)
+    piece = table.lift("c8")
+    table.run(40)
+    table.place("d8", piece)  # a touch on the way, read as a knock
+    table.run(80)
+    piece = table.lift("d8")
+    table.run(300)
+    table.place("c11", piece)
+    table.run(1000)
+    assert table.texts(start) == []
+    table.declare("c8-c11")
+    table.run(300)
+    if not table.texts(start):
+        table.declare("c8-c11")  # the board named a field that does not show it: said again
+    table.run(1000)
+    assert table.texts(start) == ["c8-c11"]
+    table.carry("h3", "g5")  # Blue moves on
+    out = table.run(3000)
+    assert table.texts(start) == ["c8-c11", "h3-g5"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and out.display.faults == ()  # c8's sensor is not blamed either
 
 
 @pytest.mark.parametrize("model", MODELS)
