@@ -226,7 +226,7 @@ class KnockWatch:
         # the piece it bumped.
         departure = min(departures, key=lambda c: (self._just_put_down(c), _apart(c, arrival)))
         partner = self._partner_of(departure)
-        if partner is not None and _apart(departure, partner) <= _apart(departure, arrival):
+        if partner is not None and self._landing_rank(departure, partner) <= self._landing_rank(departure, arrival):
             return []  # that piece already slid to a field nearer in time: this one was put down
         self._repair(departure, arrival)
         return self._slid(departure, arrival)
@@ -250,7 +250,14 @@ class KnockWatch:
         ]
         if not arrivals:
             return []
-        return self._slid(departure, min(arrivals, key=lambda c: _apart(departure, c)), standing)
+        return self._slid(departure, min(arrivals, key=lambda c: self._landing_rank(departure, c)), standing)
+
+    @staticmethod
+    def _landing_rank(departure: Change, arrival: Change) -> tuple[bool, float]:
+        """How likely `arrival` is the end of the slide that `departure` began (lower: likelier). A
+        field a hand emptied a moment ago gets the hand's piece back, not a sliding one; then the
+        nearer in time."""
+        return arrival.at - arrival.before_since < STANDING_MS, _apart(departure, arrival)
 
     def _repair(self, departure: Change, arrival: Change) -> None:
         """A departure already paired with an arrival further off in time belongs with this one: the

@@ -438,6 +438,25 @@ def test_1_a_piece_just_moved_that_slides_after_a_piece_is_put_down_beside_it_is
     assert [(k.origin, k.aside) for k in found] == [(e7, e8)]
 
 
+def test_1_a_field_the_hand_just_emptied_gets_the_hands_piece_not_the_knocked_one() -> None:
+    """Fillit's pawn and stone trade fields: the hand has lifted f7's piece and puts one back down
+    there just as it knocks f6, which lands on f5 30 ms later. The knocked piece's slide ends on f5
+    (empty all along), not on f7 (emptied by the hand a moment ago), though f7 filled nearer in
+    time."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    f7, f6, f5 = (channel[CELL(name)] for name in ("f7", "f6", "f5"))
+    watch.observe([Change(f7, 1, 0, 990)], 1030)
+    watch.observe([Change(f7, 0, 1, 1100, before_since=990)], 1140)  # the hand puts a piece down
+    watch.observe([Change(f6, 1, 0, 1110)], 1150)  # (its bounce dates the knocked piece's lift late)
+    found = watch.observe([Change(f5, 0, 1, 1140)], 1180)
+    assert [(k.origin, k.aside) for k in watch.knocks] == [(f6, f5)] == [(k.origin, k.aside) for k in found]
+
+
 def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
     """The move the board asks about sends a captured piece home to a field whose sensor has failed:
     the hand is there, unseen, so the neighbour that slides meanwhile was knocked, not moved."""
