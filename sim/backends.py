@@ -47,7 +47,7 @@ def simulated(
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board) if with_pixels else None
     # People come with the noise; the high mix brings their mishaps too.
-    style = CALM if calm_hands else {"low": HUMAN, "high": CLUMSY}.get(noise)
+    style = CALM if calm_hands else {"low": HUMAN, "high": CLUMSY, "rough": CLUMSY}.get(noise)
     if hand_style is not None:
         style = HAND_STYLES[hand_style]
     hands = VirtualHands(seed + 1, style, board_neighbours(profile))

@@ -171,7 +171,7 @@ class SimBoard:
     def scan(self) -> Readings | None:
         """One scan at `self.now`: the true readings with noise; None when the scan is lost."""
         self.scans += 1
-        if self.noise.dropped():
+        if self.noise.dropped(self.now):
             return None
         readings = list(self._truth)
         bouncing = self._bouncing

@@ -16,7 +16,7 @@ from controller.games import GAMES
 from hal.sensors import MODEL_NAMES
 from sim.hands import HAND_STYLES
 
-NOISE_LEVELS = ("none", "low", "high")
+NOISE_LEVELS = ("none", "low", "high", "rough")
 GAME_LIST = ", ".join(GAMES)
 EPILOG = """examples:
   tafel demo klotz                     watch four bots play Klotz on the simulated board

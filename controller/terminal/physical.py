@@ -359,7 +359,7 @@ def run_physical_selfplay(
         "physical": True,
         "sensor": sensor or board.sensor_model,
         "noise": noise,
-        "hands": hand_style or {"low": "human", "high": "clumsy"}.get(noise, "calm"),
+        "hands": hand_style or {"low": "human", "high": "clumsy", "rough": "clumsy"}.get(noise, "calm"),
         "wins": run.wins,
         "draws": run.draws,
         "unfinished": run.unfinished,

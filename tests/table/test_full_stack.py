@@ -56,7 +56,7 @@ def play(
     seed=st.integers(0, 1_000_000),
     players=st.sampled_from([2, 3, 4]),
     model=st.sampled_from(MODELS),
-    noise=st.sampled_from(["low", "high"]),
+    noise=st.sampled_from(["low", "high", "rough"]),
     bot=st.sampled_from(["random", "greedy"]),
 )
 def test_physical_games_commit_exactly_the_intended_actions(
@@ -70,7 +70,7 @@ def test_physical_games_commit_exactly_the_intended_actions(
     assert stats.intended == stats.committed == len(intended) == table.state.ply
 
 
-@pytest.mark.parametrize(("model", "noise"), [("binary", "high"), ("signed", "low")])
+@pytest.mark.parametrize(("model", "noise"), [("binary", "high"), ("signed", "low"), ("count", "rough")])
 def test_a_greedy_game_with_captures_commits_every_capture(model: str, noise: str) -> None:
     state = KLOTZ.new_game(players=2, seed=5, max_plies=30)
     table, intended, committed = play(state, 2, 5, "greedy", model, noise)

@@ -112,7 +112,7 @@ def scans(level: str, seed: int, count: int = 400) -> list:
     return out
 
 
-@pytest.mark.parametrize("level", ["none", "low", "high"])
+@pytest.mark.parametrize("level", ["none", "low", "high", "rough"])
 def test_noise_is_deterministic_per_seed(level: str) -> None:
     assert scans(level, 5) == scans(level, 5)
 
@@ -159,10 +159,32 @@ def test_bounce_toggles_between_old_and_new_only_inside_the_window() -> None:
     assert all(value == 1 for now, value in seen if now >= 1030)
 
 
+def test_a_rough_board_goes_silent_for_whole_outages() -> None:
+    """The rough mix is the high one plus scanner outages: runs of lost scans 100-600 ms long, about
+    one every five seconds, where the high mix loses single scans only."""
+
+    def silences(level: str) -> list[int]:
+        board = SimBoard(SQUARE14, "binary", level, seed=4)
+        runs, run = [], 0
+        for now in range(0, 60_000, 10):
+            board.now = now
+            if board.scan() is None:
+                run += 10
+            elif run:
+                runs.append(run)
+                run = 0
+        return runs
+
+    rough, high = silences("rough"), silences("high")
+    outages = [run for run in rough if run >= 100]
+    assert 5 <= len(outages) <= 25 and max(outages) <= 620
+    assert max(high) < 100
+
+
 def test_noise_profiles_by_name() -> None:
     assert noise_profile("none") == NoiseProfile(0, 0.0, 0.0)
-    assert set(NOISE_LEVELS) == {"none", "low", "high"}
-    with pytest.raises(ValueError, match=r"unknown noise level 'loud' \(levels: none, low, high\)"):
+    assert set(NOISE_LEVELS) == {"none", "low", "high", "rough"}
+    with pytest.raises(ValueError, match=r"unknown noise level 'loud' \(levels: none, low, high, rough\)"):
         SimBoard(SQUARE14, noise="loud")
 
 
