@@ -1,0 +1,361 @@
+"""Knocked pieces, each scripted with human timings on every sensor model (docs/tracker.md, "The
+evidence model"): a piece knocked one field over by the hand, just after or just before it puts a
+piece down, is no move, and putting it back is no move either; one that slides a little later
+(200-700 ms either way) may be a knock or a move, so it is asked; and a slide is told from the
+hand's own pieces by what the sensors saw of each.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.games.klotz import Move
+from tests.table.test_tracker_klotz import CELL, FOUR, MODELS, Table, fields
+
+SLIDE = 10  # a knocked piece lands beside its field this fast
+
+
+def is_legal_for_next(text: str) -> bool:
+    """Whether the knocked piece's slide would be a legal move of the next player."""
+    after = FOUR.apply(Move(CELL("c7"), CELL("e6")))
+    return any(after.action_to_str(a) == text for a in after.legal_actions())
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [10, 60, 150])
+def test_1_a_piece_knocked_just_after_a_placement_is_no_move(model: str, after_ms: int) -> None:
+    assert is_legal_for_next("f6-f5")  # the knock looks like a fast reply of the next player
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(after_ms)
+    knocked = table.lift("f6")  # the hand bumps the piece beside e6 one field over
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    out = table.run(600)
+    assert table.texts(start) == ["c7-e6"]  # the move stands; the knock is nobody's move
+    assert fields(out.display.hints).items() >= {"f5": "remove", "f6": "place"}.items()  # put it back
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [250, 400, 650])
+def test_1_a_late_knock_is_asked_and_putting_it_back_ends_the_question(model: str, after_ms: int) -> None:
+    """A slide beside a piece put down 200-700 ms ago: the hand letting go may have knocked it, or
+    the next player slides it on purpose. Both fit, so the board asks and takes nothing alone; the
+    piece put back is the answer (no move), and so is a confirmation (the move)."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(after_ms)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    out = table.run(3000)
+    assert table.texts(start) == ["c7-e6"] and out.display.mode == "confirm"
+    assert [table.state.action_to_str(a) for a in out.display.candidates] == ["f6-f5"]
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("again_ms", [150, 400])
+def test_1_a_piece_put_back_after_a_knock_may_be_knocked_again_at_once(model: str, again_ms: int) -> None:
+    """A piece put back a moment ago stands again: the next player's hand knocks it anew, and that
+    is a knock too (not a hand moving a piece it has just put down)."""
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "e6")
+    table.run(300)
+    knocked = table.lift("f6")  # a late knock: asked
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(800)
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)  # put back
+    table.run(again_ms)
+    table.carry("h3", "g5")  # Blue's move lands beside f6...
+    table.run(50)
+    knocked = table.lift("f6")  # ...and its hand knocks f6 again
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(800)
+    assert table.texts(start) == ["c7-e6", "h3-g5"]
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1000)
+    assert table.texts(start) == ["c7-e6", "h3-g5"] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_knocked_as_the_hand_lifts_its_own_piece_again_is_no_move(model: str) -> None:
+    """The mover sets its piece down on a field it then thinks better of and lifts it again; in the
+    same scan its hand knocks the piece beside that field onto a field beside both. Two pieces left
+    at once and one arrived: the one that had just been put down is the hand's, the one that had
+    stood still is the knocked one, and the move is where the hand's piece lands at last."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(2000)  # a long think with the piece in the hand
+    table.place("e8", pieces)  # set down on a field it does not mean (c7-e8 is legal, too)...
+    table.run(150)
+    pieces = table.lift("e8")  # ...and lifted again, knocking f7 onto e7 in the same scan
+    knocked = table.lift("f7")
+    table.run(30)
+    table.place("e7", knocked)
+    table.run(70)
+    table.place("e6", pieces)
+    out = table.run(800)
+    assert table.texts(start) == ["c7-e6"]
+    assert fields(out.display.hints).items() >= {"e7": "remove", "f7": "place"}.items()
+    back = table.lift("e7")
+    table.run(200)
+    table.place("f7", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_read_as_knocked_that_is_then_moved_ends_its_knock(model: str) -> None:
+    """Red puts c7 back after a second thought and at once moves c8, whose piece touches d8 on its
+    way: to the sensors a knock (a piece slid beside a placement). The piece goes on to c11, the
+    board cannot see that move (it keeps c8 as before the knock), and Red declares it. The move
+    taken ends the knock: the board reads c8 as it is, so when Blue moves on it neither offers to
+    take Red's move back nor blames c8's sensor."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("c7", pieces)
+    table.run(60)
+    piece = table.lift("c8")
+    table.run(40)
+    table.place("d8", piece)  # a touch on the way, read as a knock
+    table.run(80)
+    piece = table.lift("d8")
+    table.run(300)
+    table.place("c11", piece)
+    table.run(1000)
+    assert table.texts(start) == []
+    table.declare("c8-c11")
+    table.run(300)
+    if not table.texts(start):
+        table.declare("c8-c11")  # the board named a field that does not show it: said again
+    table.run(1000)
+    assert table.texts(start) == ["c8-c11"]
+    table.carry("h3", "g5")  # Blue moves on
+    out = table.run(3000)
+    assert table.texts(start) == ["c8-c11", "h3-g5"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and out.display.faults == ()  # c8's sensor is not blamed either
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "e6")
+    table.run(400)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(1000)
+    table.press("confirm")
+    table.run(500)
+    assert table.texts(start) == ["c7-e6", "f6-f5"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("before_ms", [30, 100, 150, 190])
+def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, before_ms: int) -> None:
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(300)
+    knocked = table.lift("f6")  # on its way down the hand bumps the piece beside e6
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(before_ms - SLIDE)
+    table.place("e6", pieces)
+    table.run(600)
+    assert table.texts(start) == ["c7-e6"]  # not c7-f5, not f6-f5
+    back = table.lift("f5")
+    table.run(300)
+    table.place("f6", back)
+    out = table.run(1000)
+    assert table.texts(start) == ["c7-e6"] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("before_ms", [300, 600])
+def test_1_a_piece_knocked_on_the_way_well_before_the_placement_is_asked(model: str, before_ms: int) -> None:
+    """Red lifts c7 and puts it back, and the hand, still over the board, knocks f6 onto f5; then
+    Red lifts c7 again and puts it on e6, beside f6, 300-600 ms after the knock. The slide alone
+    looked like a move; the hand landing beside it shows it may have been a knock. The board takes
+    neither the slide nor the slide followed by c7-e6, and putting f6 back leaves c7-e6."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("c7", pieces)  # a second thought
+    table.run(250)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(before_ms - 150)
+    pieces = table.lift("c7")
+    table.run(150 - SLIDE)
+    table.place("e6", pieces)
+    table.run(1500)
+    assert table.texts(start) == []
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    table.run(1000)
+    assert table.texts(start) == ["c7-e6"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_piece_moved_by_sliding_it_one_field_is_a_move(model: str) -> None:
+    """A slide with no piece put down beside it is a person moving a piece: it is taken, a moment
+    later than a lifted piece would be."""
+    table = Table(model=model)
+    start = table.now
+    piece = table.lift("f7")
+    table.run(SLIDE)
+    table.place("e7", piece)
+    table.run(800)
+    assert table.texts(start) == ["f7-e7"]
+
+
+def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock() -> None:
+    """The knocked piece left its field before the hand's piece landed beside it, but its landing
+    settled last (contact bounce): the knock is judged when the slide ends, the placement counts."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h6, h5, i6 = channel[CELL("h6")], channel[CELL("h5")], channel[CELL("i6")]
+    watch.observe([Change(h6, 1, 0, 1000)], 1040)  # the knocked piece leaves h6 (standing long)
+    watch.observe([Change(i6, 0, 1, 1020)], 1060)  # the hand's piece lands on i6, beside it
+    found = watch.observe([Change(h5, 0, 1, 1010)], 1070)  # the slide's end settles last
+    assert [(k.origin, k.aside) for k in found] == [(h6, h5)]
+    assert watch.overrides[h6] == 1 and watch.overrides[h5] == 0
+
+
+@pytest.mark.parametrize("hand_first", [True, False])
+@pytest.mark.parametrize("hand_later_ms", [0, 20])
+def test_1_of_two_pieces_leaving_at_once_the_one_just_put_down_is_the_hands(
+    hand_first: bool, hand_later_ms: int
+) -> None:
+    """Two departures within a slide's time of one arrival beside both: the piece that had stood
+    still slid (knocked), the piece put down a moment before was lifted by the hand that knocked
+    it, whichever order the scan reports them in and whichever left nearer the arrival (the hand's
+    own piece sliding over would leave the other lift to a second hand)."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    e8, f7, e7 = channel[CELL("e8")], channel[CELL("f7")], channel[CELL("e7")]
+    watch.observe([Change(e8, 0, 1, 1000)], 1040)  # the hand's piece set down on e8
+    lifted = [Change(e8, 1, 0, 1150 + hand_later_ms), Change(f7, 1, 0, 1150)]  # lifted again; f7 leaves
+    watch.observe(lifted if hand_first else lifted[::-1], 1190)
+    found = watch.observe([Change(e7, 0, 1, 1180)], 1220)
+    assert [(k.origin, k.aside) for k in found] == [(f7, e7)]
+
+
+def test_1_a_quick_move_is_not_the_knock_of_the_piece_it_knocks() -> None:
+    """A quick hand moves h10 to g10 in 30 ms (a slide, to the sensors) and, letting go, knocks g9
+    onto h9 80 ms later. Each slide lands beside the other's field, but only the first is a hand
+    putting a piece down: the knocked piece's landing is no anchor, so only the second is a knock,
+    and the first stays a slide (a move, once its knock time has passed)."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h10, g10, g9, h9 = (channel[CELL(name)] for name in ("h10", "g10", "g9", "h9"))
+    watch.observe([Change(h10, 1, 0, 1000)], 1040)
+    watch.observe([Change(g10, 0, 1, 1030)], 1070)
+    watch.observe([Change(g9, 1, 0, 1110)], 1150)
+    found = watch.observe([Change(h9, 0, 1, 1120)], 1160)
+    assert [(k.origin, k.aside) for k in watch.knocks] == [(g9, h9)] == [(k.origin, k.aside) for k in found]
+    assert watch.overrides == {g9: 1, h9: 0, h10: 1, g10: 0}  # the move waits out its knock time...
+    watch.expire(1300)
+    assert watch.overrides == {g9: 1, h9: 0}  # ...and then stands
+
+
+def test_1_a_piece_just_moved_that_slides_after_a_piece_is_put_down_beside_it_is_a_knock() -> None:
+    """Red's piece landed on e7 a moment ago; Blue puts a piece down on e6, beside it, and 110 ms
+    later Red's piece slides back to e8. Red's hand is done with it (another was put down beside
+    it since): Blue's hand knocked it."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    e8, e7, f6, e6 = (channel[CELL(name)] for name in ("e8", "e7", "f6", "e6"))
+    watch.observe([Change(e8, 1, 0, 1000)], 1040)
+    watch.observe([Change(e7, 0, 1, 1090)], 1130)  # Red's move lands
+    watch.observe([Change(f6, 1, 0, 1230)], 1270)
+    watch.observe([Change(e6, 0, 1, 1320)], 1360)  # Blue's lands beside it
+    watch.observe([Change(e7, 1, 0, 1430)], 1470)
+    found = watch.observe([Change(e8, 0, 1, 1450)], 1490)
+    assert [(k.origin, k.aside) for k in found] == [(e7, e8)]
+
+
+def test_1_a_field_the_hand_just_emptied_gets_the_hands_piece_not_the_knocked_one() -> None:
+    """Fillit's pawn and stone trade fields: the hand has lifted f7's piece and puts one back down
+    there just as it knocks f6, which lands on f5 30 ms later. The knocked piece's slide ends on f5
+    (empty all along), not on f7 (emptied by the hand a moment ago), though f7 filled nearer in
+    time."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    f7, f6, f5 = (channel[CELL(name)] for name in ("f7", "f6", "f5"))
+    watch.observe([Change(f7, 1, 0, 990)], 1030)
+    watch.observe([Change(f7, 0, 1, 1100, before_since=990)], 1140)  # the hand puts a piece down
+    watch.observe([Change(f6, 1, 0, 1110)], 1150)  # (its bounce dates the knocked piece's lift late)
+    found = watch.observe([Change(f5, 0, 1, 1140)], 1180)
+    assert [(k.origin, k.aside) for k in watch.knocks] == [(f6, f5)] == [(k.origin, k.aside) for k in found]
+
+
+def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
+    """The move the board asks about sends a captured piece home to a field whose sensor has failed:
+    the hand is there, unseen, so the neighbour that slides meanwhile was knocked, not moved."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    g8, g9, g10 = channel[CELL("g8")], channel[CELL("g9")], channel[CELL("g10")]
+    assert watch.observe([Change(g9, 1, 0, 1000), Change(g10, 0, 1, 1013)], 1060) == []  # a slide, judged later
+    unseen = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    unseen.unseen_hands = frozenset({g8})
+    found = unseen.observe([Change(g9, 1, 0, 1000), Change(g10, 0, 1, 1013)], 1060)
+    assert [(k.origin, k.aside) for k in found] == [(g9, g10)]
