@@ -279,16 +279,13 @@ class ZillertalState(State):
 
     def _claims(self) -> list[Action]:
         t = self._position
-        zone_counts = self.valley.zone_counts()
+        valley = self.valley
         actions: list[Action] = []
         for held in t.contracts[t.current]:
             if t.claim_on not in (None, held.id):
                 continue  # ZT-7: tasks on one contract per turn
             for icon, count in self._set.contracts[held.id].tasks:
-                if icon in held.claimed:
-                    continue
-                index = ICON_INDEX[icon]
-                if any(totals[index] == count for totals in zone_counts.values()):
+                if icon not in held.claimed and valley.shows(ICON_INDEX[icon], count):
                     actions.append(Claim(held.id, icon))
         return actions
 
@@ -333,6 +330,8 @@ class ZillertalState(State):
         t = self._position
         if self.solo:
             return [End()]  # solo: completed contracts are not replaced
+        if not t.replacements:
+            return [End()]  # nothing completed this turn: nothing to replace
         sizes = {v: len(t.piles[v - 1]) for v in CONTRACT_VALUES}
         wanted = min(t.replacements, sum(sizes.values()))
         available = [v for v in CONTRACT_VALUES if sizes[v]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.games import cards
 from controller.games.base import (
@@ -244,7 +244,7 @@ def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
         return _next(state, replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
     if t.pending == REDRAW:
         return _next(state, replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
-    return _pass_turn(state, replaced(after, pending=None))
+    return _pass_turn(state, after, after.events, {"pending": None})
 
 
 def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
@@ -252,57 +252,52 @@ def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
     me = t.current
     hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
     drew = len(hand) > len(t.hands[me]) or bool(chosen)
-    t = replaced(
-        t,
-        hands=_with_seat(t.hands, me, hand),
-        deck=deck,
-        turns=t.turns + 1,
-        revealed=t.revealed + (1 if drew else 0),
-        events=(),
-    )
+    ended: dict[str, Any] = {
+        "hands": _with_seat(t.hands, me, hand),
+        "deck": deck,
+        "turns": t.turns + 1,
+        "revealed": t.revealed + (1 if drew else 0),
+    }
     if t.hands_mode == PHYSICAL and chosen:
         # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
         named = " and ".join(str(v) for v in chosen)
         event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {named}: enter them (contract ID)"
-        return _next(state, replaced(t, pending=DRAW, to_draw=chosen, events=(event,)))
-    contracts = list(t.contracts[me])
-    piles = list(t.piles)
+        return _next(state, replaced(t, **ended, pending=DRAW, to_draw=chosen, events=(event,)))
     events = []
-    for value in chosen:
-        (new,), piles[value - 1] = cards.draw(piles[value - 1])
-        contracts.append(Held(new))
-        events.append(f"player {me} takes a new contract worth {value}: {new}")
-    t = replaced(
-        t,
-        piles=tuple(piles),
-        contracts=_with_seat(t.contracts, me, tuple(contracts)),
-        events=tuple(events),
-    )
-    return _pass_turn(state, t)
+    if chosen:
+        contracts = list(t.contracts[me])
+        piles = list(t.piles)
+        for value in chosen:
+            (new,), piles[value - 1] = cards.draw(piles[value - 1])
+            contracts.append(Held(new))
+            events.append(f"player {me} takes a new contract worth {value}: {new}")
+        ended.update(piles=tuple(piles), contracts=_with_seat(t.contracts, me, tuple(contracts)))
+    return _pass_turn(state, t, tuple(events), ended)
 
 
-def _pass_turn(state: ZillertalState, t: Position) -> ZillertalState:
-    """The turn of the player on turn is over: the next player with cards plays."""
+def _pass_turn(state: ZillertalState, t: Position, events: tuple[str, ...], ended: dict[str, Any]) -> ZillertalState:
+    """The turn of the player on turn is over, with `ended` the changes to `t` it made last (made
+    into the next position at once: random playouts end millions of turns): the next player with
+    cards plays."""
     me = t.current
-    events = list(t.events)
+    hands = ended.get("hands", t.hands)
     # Rule text: with the deck empty, players play out their hands; a player without cards is passed.
     for step in range(1, t.players + 1):
         seat = (me + step) % t.players
-        if t.hands[seat]:
-            return _next(
-                state,
-                replaced(
-                    t,
-                    current=seat,
-                    played=False,
-                    claim_on=None,
-                    pending=None,
-                    tokens_left=0,
-                    received=(),
-                    start_completed=len(t.completed[seat]),
-                    replacements=0,
-                    events=tuple(events),
-                ),
-            )
-    events.append("no cards are left to play: the game is over")
-    return _next(state, replaced(t, over=True, played=False, claim_on=None, replacements=0, events=tuple(events)))
+        if hands[seat]:
+            following = {
+                **ended,
+                "current": seat,
+                "played": False,
+                "claim_on": None,
+                "pending": None,
+                "tokens_left": 0,
+                "received": (),
+                "start_completed": len(t.completed[seat]),
+                "replacements": 0,
+                "events": events,
+            }
+            return _next(state, replaced(t, **following))
+    events = (*events, "no cards are left to play: the game is over")
+    over = {**ended, "over": True, "played": False, "claim_on": None, "replacements": 0, "events": events}
+    return _next(state, replaced(t, **over))

@@ -56,6 +56,7 @@ class Valley:
         "_counts",
         "_line_heights",
         "_line_top",
+        "_shown",
         "_zone_counts",
         "crosses",
         "first",
@@ -104,6 +105,7 @@ class Valley:
             counts[gorge - self.first] = list(ZERO)  # ZT-3: the Gorge hides its column
         self._counts: tuple[Counts, ...] = tuple(tuple(c) for c in counts)
         self._zone_counts: dict[str, Counts] | None = None
+        self._shown: frozenset[tuple[int, int]] | None = None
 
     def laid(self, card: Placed, gorge: int | None) -> Valley:
         """This Valley with `card` laid on top (ZT-2), and the Gorge now at `gorge` (None once the
@@ -138,6 +140,7 @@ class Valley:
         valley._line_heights = None
         valley._counts = tuple(counts)
         valley._zone_counts = None
+        valley._shown = None
         return valley
 
     # --- geometry ----------------------------------------------------------------------------
@@ -248,6 +251,16 @@ class Valley:
             result[name] = tuple(map(sum, zip(*(counts[c - first] for c in columns), strict=True))) if columns else ZERO
         self._zone_counts = result
         return dict(result)
+
+    def shows(self, icon_index: int, count: int) -> bool:
+        """ZT-3 and ZT-7: whether some active zone shows exactly `count` of the icon (by its index
+        in ICONS). Asked for every open task of every turn, so the answers are kept per view."""
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = frozenset(
+                pair for totals in self.zone_counts().values() for pair in enumerate(totals)
+            )
+        return (icon_index, count) in shown
 
     def meets(self, icon: str, count: int) -> tuple[str, ...]:
         """ZT-3 and ZT-7: the zones in which exactly `count` of `icon` are visible."""
