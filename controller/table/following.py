@@ -203,7 +203,10 @@ class Seams:
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
         # the next player's start.
         young = self.young(mismatch)
-        if window.next_player_started(mismatch - young, self.e.observed.expected):
+        # A card shown for a move of this position (the reader takes only the player on turn's) is
+        # the next player starting as surely as a lift elsewhere.
+        shown = self.e._choice.card is not None
+        if shown or window.next_player_started(mismatch - young, self.e.observed.expected):
             if self.corrected is None:
                 # The window stays while a correction is shown: it may be followed by the next move.
                 self.correction = None

@@ -670,6 +670,32 @@ def test_a_card_shown_first_lights_its_moves_and_settles_which_card_was_played(m
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_a_card_shown_for_the_next_move_ends_the_last_moves_corrections(model: str) -> None:
+    """Red's W-1:f9-d10 is taken; Yellow shows Z-S, lifts the Zillo and lets go of it on d9 for
+    half a second before moving on to e8. Red's W-1 allows f9-d9 too, but the card shown is
+    Yellow's: Yellow has started, so the Zillo on d9 is Yellow's move under way, never a correction
+    of Red's (seen in four-player Zillo with physical cards, the bench's fourth game)."""
+    from tests.games.zillo_helpers import position
+
+    table = Table(position(hand=["W-1"], others=["Z-S"]), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(800)
+    assert table.commits(begin) == ["W-1:f9-d10"]
+    table.physical.backends.inputs.push("card", "Z-S")
+    table.run(300)
+    piece = table.lift("d10")
+    table.run(200)
+    table.place("d9", piece)  # let go on a field Z-S does not reach...
+    table.run(500)
+    piece = table.lift("d9")
+    table.run(200)
+    table.place("e8", piece)  # ...and on to the one meant
+    table.run(1000)
+    assert table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-e8"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     table = Table(start("C-E", "C-ES"), model)
     start_at = table.now
