@@ -43,10 +43,15 @@ class Debouncer:
         self._left = [0] * channels  # when the raw reading first left the stable one, this episode
         self._back = [-(10**9)] * channels  # when it last came back to the stable one (a bounce)
         self._last: Readings | None = None
+        self._seen = 0  # the last scan that came in
+        self._earliest: dict[int, int] = {}  # channel -> the earliest its pending change may have been
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
         """One scan (None: dropped); what it brought."""
-        if readings is None or (readings == self._last and not self.pending):
+        if readings is None:
+            return NOTHING
+        seen, self._seen = self._seen, now
+        if readings == self._last and not self.pending:
             return NOTHING
         scan = Scan()
         if readings != self._last:
@@ -70,6 +75,10 @@ class Debouncer:
                     if value != stable[channel]:
                         if channel not in pending and now - back[channel] > debounce:
                             left[channel] = now  # a new change, not the bounce of the last one
+                            if now - seen > debounce:  # first seen after an outage: any time since
+                                self._earliest[channel] = seen + 1
+                            else:
+                                self._earliest.pop(channel, None)
                         pending.add(channel)
                     else:
                         pending.discard(channel)
@@ -83,7 +92,10 @@ class Debouncer:
             value = self.raw[channel]
             if value != self.stable[channel]:
                 began = min(self._left[channel], self.since[channel])
-                scan.changes.append(Change(channel, self.stable[channel], value, began, self.stable_since[channel]))
+                earliest = self._earliest.pop(channel, None)
+                scan.changes.append(
+                    Change(channel, self.stable[channel], value, began, self.stable_since[channel], earliest)
+                )
                 self.stable_since[channel] = began
             self.stable[channel] = value
         return scan

@@ -48,6 +48,13 @@ class Change:
     after: int
     at: int
     before_since: int = -(10**9)  # when the reading it replaced began
+    # The earliest it may have happened, where the scanner was silent before it was seen (an
+    # outage): any time from then to `at`. None: at `at`, to a scan.
+    earliest: int | None = None
+
+    @property
+    def first_possible(self) -> int:
+        return self.at if self.earliest is None else self.earliest
 
     @property
     def arrival(self) -> bool:
@@ -215,9 +222,7 @@ class KnockWatch:
     def _slide_to(self, arrival: Change, _arrived_since: int | None) -> list[Knock]:
         beside = self._beside.get(arrival.channel, frozenset())
         departures = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
-            c
-            for c in self._recent[:-1]
-            if c.channel in beside and c.departure and -BOUNCE_MS <= arrival.at - c.at <= SLIDE_MS
+            c for c in self._recent[:-1] if c.channel in beside and c.departure and _within_slide(c, arrival)
         ]
         if not departures:
             return []
@@ -244,9 +249,7 @@ class KnockWatch:
     def _slide_from(self, departure: Change, standing: int | None) -> list[Knock]:
         beside = self._beside.get(departure.channel, frozenset())
         arrivals = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
-            c
-            for c in self._recent[:-1]
-            if c.channel in beside and c.arrival and -BOUNCE_MS <= c.at - departure.at <= SLIDE_MS
+            c for c in self._recent[:-1] if c.channel in beside and c.arrival and _within_slide(departure, c)
         ]
         if not arrivals:
             return []
@@ -380,10 +383,25 @@ class KnockWatch:
         self.knocks = kept
 
 
+def _gaps(departure: Change, arrival: Change) -> tuple[int, int]:
+    """The least and the most time from a departure to an arrival (either may have happened any
+    time during a scanner outage before it was seen)."""
+    return arrival.first_possible - departure.at, arrival.at - departure.first_possible
+
+
+def _within_slide(departure: Change, arrival: Change) -> bool:
+    """Whether the arrival may have ended a slide the departure began: within SLIDE_MS after it
+    (or BOUNCE_MS before, for a lift its bounce dates late)."""
+    least, most = _gaps(departure, arrival)
+    return most >= -BOUNCE_MS and least <= SLIDE_MS
+
+
 def _apart(departure: Change, arrival: Change) -> float:
-    """How far apart in time a departure and an arrival are, as a slide: an arrival after the
-    departure is the likelier partner at equal distance (a lift is dated late by its bounce)."""
-    gap = arrival.at - departure.at
+    """How far apart in time a departure and an arrival are, as a slide (as near as an outage
+    allows): an arrival after the departure is the likelier partner at equal distance (a lift is
+    dated late by its bounce)."""
+    least, most = _gaps(departure, arrival)
+    gap = most if most < 0 else max(least, 0)
     return abs(gap) + (0.5 if gap < 0 else 0.0)
 
 

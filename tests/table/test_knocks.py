@@ -359,3 +359,41 @@ def test_1_a_slide_beside_a_field_a_hand_fills_unseen_is_a_knock() -> None:
     unseen.unseen_hands = frozenset({g8})
     found = unseen.observe([Change(g9, 1, 0, 1000), Change(g10, 0, 1, 1013)], 1060)
     assert [(k.origin, k.aside) for k in found] == [(g9, g10)]
+
+
+def test_a_change_first_seen_after_a_scanner_outage_may_have_happened_any_time_during_it() -> None:
+    """The scanner is silent for 200 ms; a field that changed meanwhile is dated when it was seen,
+    and marked as possibly as early as just after the last scan before the silence. A field seen
+    changing in ordinary scans is dated exactly."""
+    from controller.table.debounce import Debouncer
+
+    debouncer = Debouncer(3, debounce_ms=40)
+    debouncer.feed(0, (1, 0, 0))
+    debouncer.feed(10, (0, 0, 0))  # channel 0 empties, seen at once
+    for now in range(20, 70, 10):
+        debouncer.feed(now, (0, 0, 0))
+    for now in range(70, 270, 10):
+        debouncer.feed(now, None)  # silent
+    debouncer.feed(270, (0, 1, 0))  # channel 1 filled some time while nobody looked
+    changes = []
+    for now in range(280, 330, 10):
+        changes += debouncer.feed(now, (0, 1, 0)).changes
+    (filled,) = changes
+    assert (filled.channel, filled.at, filled.earliest, filled.first_possible) == (1, 270, 61, 61)
+
+
+def test_a_slide_whose_end_was_hidden_by_an_outage_is_still_a_knock() -> None:
+    """A piece is put down on h7; i7, beside it, leaves 60 ms later, just before the scanner falls
+    silent, and i8 is seen filled when it comes back 240 ms after. The slide may have taken 30 ms:
+    it is judged by the earliest the landing may have been, and it is a knock."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h7, i7, i8 = (channel[CELL(name)] for name in ("h7", "i7", "i8"))
+    watch.observe([Change(h7, 0, 1, 1000)], 1040)
+    watch.observe([Change(i7, 1, 0, 1060)], 1100)
+    found = watch.observe([Change(i8, 0, 1, 1300, earliest=1071)], 1340)
+    assert [(k.origin, k.aside) for k in found] == [(i7, i8)]
