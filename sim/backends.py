@@ -11,7 +11,7 @@ from controller.games import Cell
 from controller.games.hexgrid import HexGrid
 from hal.profile import BoardProfile
 from sim.board import SimBoard, SimInputs, SimPixels
-from sim.hands import CALM, CLUMSY, HAND_STYLES, HUMAN, VirtualHands
+from sim.hands import CALM, HAND_STYLES, VirtualHands, hands_for
 from sim.mishaps import Mishaps
 
 
@@ -46,9 +46,7 @@ def simulated(
     leaves the LED strip to the caller (the service picks its own LED backend)."""
     board = SimBoard(profile, sensor_model, noise, seed)
     pixels = SimPixels(profile.led_count, board) if with_pixels else None
-    # People come with the noise; the high mix brings their mishaps too.
-    style = CALM if calm_hands else {"low": HUMAN, "high": CLUMSY, "rough": CLUMSY}.get(noise)
-    if hand_style is not None:
-        style = HAND_STYLES[hand_style]
+    name = hands_for(noise, hand_style)
+    style = CALM if calm_hands and hand_style is None else HAND_STYLES[name] if name is not None else None
     hands = VirtualHands(seed + 1, style, board_neighbours(profile))
     return SimBackends(board, pixels, SimInputs(), hands, Mishaps(board, hands.counts))

@@ -99,6 +99,16 @@ HAND_STYLES: dict[str, HandStyle] = {
     # Pieces let go on the way, grazed and set down on wrong fields often, and left there longer.
     "fumbling": replace(CLUMSY, graze=0.3, let_go=0.4, let_go_ms=(300, 1500), slide=0.6, slide_dwell_ms=(50, 400)),
 }
+# The hands each noisy mix brings (people come with the noise; the high mixes bring their mishaps
+# too). Without noise the hands keep HandStyle's plain habits.
+NOISE_HANDS = {"low": "human", "high": "clumsy", "rough": "clumsy"}
+
+
+def hands_for(noise: str, hand_style: str | None = None) -> str | None:
+    """The name of the hands a simulated game uses: `hand_style`, else the noise level's."""
+    return hand_style or NOISE_HANDS.get(noise)
+
+
 BEHAVIOURS = (
     "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons", "knock", "knock_in_move", "touch",
     "dead", "stuck", "declared_unseen",

@@ -23,7 +23,7 @@ from hal.profile import BoardProfile, load_profile
 from hal.protocols import RGB
 from sim.backends import simulated
 from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile, sight_of
-from sim.hands import BEHAVIOURS, HandStep
+from sim.hands import BEHAVIOURS, HandStep, hands_for
 from sim.mishaps import fault_onsets
 from sim.sight import MoveSight
 
@@ -359,7 +359,7 @@ def run_physical_selfplay(
         "physical": True,
         "sensor": sensor or board.sensor_model,
         "noise": noise,
-        "hands": hand_style or {"low": "human", "high": "clumsy", "rough": "clumsy"}.get(noise, "calm"),
+        "hands": hands_for(noise, hand_style) or "calm",
         "wins": run.wins,
         "draws": run.draws,
         "unfinished": run.unfinished,
