@@ -45,6 +45,7 @@ class Debouncer:
         self._last: Readings | None = None
         self._seen = 0  # the last scan that came in
         self._earliest: dict[int, int] = {}  # channel -> the earliest its pending change may have been
+        self.unsure: set[int] = set()  # channels whose stable reading was first seen after an outage
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
         """One scan (None: dropped); what it brought."""
@@ -93,6 +94,10 @@ class Debouncer:
             if value != self.stable[channel]:
                 began = min(self._left[channel], self.since[channel])
                 earliest = self._earliest.pop(channel, None)
+                if earliest is None:
+                    self.unsure.discard(channel)
+                else:
+                    self.unsure.add(channel)
                 scan.changes.append(
                     Change(channel, self.stable[channel], value, began, self.stable_since[channel], earliest)
                 )

@@ -54,17 +54,22 @@ def in_order(
     expected: Sequence[int],
     since: Sequence[int],
     beside: Callable[[int, int], bool] | None = None,
+    unsure: Collection[int] = (),
 ) -> bool:
     """Whether a one-piece move with this evidence could have happened in the order the sensors saw:
     its landing field did not fill before its origin emptied (by more than the bounce of a lift,
-    for a piece that may have slid to the field beside; `beside` tells which fields neighbour). Moves of several
-    pieces (a capture sent home, a board part carried) are not judged here."""
+    for a piece that may have slid to the field beside; `beside` tells which fields neighbour), and
+    a piece carried further did not land in the very scan it left, unless a scanner outage hid when
+    (`unsure`: channels first seen changed after one). Moves of several pieces (a capture sent
+    home, a board part carried) are not judged here."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
     arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
         return True
     (departure,), (arrival,) = departures, arrivals
     carried = beside is not None and not beside(departure, arrival)
+    if carried and departure not in unsure and arrival not in unsure:
+        return since[arrival] > since[departure]
     return since[arrival] >= since[departure] - (0 if carried else ORDER_SLACK_MS)
 
 

@@ -31,6 +31,7 @@ class Scene:
     moved_at: int | None  # when the last move that stands was made (first shown, else committed)
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
     acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
+    unsure: Collection[int] = ()  # channels whose reading was first seen after a scanner outage
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -58,7 +59,9 @@ def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> 
         action
         for action in actions
         if len(candidates.footprint(action).moves) != 1
-        or in_order(scene.unmasked(candidates.mismatch(action)), scene.expected, scene.stable_since, scene.beside)
+        or in_order(
+            scene.unmasked(candidates.mismatch(action)), scene.expected, scene.stable_since, scene.beside, scene.unsure
+        )
     ]
 
 

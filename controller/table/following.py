@@ -238,7 +238,8 @@ class Seams:
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
         since = self.e.observed.debouncer.stable_since
-        if found and not in_order(mismatch, self.e.observed.expected, since, self.e.observed.knocks.beside):
+        unsure = self.e.observed.debouncer.unsure
+        if found and not in_order(mismatch, self.e.observed.expected, since, self.e.observed.knocks.beside, unsure):
             found = []
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
