@@ -86,6 +86,12 @@ class Observed:
         self.mismatch = {ch: v for ch, v in enumerate(board) if v != expected[ch] and ch not in masked}
         self.since = now
 
+    def committed(self, made: int, fields: frozenset[int], changed: frozenset[int]) -> None:
+        """The game took a move made at `made` on `fields` (`changed`: those whose reading it
+        changes): a knock there is over, and faults are judged against the move from now on."""
+        self.knocks.moved(fields)
+        self.health.committed(made, changed)
+
     def expect(self, now: int, expected: tuple[int, ...]) -> None:
         """The game is in a new position: its readings are what the board should show now."""
         self.expected = expected

@@ -286,10 +286,9 @@ class Tracker:
         self._transitions.append((before, action, after))
         self._vias.append(via)
         self._history.append(before)
-        made = self._seams.made_at(action, now)
-        self.observed.knocks.moved(candidates.channels(action))
+        changed = frozenset(channel for channel, _ in candidates.mismatch(action))
+        self.observed.committed(self._seams.made_at(action, now), candidates.channels(action), changed)
         self._enter(now, after)
-        self.observed.health.committed(made, frozenset(channel for channel, _ in candidates.mismatch(action)))
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
