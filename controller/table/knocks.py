@@ -347,7 +347,11 @@ class KnockWatch:
         tied = tuple(
             (c.channel, c.before)
             for c in self._recent
-            if c.arrival and c.channel in beside and c.channel != arrival.channel and abs(c.at - arrival.at) <= TIE_MS
+            if c.arrival
+            and c.channel in beside
+            and c.channel != arrival.channel
+            and abs(c.at - arrival.at) <= TIE_MS
+            and _same_pole(departure, c)
         )
         return Knock(
             departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, tied
@@ -391,9 +395,16 @@ def _gaps(departure: Change, arrival: Change) -> tuple[int, int]:
 
 def _within_slide(departure: Change, arrival: Change) -> bool:
     """Whether the arrival may have ended a slide the departure began: within SLIDE_MS after it
-    (or BOUNCE_MS before, for a lift its bounce dates late)."""
+    (or BOUNCE_MS before, for a lift its bounce dates late), and the same piece as far as the
+    sensors tell (a polarity sensor sees a piece of the other pole arrive: not the one that left)."""
     least, most = _gaps(departure, arrival)
-    return most >= -BOUNCE_MS and least <= SLIDE_MS
+    return most >= -BOUNCE_MS and least <= SLIDE_MS and _same_pole(departure, arrival)
+
+
+def _same_pole(departure: Change, arrival: Change) -> bool:
+    """Whether the piece that arrived may be the one that left: not where a polarity sensor saw
+    the other pole arrive (other sensors cannot tell)."""
+    return (departure.before - departure.after) * (arrival.after - arrival.before) >= 0
 
 
 def _apart(departure: Change, arrival: Change) -> float:

@@ -397,3 +397,20 @@ def test_a_slide_whose_end_was_hidden_by_an_outage_is_still_a_knock() -> None:
     watch.observe([Change(i7, 1, 0, 1060)], 1100)
     found = watch.observe([Change(i8, 0, 1, 1300, earliest=1071)], 1340)
     assert [(k.origin, k.aside) for k in found] == [(i7, i8)]
+
+
+def test_a_polarity_sensor_tells_the_knocked_piece_from_the_hands() -> None:
+    """Signed sensors: a square (one pole) is put down on a8 in the very scan a cylinder (the other
+    pole) leaves a9 beside it, and the cylinder lands on a10. By time alone the cylinder may have
+    slid onto a8, or either arrival been the knocked piece; by pole only a10 can be."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="signed")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    a9, a8, a10 = (channel[CELL(name)] for name in ("a9", "a8", "a10"))
+    watch.observe([Change(a9, 1, 0, 1000), Change(a8, 0, -1, 1000)], 1040)
+    found = watch.observe([Change(a10, 0, 1, 1010)], 1050)
+    assert [(k.origin, k.aside, k.also) for k in found] == [(a9, a10, ())]
+    assert watch.overrides == {a9: 1, a10: 0}  # the square on a8 is read as it is
