@@ -93,14 +93,21 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     return ordered(set_apart(evidence, old, candidates, scene.masked), candidates, scene)
 
 
-def set_apart(evidence: Mismatch, old: frozenset[int], table: CandidateTable, masked: Collection[int]) -> list[Action]:
+def set_apart(
+    evidence: Mismatch,
+    old: frozenset[int],
+    table: CandidateTable,
+    masked: Collection[int],
+    kept: Collection[int] = (),
+) -> list[Action]:
     """The actions of `table` the evidence shows with the old changes set apart, or failing those
-    (none is old) with each lone arrival set apart in turn (`strays`)."""
+    (none is old) with each lone arrival set apart in turn (`strays`), never one on `kept`."""
     if old:
         return beside(evidence, old, table, masked)
     found: dict[Action, None] = {}
     for stray in strays(evidence, table.expected):
-        found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), table, masked)))
+        if stray not in kept:
+            found.update(dict.fromkeys(beside(evidence, frozenset((stray,)), table, masked)))
     return list(found)
 
 
@@ -109,7 +116,12 @@ def strays(evidence: Mismatch, expected: Sequence[int]) -> list[int]:
     each may be a piece no lift pairs with (see `apart`)."""
     if len(evidence) < 2:
         return []
-    return sorted(ch for ch, value in evidence if came(expected[ch], value) and not left(expected[ch], value))
+    return sorted(ch for ch, value in evidence if arrived_only(expected[ch], value))
+
+
+def arrived_only(was: int, now: int) -> bool:
+    """Whether a field that read `was` and now reads `now` gained a piece and lost none."""
+    return came(was, now) and not left(was, now)
 
 
 def beside(evidence: Mismatch, aside: frozenset[int], table: CandidateTable, masked: Collection[int]) -> list[Action]:
@@ -145,7 +157,7 @@ def then_next(
     if not found:
         old = _old(scene, candidates)
         expected = scene.expected
-        if all(ch in old or (came(expected[ch], v) and not left(expected[ch], v)) for ch, v in scene.mismatch.items()):
+        if all(ch in old or arrived_only(expected[ch], value) for ch, value in scene.mismatch.items()):
             return []
         found = set_apart(evidence, old, following, scene.masked)
     landed_by = scene.acknowledged_at

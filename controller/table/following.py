@@ -17,7 +17,7 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
 from controller.table.evidence import in_order, left, older_apart
-from controller.table.explanations import Scene, beside, in_turn, strays
+from controller.table.explanations import Scene, in_turn, set_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
@@ -203,8 +203,8 @@ class Seams:
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
         # the next player's start.
         young = self.young(mismatch)
-        # A card shown for a move of this position (the reader takes only the player on turn's) is
-        # the next player starting as surely as a lift elsewhere.
+        # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
+        # is the next player starting as surely as a lift elsewhere.
         shown = self.e._choice.card is not None
         if shown or window.next_player_started(mismatch - young, self.e.observed.expected):
             if self.corrected is None:
@@ -224,17 +224,13 @@ class Seams:
             found = window.alternatives(self.e.observed.matching(before, evidence))
             # (Never the committed move's own fields: setting those aside would replace the move
             # by anything at all.)
-            since = self.e.observed.debouncer.stable_since
-            old = older_apart(dict(evidence), since) - window.channels if not found else frozenset()
-            masked = self.e.observed.masked
-            if old:  # an old change on other fields (a failed sensor) is not part of the correction
-                found = window.alternatives(beside(evidence, old, before, masked))
-            elif not found:
-                # A piece that came where no lift pairs with it (a sensor sticking as the piece moved
-                # on lands) is not part of the correction either (explanations.apart).
-                for stray in strays(evidence, before.expected):
-                    if stray not in window.channels:
-                        found += window.alternatives(beside(evidence, frozenset((stray,)), before, masked))
+            if not found:
+                # An old change on other fields (a failed sensor), or a piece that came where no lift
+                # pairs with it (a sensor sticking as the piece moved on lands), is not part of the
+                # correction either (explanations.set_apart).
+                old = older_apart(dict(evidence), self.e.observed.debouncer.stable_since) - window.channels
+                apart = set_apart(evidence, old, before, self.e.observed.masked, window.channels)
+                found = window.alternatives(apart)
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
         since = self.e.observed.debouncer.stable_since

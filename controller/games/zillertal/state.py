@@ -331,7 +331,7 @@ class ZillertalState(State):
         if self.solo:
             return [End()]  # solo: completed contracts are not replaced
         if not t.replacements:
-            return [End()]  # nothing completed this turn: nothing to replace
+            return [End()]  # ZT-E7: nothing completed this turn, nothing to replace
         sizes = {v: len(t.piles[v - 1]) for v in CONTRACT_VALUES}
         wanted = min(t.replacements, sum(sizes.values()))
         available = [v for v in CONTRACT_VALUES if sizes[v]]
