@@ -6,7 +6,7 @@ import pytest
 
 from controller.games import IllegalAction, Mark
 from controller.games.grid import destinations
-from controller.games.zillo import INITIAL_LAYOUT, Layout, Placement, Shift
+from controller.games.zillo import INITIAL_LAYOUT, Layout, Placement, Shift, movegen
 from controller.games.zillo.deck import RELATIVE_PATHS, card_paths
 from controller.games.zillo.layout import AREA, edge_contact, overlap, rotate
 from tests.games.test_action_reach import random_states
@@ -229,4 +229,4 @@ def test_Z2_card_targets_are_the_ends_of_the_paths_over_board_parts_in_random_ga
         for card in RELATIVE_PATHS:
             for origin in {*state.position.catchers, state.position.zillo}:
                 walked = sorted(destinations(card_paths(card, origin, on_part, on_part)))
-                assert state._targets(card, origin) == walked, (card, origin)
+                assert movegen.targets(state.position.layout, card, origin) == walked, (card, origin)

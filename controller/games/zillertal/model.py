@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.games.boards import Rail
 from controller.games.cards import Hand, Pile
+from controller.games.records import record
 from controller.games.rng import SeededRandom
 from controller.games.zillertal.cards import (
     BLANK,
@@ -79,7 +80,7 @@ class Held:
     claimed: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record()
 class Position:
     """Everything on the table: the value a ZillertalState wraps."""
 

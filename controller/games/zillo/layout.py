@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from controller.games.base import Cell
@@ -229,7 +230,9 @@ class Layout:
 
         Z-3: validity does not depend on the rotation, since a turned part covers the same square.
         """
-        return self.remember(("corners", part), lambda: _shift_corners(self, part))
+        return self.remember(
+            ("corners", part), lambda: _free_corners(tuple(self.placement(p).corner for p in PARTS if p != part))
+        )
 
     def shifts(self, part: int) -> Iterator[Placement]:
         """Every placement a Shift card may give `part`, sorted by corner then rotation."""
@@ -239,22 +242,6 @@ class Layout:
                 placement = Placement(corner, rotation)
                 if placement != current:
                     yield placement
-
-    def shift_turns(self, part: int) -> tuple[tuple[int, Cell], ...]:
-        """The shifts of `part` as a Shift card names them: (clockwise turn, where its start field
-        goes), in the order of `shifts`."""
-
-        def work_out() -> tuple[tuple[int, Cell], ...]:
-            current = self.placement(part)
-            turns = _TURNS[current.rotation]
-            return tuple(
-                (turns[rotation], anchor)
-                for corner in self.shift_corners(part)
-                for rotation, anchor in _ANCHORS[corner]
-                if corner != current.corner or rotation != current.rotation
-            )
-
-        return self.remember(("turns", part), work_out)
 
 
 _SQUARE: tuple[Cell, ...] = tuple((u, v) for v in range(PART_SIZE) for u in range(PART_SIZE))
@@ -306,10 +293,24 @@ _ANCHORS: dict[Cell, tuple[tuple[int, Cell], ...]] = {
 _TURNS: dict[int, dict[int, int]] = {now: {then: (then - now) % 360 for then in ROTATIONS} for now in ROTATIONS}
 
 
-def _shift_corners(layout: Layout, part: int) -> tuple[Cell, ...]:
-    """Z-3: the part may lie where it overlaps no other part and joins them all into one group: it
-    touches, along a full edge, a part of every group the others make without it."""
-    others = tuple(layout.placement(p).corner for p in PARTS if p != part)
+def turns_at(current: Placement, corner: Cell) -> tuple[tuple[int, Cell], ...]:
+    """A part lying at `current` laid at `corner` as a Shift card names it: (clockwise turn, where
+    its start field goes) for every rotation, but the one that leaves it where it is."""
+    turns = _TURNS[current.rotation]
+    same = corner == current.corner
+    return tuple(
+        (turns[rotation], anchor)
+        for rotation, anchor in _ANCHORS[corner]
+        if not (same and rotation == current.rotation)
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _free_corners(others: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """Z-3: where a part may lie beside parts at the corners `others`: where it overlaps none of them
+    and joins them all into one group, touching along a full edge a part of every group they make
+    without it. Kept for the most recent layouts: it depends on the corners alone, which a random
+    game visits again and again (parts mostly twist in place)."""
     free = ~0
     for corner in others:
         free &= ~_OVERLAPPING[corner]

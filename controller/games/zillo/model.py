@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.games.base import Cell
 from controller.games.cards import Card, Hand, Pile
+from controller.games.records import record
 from controller.games.rng import SeededRandom
 from controller.games.zillo.layout import Layout
 
@@ -34,7 +35,7 @@ TOP = "top"  # rule text: all hands used up, each player plays the top card of t
 PHASES = (HANDS, TOP)
 
 
-@dataclass(frozen=True, slots=True)
+@record()
 class Stack:
     """One player's Catchers on one field: they move 1, 2 or all together as one piece."""
 
@@ -42,7 +43,7 @@ class Stack:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record()
 class Played:
     """A card played (or discarded) since the pile was last shuffled; `shown` unless it was discarded
     face down from a hand (Z-4)."""
@@ -60,7 +61,7 @@ class Catch:
     points: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class Position:
     """Everything a Zillo state holds. Never mutated: successors are made with `records.replaced`."""
 

@@ -4,10 +4,10 @@ what a landing leaves on the board, and captured Catchers sent home (ZE-1)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from controller.games.base import Cell
 from controller.games.cards import Card
+from controller.games.records import record
 from controller.games.zillo.deck import CARD_ENDS
 from controller.games.zillo.layout import AREA, PART_SIZE, Layout
 from controller.games.zillo.model import Stack
@@ -36,7 +36,7 @@ def send_home(catchers: dict[Cell, Stack], stack: Stack, homes: Mapping[int, Cel
         stack = there
 
 
-@dataclass(frozen=True, slots=True)
+@record(eq=False)
 class Landing:
     """The pieces after a Catcher or Zillo move, and whether the move caught the Zillo."""
 
@@ -69,8 +69,7 @@ _END_MASKS: dict[Card, tuple[tuple[Cell, tuple[int, ...]], ...]] = {
 _PART_BITS = _bits((dx, dy) for dx in range(PART_SIZE) for dy in range(PART_SIZE))
 
 
-def _covered_bits(layout: Layout) -> int:
-    """The fields the parts cover, as a mask: each part is a square from its corner."""
+def _covered(layout: Layout) -> int:
     covered = 0
     for placement in layout.placements:
         x, y = placement.corner
@@ -78,10 +77,14 @@ def _covered_bits(layout: Layout) -> int:
     return covered
 
 
-def reachable(card: Card, origin: Cell, layout: Layout) -> list[Cell]:
-    """Z-2: the fields `card` takes a piece to from `origin`, sorted: the ends of its paths that lie
-    on board parts all the way."""
-    covered = layout.remember("covered bits", lambda: _covered_bits(layout))
+def covered_bits(layout: Layout) -> int:
+    """The fields the parts cover, as a mask (each part is a square from its corner), kept by the layout."""
+    return layout.remember("covered bits", lambda: _covered(layout))
+
+
+def path_masks(card: Card, origin: Cell) -> tuple[tuple[Cell, tuple[int, ...]], ...]:
+    """Z-2: the ends of `card`'s paths from `origin`, sorted, each with its paths as masks of board
+    fields: a piece reaches an end when one of them lies within `covered_bits`."""
     x, y = origin
-    window = covered >> (x + y * _STRIDE)
-    return [(x + ex, y + ey) for (ex, ey), masks in _END_MASKS[card] if any(window & mask == mask for mask in masks)]
+    shift = x + y * _STRIDE
+    return tuple(((x + ex, y + ey), tuple(mask << shift for mask in masks)) for (ex, ey), masks in _END_MASKS[card])

@@ -9,6 +9,7 @@ from controller.games.base import (
 )
 from controller.games.cards import Card
 from controller.games.zillo import actions as notation
+from controller.games.zillo import movegen
 from controller.games.zillo.actions import Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.deck import (
     CARD_INDEX,
@@ -114,7 +115,7 @@ def _why_move_illegal(state: ZilloState, action: Move, who: str) -> str:
     offset = (action.target[0] - action.origin[0], action.target[1] - action.origin[1])
     if all(path[-1] != offset for path in RELATIVE_PATHS[card]):
         return f"{describe(card)} cannot go from {origin} to {target}"
-    if action.target not in state._targets(card, action.origin):
+    if action.target not in movegen.targets(t.layout, card, action.origin):
         return f"every step from {origin} to {target} must land on a board part, and one would not"
     landing = state.landing(t.current, action.origin, action.target, action.count)
     if isinstance(landing, str):

@@ -15,20 +15,17 @@ from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.records import replaced
 from controller.games.seats import colour_title
-from controller.games.zillo import board_side, reasons, unseen, views
+from controller.games.zillo import board_side, movegen, reasons, unseen, views
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.deck import (
     CARD_INDEX,
     CARDS,
     CATCHER_PATHS_TO,
     DEAL,
-    kind,
-    moves_zillo,
 )
 from controller.games.zillo.layout import (
     AREA,
     INITIAL_LAYOUT,
-    PARTS,
     Field,
     Layout,
 )
@@ -45,7 +42,7 @@ from controller.games.zillo.model import (
     Position,
     Stack,
 )
-from controller.games.zillo.reach import Landing, captures_nothing, reachable, send_home
+from controller.games.zillo.reach import Landing, captures_nothing, send_home
 from controller.games.zillo.views import laid_face_down
 
 
@@ -354,72 +351,8 @@ class ZilloState(State):
         they hold it (Z-6: what lights up for a declared card)."""
         cached = self._card_moves.get(card)
         if cached is None:
-            if kind(card) == "shift":
-                cached = self._shift_moves(card)
-            elif moves_zillo(card):
-                cached = self._zillo_moves(card)
-            else:
-                cached = self._catcher_moves(card)
-            self._card_moves[card] = cached
+            cached = self._card_moves[card] = movegen.card_moves(self, card)
         return cached
-
-    def _targets(self, card: Card, origin: Cell) -> list[Cell]:
-        """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
-        over, gaps are not): it follows from the layout alone, which keeps it."""
-        layout = self._position.layout
-        return layout.remember((card, origin), lambda: reachable(card, origin, layout))
-
-    def _may_land(self, player: int, origin: Cell, target: Cell, count: int | None) -> bool:
-        """Whether `landing` allows a move onto `target`, the end of a card's path (so on the parts):
-        at once where it captures nothing (most moves)."""
-        if captures_nothing(self._position.catchers.get(target), player, count):
-            return True
-        return isinstance(self.landing(player, origin, target, count), Landing)
-
-    def _catcher_moves(self, card: Card) -> tuple[Action, ...]:
-        player = self._position.current
-        catchers = self._position.catchers
-        moves: list[Action] = []
-        for origin, stack in sorted(catchers.items()):
-            if stack.player != player:
-                continue
-            counts = range(1, stack.count + 1)
-            for target in self._targets(card, origin):
-                if captures_nothing(catchers.get(target), player, 1):  # the same for any count
-                    moves.extend(Move(card, origin, target, count) for count in counts)
-                else:
-                    moves.extend(
-                        Move(card, origin, target, count)
-                        for count in counts
-                        if self._may_land(player, origin, target, count)
-                    )
-        return tuple(moves)
-
-    def _zillo_moves(self, card: Card) -> tuple[Action, ...]:
-        origin = self._position.zillo
-        player = self._position.current
-        return tuple(
-            Move(card, origin, target, None)
-            for target in self._targets(card, origin)
-            if self._may_land(player, origin, target, None)
-        )
-
-    def _shift_moves(self, card: Card) -> tuple[Action, ...]:
-        """Z-3: every shift the layout allows, with `card` (kept by the layout: pieces do not matter)."""
-        layout = self._position.layout
-
-        def work_out() -> tuple[Action, ...]:
-            found: list[Action] = []
-            for part in PARTS:
-                for turn, anchor in layout.shift_turns(part):
-                    key = (card, part, turn, anchor)
-                    shift = _SHIFTS.get(key)
-                    if shift is None:
-                        shift = _SHIFTS[key] = Shift(*key)
-                    found.append(shift)
-            return tuple(found)
-
-        return layout.remember(("shifts", card), work_out)
 
     def legal_actions(self) -> tuple[Action, ...]:
         legal = self._legal  # read once: another thread may make the state forget it (forget_derived)
@@ -437,12 +370,14 @@ class ZilloState(State):
             # Z-6: any card still unseen may be declared; ZE-9: one without a move may only be discarded.
             found: list[Action] = []
             for card in cards:
-                moves = self.card_moves(card)
-                found.extend(moves if moves else (Discard(card),))
+                allowed = self.card_moves(card)
+                found.extend(allowed if allowed else (Discard(card),))
             return tuple(found)
-        moves = tuple(move for card in cards for move in self.card_moves(card))
+        moves: list[Action] = []
+        for card in cards:
+            moves.extend(self.card_moves(card))
         # Z-4: with no playable card the player discards one of their choice (in top-card play: the top card).
-        return moves if moves else tuple(Discard(card) for card in cards)
+        return tuple(moves) if moves else tuple(Discard(card) for card in cards)
 
     def is_legal(self, action: Action) -> bool:
         """Whether `action` is among the legal actions: at once for one of this state's own action
@@ -581,8 +516,3 @@ class ZilloState(State):
     def __repr__(self) -> str:
         t = self._position
         return f"<ZilloState game={t.game_number} turn={t.turn} to_move={self.seats[t.current]}>"
-
-
-_SHIFTS: dict[tuple[Card, int, int, Cell], Shift] = {}
-"""Every Shift made so far, made once: at most 4 Shift cards x 4 parts x 4 turns x 196 fields, and
-random playouts and bots would otherwise make thousands a second."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.games import cards
 from controller.games.cards import UNSEEN, Card, Hand, Pile
+from controller.games.records import record
 from controller.games.rng import SeededRandom
 from controller.games.zodiac.cards import DECK_COUNTS, HAND_LIMIT, SIGN_SET, SIGNS, UP_LIMIT, card_name
 
@@ -47,7 +48,7 @@ class Penalty:
     lost: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record()
 class Position:
     """Everything on the table: the value a ZodiacState wraps."""
 
