@@ -4,7 +4,9 @@ number, as the command line does."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 
@@ -43,3 +45,8 @@ def result_line(state: Any) -> str:
             return "Draw"
         return f"Draw between {_names(sharing)}"
     return "Nobody wins"
+
+
+def with_seat(items: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """`items`, one per seat, with `seat`'s replaced by `value` (a hand, a score)."""
+    return (*items[:seat], value, *items[seat + 1 :])

@@ -199,7 +199,11 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     _seed(bench, 1)
     bench.add_argument("--noise", default="low", choices=NOISE_LEVELS, help="simulated sensor noise (default low)")
     bench.add_argument(
-        "--seconds", type=float, default=2.0, metavar="S", help="time per playout measurement (default 2)"
+        "--seconds",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="playout time for each game and for python-chess, in rounds side by side (default 2)",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
     bench.add_argument(

@@ -11,53 +11,19 @@ virtual time of the simulated board, so they show the tracker's own delays (debo
 from __future__ import annotations
 
 import gc
-import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games import GAMES, Game
+from controller.games import GAMES
 from controller.service.memory import CollectionPacer
 from controller.table.tracker_types import TrackerConfig
+from controller.terminal.bench_playouts import ROUNDS, playout_speeds
 from controller.terminal.bench_search import format_think_times, think_times
 from controller.terminal.bench_service import RUNS, PauseLog, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
 from sim.driver import percentile
-
-
-def playout_speed(game: Game, seconds: float, seed: int = 0) -> float:
-    """Random playouts for about `seconds`: actions per second."""
-    rng = random.Random(seed)
-    actions = 0
-    started = time.perf_counter()
-    games = 0
-    while time.perf_counter() - started < seconds:
-        state = game.new_game(seed=seed + games)
-        games += 1
-        while not state.is_terminal():
-            state = state.apply_legal(rng.choice(state.legal_actions()))
-            actions += 1
-    elapsed = time.perf_counter() - started
-    return actions / elapsed
-
-
-def chess_playout_speed(seconds: float, seed: int = 0) -> float | None:
-    """python-chess random playouts on the same machine, as a reference (None if not installed)."""
-    try:
-        import chess
-    except ImportError:
-        return None
-    rng = random.Random(seed)
-    actions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        board = chess.Board()
-        while not board.is_game_over(claim_draw=False) and board.ply() < 300:
-            board.push(rng.choice(list(board.legal_moves)))
-            actions += 1
-    return actions / (time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
@@ -163,14 +129,7 @@ def run_bench(
     times and service run (a progress bar: see `bench_steps`)."""
     cases = _cases(only)
     tracker = [physical_case(case, model, games, seed, noise, on_step) for case in cases for model in SENSOR_MODELS]
-    playouts = {}
-    for name, game in GAMES.items():
-        playouts[name] = round(playout_speed(game, playout_seconds, seed), 1)
-        if on_step is not None:
-            on_step()
-    chess_speed = chess_playout_speed(playout_seconds, seed)
-    if on_step is not None:
-        on_step()
+    playouts = playout_speeds(GAMES, playout_seconds, seed, on_step)
     search = think_times(search_positions, seed, on_step)
     runs = _service_runs(cases) if service else []
     service_results = service_bench(runs, on_run=on_step) if runs else []
@@ -182,8 +141,9 @@ def run_bench(
         "noise": noise,
         "settle_ms": TrackerConfig().settle_ms,
         "tracker": tracker,
-        "playout_actions_per_s": playouts,
-        "python_chess_actions_per_s": round(chess_speed, 1) if chess_speed is not None else None,
+        "playout_actions_per_s": {name: round(speed, 1) for name, speed in playouts.speeds.items()},
+        "python_chess_actions_per_s": round(playouts.chess, 1) if playouts.chess is not None else None,
+        "playout_vs_python_chess": {name: round(ratio, 3) for name, ratio in playouts.ratios.items()},
         "search_think_time": search,
         "service": service_results,
         "gpio_scan": gpio,
@@ -212,7 +172,7 @@ def bench_steps(games: int, only: str | None = None, service: bool = True) -> in
         raise ValueError(f"--games must be at least 1, not {games}")
     cases = _cases(only)
     runs = len(_service_runs(cases)) if service else 0
-    return len(cases) * len(SENSOR_MODELS) * games + 2 * len(GAMES) + 2 + runs
+    return len(cases) * len(SENSOR_MODELS) * games + ROUNDS + len(GAMES) + 1 + runs
 
 
 def format_bench(result: dict[str, Any]) -> str:
@@ -243,7 +203,7 @@ def format_bench(result: dict[str, Any]) -> str:
     chess_speed = result["python_chess_actions_per_s"]
     lines += ["", "random playouts (actions/s)" + ("    vs python-chess" if chess_speed else "")]
     for name, speed in result["playout_actions_per_s"].items():
-        ratio = f"   {speed / chess_speed:>6.2f}x" if chess_speed else ""
+        ratio = f"   {result['playout_vs_python_chess'][name]:>6.2f}x" if chess_speed else ""
         lines.append(f"  {name:<18} {speed:>12,.0f}{ratio}")
     lines.append(f"  {'python-chess':<18} {chess_speed:>12,.0f}" if chess_speed else "  python-chess: not installed")
     lines += ["", format_think_times(result["search_think_time"])]

@@ -120,7 +120,8 @@ def test_bench_measures_every_board_game_and_sensor_model_with_the_tables_built_
         assert row["first_after_commit_max_ms"] > 0
         assert (row["first_lift_max_ms"] > 0) == (row["case"] not in ("zillertal", "zodiac"))
         assert row["changed_max_ms"] >= max(row["first_lift_max_ms"], row["first_after_commit_max_ms"])
-    assert set(result["playout_actions_per_s"]) == set(GAMES)
+    assert set(result["playout_actions_per_s"]) == set(result["playout_vs_python_chess"]) == set(GAMES)
+    assert all(speed > 0 for speed in result["playout_actions_per_s"].values())
     for name, row in result["search_think_time"].items():
         weaker, stronger = (row["levels"][level] for level in ("search-1", "search-2"))
         assert row["positions"] == 1 and 0 < weaker["simulations"] < stronger["simulations"], name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from controller.games.boards import Rail
 from controller.games.cards import Hand, Pile
@@ -115,10 +114,6 @@ class Position:
     hands_mode: str = DEALT
     to_draw: tuple[int, ...] = ()  # ZT-E11: pile values of contracts drawn but not entered yet
     revealed: int = 0  # hidden cards drawn so far: no take-back across a draw
-
-
-def _with_seat(items: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:seat], value, *items[seat + 1 :])
 
 
 def _starting_values(players: int) -> tuple[int, ...]:

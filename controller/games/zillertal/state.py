@@ -279,14 +279,14 @@ class ZillertalState(State):
 
     def _claims(self) -> list[Action]:
         t = self._position
-        valley = self.valley
+        shown = self.valley.shown_tasks()
         actions: list[Action] = []
         for held in t.contracts[t.current]:
             if t.claim_on not in (None, held.id):
                 continue  # ZT-7: tasks on one contract per turn
-            for icon, count in self._set.contracts[held.id].tasks:
-                if icon not in held.claimed and valley.shows(ICON_INDEX[icon], count):
-                    actions.append(Claim(held.id, icon))
+            for task in self._set.contracts[held.id].tasks:
+                if task in shown and task[0] not in held.claimed:
+                    actions.append(Claim(held.id, task[0]))
         return actions
 
     def _bonus_actions(self) -> list[Action]:

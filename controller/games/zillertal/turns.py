@@ -10,6 +10,7 @@ from controller.games.base import (
 )
 from controller.games.cards import UNSEEN, take_card
 from controller.games.records import replaced
+from controller.games.seats import with_seat
 from controller.games.zillertal.actions import (
     BonusCross,
     BonusExchange,
@@ -39,7 +40,6 @@ from controller.games.zillertal.model import (
     Held,
     Position,
     _starting_values,
-    _with_seat,
     token_supply,
 )
 from controller.games.zillertal.valley import Placed, Token
@@ -63,7 +63,7 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
             state,
             replaced(
                 t,
-                hands=_with_seat(t.hands, me, take_card(hand, action.card)),
+                hands=with_seat(t.hands, me, take_card(hand, action.card)),
                 placed=(*t.placed, Placed(action.card, action.at)),
                 gorge=gorge,
                 played=True,
@@ -79,7 +79,7 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
             state,
             replaced(
                 t,
-                hands=_with_seat(t.hands, me, take_card(hand, action.card)),
+                hands=with_seat(t.hands, me, take_card(hand, action.card)),
                 set_aside=(*t.set_aside, action.card),
                 played=True,
                 events=(event,),
@@ -139,7 +139,7 @@ def _next(state: ZillertalState, table: Position) -> ZillertalState:
 def _take_bonus(state: ZillertalState, t: Position, bonus: str) -> Position:
     """A player claims a bonus: it is used up (the Gorge counts separately) and counts for the player."""
     used = t.used if bonus == "gorge" else (*t.used, bonus)
-    return replaced(t, used=used, taken=_with_seat(t.taken, t.current, t.taken[t.current] + 1))
+    return replaced(t, used=used, taken=with_seat(t.taken, t.current, t.taken[t.current] + 1))
 
 
 def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> ZillertalState:
@@ -152,7 +152,7 @@ def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> Z
     events.append(f"player {me} claims {icon} {contract.target(icon)} on {contract_id}")
     if len(held.claimed) < len(contract.tasks):
         contracts[index] = held
-        held_now = _with_seat(t.contracts, me, tuple(contracts))
+        held_now = with_seat(t.contracts, me, tuple(contracts))
         return _next(state, replaced(t, contracts=held_now, events=tuple(events)))
     # All tasks claimed: the contract is complete and scores its points.
     del contracts[index]
@@ -160,8 +160,8 @@ def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> Z
     events.append(f"player {me} completes {contract_id} for {contract.points} point(s)")
     after = replaced(
         t,
-        contracts=_with_seat(t.contracts, me, tuple(contracts)),
-        completed=_with_seat(t.completed, me, completed),
+        contracts=with_seat(t.contracts, me, tuple(contracts)),
+        completed=with_seat(t.completed, me, completed),
         replacements=t.replacements + (0 if state.solo else 1),
         events=tuple(events),
     )
@@ -185,7 +185,7 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
             state,
             replaced(
                 t,
-                hands=_with_seat(t.hands, me, hand),
+                hands=with_seat(t.hands, me, hand),
                 deck=cards.put_under(deck, back),
                 received=(*t.received, new),
                 revealed=revealed,
@@ -200,8 +200,8 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
             state,
             replaced(
                 t,
-                contracts=_with_seat(t.contracts, me, contracts),
-                piles=_with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
+                contracts=with_seat(t.contracts, me, contracts),
+                piles=with_seat(t.piles, value - 1, cards.put_under(t.piles[value - 1], card)),
                 pending=REDRAW,
                 to_draw=(value,),
                 revealed=revealed,
@@ -210,12 +210,12 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
         )
     (new,), pile = cards.draw(t.piles[value - 1])
     contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
-    piles = _with_seat(t.piles, value - 1, cards.put_under(pile, card))
+    piles = with_seat(t.piles, value - 1, cards.put_under(pile, card))
     return _next(
         state,
         replaced(
             t,
-            contracts=_with_seat(t.contracts, me, contracts),
+            contracts=with_seat(t.contracts, me, contracts),
             piles=piles,
             received=(*t.received, new),
             revealed=revealed,
@@ -229,8 +229,8 @@ def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
     t = state._position
     me = t.current
     value = state._set.contracts[contract_id].points
-    piles = _with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
-    contracts = _with_seat(t.contracts, me, (*t.contracts[me], Held(contract_id)))
+    piles = with_seat(t.piles, value - 1, cards.remove_card(t.piles[value - 1], contract_id))
+    contracts = with_seat(t.contracts, me, (*t.contracts[me], Held(contract_id)))
     owed = list(t.to_draw)
     owed.remove(value)
     event = f"player {me} takes contract {contract_id} (worth {value})"
@@ -253,7 +253,7 @@ def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
     hand, deck = cards.refill(t.hands[me], t.deck, HAND_SIZE)
     drew = len(hand) > len(t.hands[me]) or bool(chosen)
     ended: dict[str, Any] = {
-        "hands": _with_seat(t.hands, me, hand),
+        "hands": with_seat(t.hands, me, hand),
         "deck": deck,
         "turns": t.turns + 1,
         "revealed": t.revealed + (1 if drew else 0),
@@ -271,7 +271,7 @@ def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
             (new,), piles[value - 1] = cards.draw(piles[value - 1])
             contracts.append(Held(new))
             events.append(f"player {me} takes a new contract worth {value}: {new}")
-        ended.update(piles=tuple(piles), contracts=_with_seat(t.contracts, me, tuple(contracts)))
+        ended.update(piles=tuple(piles), contracts=with_seat(t.contracts, me, tuple(contracts)))
     return _pass_turn(state, t, tuple(events), ended)
 
 

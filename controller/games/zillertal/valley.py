@@ -105,7 +105,7 @@ class Valley:
             counts[gorge - self.first] = list(ZERO)  # ZT-3: the Gorge hides its column
         self._counts: tuple[Counts, ...] = tuple(tuple(c) for c in counts)
         self._zone_counts: dict[str, Counts] | None = None
-        self._shown: frozenset[tuple[int, int]] | None = None
+        self._shown: frozenset[tuple[str, int]] | None = None
 
     def laid(self, card: Placed, gorge: int | None) -> Valley:
         """This Valley with `card` laid on top (ZT-2), and the Gorge now at `gorge` (None once the
@@ -252,15 +252,15 @@ class Valley:
         self._zone_counts = result
         return dict(result)
 
-    def shows(self, icon_index: int, count: int) -> bool:
-        """ZT-3 and ZT-7: whether some active zone shows exactly `count` of the icon (by its index
-        in ICONS). Asked for every open task of every turn, so the answers are kept per view."""
+    def shown_tasks(self) -> frozenset[tuple[str, int]]:
+        """ZT-3 and ZT-7: every (icon, count) some active zone shows exactly, as a contract names
+        its tasks. Asked for every open task of every turn, so it is kept per view."""
         shown = self._shown
         if shown is None:
             shown = self._shown = frozenset(
-                pair for totals in self.zone_counts().values() for pair in enumerate(totals)
+                (ICONS[index], count) for totals in self.zone_counts().values() for index, count in enumerate(totals)
             )
-        return (icon_index, count) in shown
+        return shown
 
     def meets(self, icon: str, count: int) -> tuple[str, ...]:
         """ZT-3 and ZT-7: the zones in which exactly `count` of `icon` are visible."""

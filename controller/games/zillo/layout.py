@@ -57,7 +57,7 @@ class Placement:
 
     def cell(self, local: Cell) -> Cell:
         """The board field under the printed field `local`."""
-        du, dv = rotate(local, self.rotation)
+        du, dv = _OFFSET_OF[self.rotation][local]
         return (self.corner[0] + du, self.corner[1] + dv)
 
     def local(self, cell: Cell) -> Cell | None:
@@ -248,6 +248,10 @@ _SQUARE: tuple[Cell, ...] = tuple((u, v) for v in range(PART_SIZE) for u in rang
 # For each rotation: which printed field lies at each offset in the part's square.
 _PRINTED_AT: dict[int, dict[Cell, Cell]] = {
     rotation: {rotate(local, rotation): local for local in _SQUARE} for rotation in ROTATIONS
+}
+# For each rotation: where each printed field lies in the part's square (`rotate`, as a table).
+_OFFSET_OF: dict[int, dict[Cell, Cell]] = {
+    rotation: {local: rotate(local, rotation) for local in _SQUARE} for rotation in ROTATIONS
 }
 # For each rotation, where the start field lies in the part's square.
 _START_OFFSETS: tuple[tuple[int, Cell], ...] = tuple(

@@ -72,9 +72,10 @@ def _may_land(state: ZilloState, move: Move) -> bool:
 
 
 def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
-    player = state.current_player
-    catchers = state.catchers
-    covered = covered_bits(state.layout)
+    position = state.position  # its own Catchers (`state.catchers` is a copy)
+    player = position.current
+    catchers = position.catchers
+    covered = covered_bits(position.layout)
     moves: list[Action] = []
     for origin, stack in sorted(catchers.items()):
         if stack.player != player:
@@ -94,10 +95,11 @@ def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
 
 
 def _zillo_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
-    catchers = state.catchers
-    covered = covered_bits(state.layout)
+    position = state.position
+    catchers = position.catchers
+    covered = covered_bits(position.layout)
     moves: list[Action] = []
-    for target, masks, (move,) in _ends(card, state.zillo):
+    for target, masks, (move,) in _ends(card, position.zillo):
         if _reached(covered, masks) and (target not in catchers or _may_land(state, move)):
             moves.append(move)
     return tuple(moves)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from controller.games.base import Action, Cell, Mark, Occupancy, State
 from controller.games.cards import Card, Hand, Pile, deal, remove_card, shuffle
 from controller.games.records import replaced
-from controller.games.seats import colour_title
+from controller.games.seats import colour_title, with_seat
 from controller.games.zillo import board_side, movegen, reasons, unseen, views
 from controller.games.zillo.actions import NEW_GAME, Discard, Move, NewGame, Shift, card_of
 from controller.games.zillo.deck import (
@@ -437,8 +437,8 @@ class ZilloState(State):
             return dict(pile=pile, pile_count=t.pile_count - 1, played=played)
         hands = t.hands
         if hands is not None:
-            hands = tuple(remove_card(hand, card) if seat == player else hand for seat, hand in enumerate(hands))
-        sizes = tuple(size - 1 if seat == player else size for seat, size in enumerate(t.hand_sizes))
+            hands = with_seat(hands, player, remove_card(hands[player], card))
+        sizes = with_seat(t.hand_sizes, player, t.hand_sizes[player] - 1)
         return dict(hands=hands, hand_sizes=sizes, played=played)
 
     def _score(self, points: int) -> dict[str, Any]:
