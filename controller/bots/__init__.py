@@ -88,7 +88,7 @@ class SearchLevel:
 # 25, the slow end of the Pi's factor for pure Python. `search-1` thinks about a fifth as long.
 SEARCH_LEVELS: dict[str, SearchLevel] = {
     "search-1": SearchLevel({"klotz": 25, "fillit": 100, "zillo": 30, "zillertal": 64, "zodiac": 64}),
-    "search-2": SearchLevel({"klotz": 180, "fillit": 500, "zillo": 160, "zillertal": 320, "zodiac": 320}),
+    "search-2": SearchLevel({"klotz": 180, "fillit": 500, "zillo": 240, "zillertal": 320, "zodiac": 320}),
 }
 
 
