@@ -3,7 +3,9 @@
 A channel is reported faulty (a failed sensor, or a stray piece) for a change of its own that no
 move explains (docs/tracker.md, "The evidence model"):
 
-- a single wrong channel that holds for `stuck_after_ms` with nothing else changing;
+- a single wrong channel that holds for `stuck_after_ms` with nothing else changing; so does each of
+  several wrong channels that all read more than the position has (none reads less): pieces do not
+  come from nowhere, so no hand is making a move there (two sensors that stuck one after the other);
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move.
 
@@ -92,7 +94,9 @@ class SensorHealth:
         """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
         says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
         faults: list[SensorFault] = []
-        alone = len(mismatch) == 1
+        # Judged on its own: a single wrong field, or fields that all show more than the position
+        # has while none shows less: pieces do not come from nowhere, so no hand is making a move.
+        alone = len(mismatch) == 1 or all(abs(value) > abs(expected[channel]) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]

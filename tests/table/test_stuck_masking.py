@@ -61,3 +61,34 @@ def test_masking_can_be_switched_off() -> None:
     table.sim.stick(CELL("e5"), 1)
     table.run(5200)
     assert table.output.display.mode == "guidance" and table.output.display.faults
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_two_sensors_that_stick_one_after_the_other_are_both_reported(model: str) -> None:
+    """Pieces do not come from nowhere: two fields that show a piece while no field lost one are
+    no move (no hand can be making one), however far apart in time they stuck. The second used to
+    stick just before the first was due, and then neither was ever reported: the game stopped."""
+    table = Table(model=model)
+    table.sim.stick(CELL("e5"), 1)
+    table.run(4500)  # not yet reported: a lone wrong field is judged after stuck_after_ms
+    assert table.output.display.faults == ()
+    table.sim.stick(CELL("j5"), 1)
+    table.run(5200)
+    assert {fault.cell for fault in table.output.display.faults} == {CELL("e5"), CELL("j5")}
+    assert table.output.display.mode == "idle"
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == ["c7-c4"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_an_illegal_move_is_guided_back_and_blames_no_sensor(model: str) -> None:
+    """A field emptied and another filled is a piece moved, even when the move is not legal and
+    the player waits: the board guides, it does not take the fields for failed sensors."""
+    table = Table(model=model)
+    start = table.now
+    table.carry("c7", "m13")  # no piece of Klotz's start goes there in one move
+    table.run(15_000)
+    assert table.commits(start) == [] and table.output.display.faults == ()
+    assert table.output.display.mode == "guidance"
