@@ -187,33 +187,49 @@ class Inputs:
         if not before_table.is_legal(meant) or not window.alternatives([meant]):
             return None
         shown = board.unmasked(before_table.mismatch(meant))
-        missed = _one_field_off(shown, board, board.candidates_of(board.state), board.against(before_table.expected))
+        missed = _one_field_off(
+            shown, board, board.candidates_of(board.state), board.against(before_table.expected), before_table.expected
+        )
         if missed is None:
             return None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
 
 def _one_field_off(
-    shown: Mismatch, board: Board, candidates: CandidateTable, evidence: Mismatch | None = None
+    shown: Mismatch,
+    board: Board,
+    candidates: CandidateTable,
+    evidence: Mismatch | None = None,
+    expected: tuple[int, ...] | None = None,
 ) -> dict[int, int] | None:
     """Whether the board shows a declared move (`shown`: its changes against the position it is
-    played in; `evidence`: the board's against the same, by default against the game's position),
-    and which sensors missed it; None when it does not.
+    played in, whose readings are `expected`; `evidence`: the board's against the same, by default
+    against the game's position), and which sensors missed it; None when it does not.
 
     Only a board no legal move of the position now explains may hide a failed sensor, and one field
-    off, no more. That field's sensor missed the move when the move changes it and it does not read
-    the move there either (it is left out until it changes); otherwise it holds an old change that
-    is no part of the move (it stays, to be judged on its own)."""
+    of the move's off, no more. That field's sensor missed the move when the move changes it and it
+    does not read the move there either (it is left out until it changes); otherwise it holds an
+    old change that is no part of the move (it stays, to be judged on its own). Fields off the
+    move's that show more than the position has do not count: pieces do not come from nowhere, so
+    no move explains them (sensors stuck on, judged on their own) and they hide none of the move."""
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}
-    differing = _differing(shown, evidence)
-    if len(differing) != 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
+    expected = candidates.expected if expected is None else expected
+    moved = {channel for channel, _ in shown}
+    differing = {
+        channel
+        for channel in _differing(shown, evidence)
+        if channel in moved or abs(board.stable[channel]) <= abs(expected[channel])
+    }
+    if len(differing) > 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
         return None
+    if not differing:
+        return {}
     (channel,) = differing
     if (channel, board.stable[channel]) in shown:
         return {}  # its sensor reads the move: the board held an older reading there (a knock it kept)
-    return {channel: board.stable[channel]} if any(channel == moved for moved, _ in shown) else {}
+    return {channel: board.stable[channel]} if channel in moved else {}
 
 
 def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:

@@ -92,3 +92,26 @@ def test_an_illegal_move_is_guided_back_and_blames_no_sensor(model: str) -> None
     table.run(15_000)
     assert table.commits(start) == [] and table.output.display.faults == ()
     assert table.output.display.mode == "guidance"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_move_made_while_two_sensors_stick_is_taken_when_declared(model: str) -> None:
+    """Two sensors stick on within seconds and a move is made before either is judged: the board
+    cannot match the move (two phantom pieces stand beside it) nor judge the sensors (a move is
+    under way). The person declares the move: the board shows it on every field of its own, and
+    the fields that differ besides show pieces that came from nowhere, which no move explains. So
+    the move is taken, and those fields are judged on their own."""
+    table = Table(model=model)
+    table.sim.stick(CELL("e5"), 1)
+    table.run(1500)
+    table.sim.stick(CELL("j5"), 1)
+    table.run(1500)
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(3000)
+    assert table.commits(start) == []  # the two phantoms stand beside the move: nothing fits
+    out = table.declare("c7-c4")
+    assert out.happened.committed == (move("c7-c4"),)
+    table.run(6000)
+    assert {fault.cell for fault in table.output.display.faults} == {CELL("e5"), CELL("j5")}
+    assert table.output.display.mode == "idle"
