@@ -16,7 +16,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
-from controller.table.evidence import came, in_order, left, older_apart
+from controller.table.evidence import in_order, left, older_apart
 from controller.table.explanations import Scene, in_turn, set_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
@@ -417,12 +417,3 @@ class Seams:
         if self.correction is not None and channel in self.correction.channels:
             return True
         return any((channel, value) in candidates.mismatch(action) for action in candidates.reaching([channel]))
-
-    def supplied(self, channel: int, value: int, candidates: CandidateTable) -> bool:
-        """Whether the reading is a piece put down from the supply where a legal move puts one (a
-        Fillit chip): a legal move shows it there and takes no piece off the board."""
-        expected = self.e.observed.expected
-        return came(expected[channel], value) and any(
-            (channel, value) in mismatch and not any(left(expected[ch], reading) for ch, reading in mismatch)
-            for mismatch in map(candidates.mismatch, candidates.reaching([channel]))
-        )

@@ -89,20 +89,14 @@ class SensorHealth:
         expected: Sequence[int],
         cells: Mapping[int, Cell],
         held: Callable[[int, int], bool] | None,
-        supplied: Callable[[int, int], bool] | None,
         set_deadline: Callable[[int | None], None],
     ) -> tuple[SensorFault, ...]:
         """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
-        says whether a reading is a piece the player on turn may hold in the air, `supplied(channel,
-        reading)` whether it is one a legal move puts down from the supply (None: set-up)."""
+        says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
         faults: list[SensorFault] = []
         # Judged on its own: a single wrong field, or fields that all show more than the position
-        # has while none shows less: pieces do not come from nowhere (but from the supply, where a
-        # legal move puts one: `supplied` says so), so no hand is making a move.
-        alone = len(mismatch) == 1 or all(
-            abs(value) > abs(expected[channel]) and not (supplied is not None and supplied(channel, value))
-            for channel, value in mismatch
-        )
+        # has while none shows less: pieces do not come from nowhere, so no hand is making a move.
+        alone = len(mismatch) == 1 or all(abs(value) > abs(expected[channel]) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]

@@ -20,8 +20,7 @@ from controller.table.tracker_types import Mismatch, SensorFault, TrackerConfig,
 from hal.protocols import Readings
 
 Liftable = Callable[[int, int], bool]
-"""Whether a channel's reading may be a piece lifted for the move under way (never a fault then);
-also whether it may be a piece put down from the supply (a Fillit chip)."""
+"""Whether a channel's reading may be a piece lifted for the move under way (never a fault then)."""
 
 
 class Observed:
@@ -112,19 +111,13 @@ class Observed:
         return any(channel in self.mismatch for channel in self.debouncer.pending)
 
     def faults(
-        self,
-        now: int,
-        liftable: Liftable | None,
-        supplied: Liftable | None,
-        set_deadline: Callable[[int | None], None],
+        self, now: int, liftable: Liftable | None, set_deadline: Callable[[int | None], None]
     ) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows (health.py); a failed channel leaves the matching at
         once, so the game goes on without it."""
         timing = Timing(now, self.since, self.debouncer.stable_since)
         mismatch = frozenset(self.mismatch.items())
-        faults = self.health.judge(
-            mismatch, timing, self.expected, self.board.cell_of_channel, liftable, supplied, set_deadline
-        )
+        faults = self.health.judge(mismatch, timing, self.expected, self.board.cell_of_channel, liftable, set_deadline)
         if faults and self.health.mask:
             for fault in faults:
                 self.mismatch.pop(fault.channel, None)

@@ -13,7 +13,6 @@ candidates is confirmation.py's; the hints that guide the players are guidance.p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import partial
 
 from controller.games import Action, Cell, State
 from controller.games.footprint import Footprint
@@ -563,10 +562,10 @@ class Tracker:
         return Guide("moving", self._lifted_hints(candidates), faults)
 
     def _stuck(self, now: int, candidates: CandidateTable | None = None) -> tuple[SensorFault, ...]:
-        """The sensor faults the evidence shows; a piece lifted or put down for the move under way is never one."""
-        held = None if candidates is None else partial(self._seams.liftable, candidates=candidates)
-        supplied = None if candidates is None else partial(self._seams.supplied, candidates=candidates)
-        return self.observed.faults(now, held, supplied, self._set_deadline)
+        """The sensor faults the evidence shows; a piece that may be lifted for the move under way
+        is never one."""
+        held = None if candidates is None else (lambda channel, value: self._seams.liftable(channel, value, candidates))
+        return self.observed.faults(now, held, self._set_deadline)
 
     # --- hints ---------------------------------------------------------------------------------
     def _lifted_hints(self, candidates: CandidateTable) -> dict[Cell, HintKind]:
