@@ -95,7 +95,8 @@ class SensorHealth:
         says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
         faults: list[SensorFault] = []
         # Judged on its own: a single wrong field, or fields that all show more than the position
-        # has while none shows less: pieces do not come from nowhere, so no hand is making a move.
+        # has while none shows less: pieces do not come from nowhere (no game's move puts a sensed
+        # piece on the board from outside it), so no hand is making a move.
         alone = len(mismatch) == 1 or all(abs(value) > abs(expected[channel]) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
