@@ -34,6 +34,13 @@ def left(was: int, now: int) -> bool:
     return was != 0 and (abs(now) < abs(was) or now * was < 0)
 
 
+def more(was: int, now: int) -> bool:
+    """Whether a field that should read `was` reads more pieces (magnets) than that: a piece no
+    move of the five games can have brought, as none puts a sensed piece on the board from outside
+    it (a sensor stuck on, a stray piece), unless another field lost one."""
+    return abs(now) > abs(was)
+
+
 def came(was: int, now: int) -> bool:
     """Whether a field that read `was` and now reads `now` gained a piece."""
     return now != 0 and (abs(now) > abs(was) or now * was < 0)

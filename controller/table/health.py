@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Cell
+from controller.table.evidence import more
 from controller.table.knocks import Change
 from controller.table.tracker_types import Mismatch, SensorFault
 
@@ -94,10 +95,9 @@ class SensorHealth:
         """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
         says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
         faults: list[SensorFault] = []
-        # Judged on its own: a single wrong field, or fields that all show more than the position
-        # has while none shows less: pieces do not come from nowhere (no game's move puts a sensed
-        # piece on the board from outside it), so no hand is making a move.
-        alone = len(mismatch) == 1 or all(abs(value) > abs(expected[channel]) for channel, value in mismatch)
+        # Judged on its own: a single wrong field, or fields that all read more than the position
+        # has while none reads less (`evidence.more`): no hand is making a move there.
+        alone = len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]

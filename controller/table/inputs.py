@@ -17,6 +17,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow
 from controller.table.decisions import Choice, Commit, TakeBack
+from controller.table.evidence import more
 from controller.table.tracker_types import TAKEBACK, Mismatch
 from hal.protocols import InputEvent
 
@@ -207,10 +208,10 @@ def _one_field_off(
     against the game's position), and which sensors missed it; None when it does not.
 
     Only a board no legal move of the position now explains may hide a failed sensor, and one field
-    of the move's off, no more. That field's sensor missed the move when the move changes it and it
-    does not read the move there either (it is left out until it changes); otherwise it holds an
-    old change that is no part of the move (it stays, to be judged on its own). Fields off the
-    move's that show more than the position has do not count: pieces do not come from nowhere, so
+    off, no more. That field's sensor missed the move when the move changes it and it does not read
+    the move there either (it is left out until it changes); otherwise it holds an old change that
+    is no part of the move (it stays, to be judged on its own). Fields off the move's that show
+    more than the position has do not count: pieces do not come from nowhere (`evidence.more`), so
     no move explains them (sensors stuck on, judged on their own) and they hide none of the move."""
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
@@ -220,7 +221,7 @@ def _one_field_off(
     differing = {
         channel
         for channel in _differing(shown, evidence)
-        if channel in moved or abs(board.stable[channel]) <= abs(expected[channel])
+        if channel in moved or not more(expected[channel], board.stable[channel])
     }
     if len(differing) > 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
         return None
