@@ -207,30 +207,32 @@ def _one_field_off(
     played in, whose readings are `expected`; `evidence`: the board's against the same, by default
     against the game's position), and which sensors missed it; None when it does not.
 
-    Only a board no legal move of the position now explains may hide a failed sensor, and one field
-    off, no more. That field's sensor missed the move when the move changes it and it does not read
-    the move there either (it is left out until it changes); otherwise it holds an old change that
-    is no part of the move (it stays, to be judged on its own). Fields off the move's that show
-    more than the position has do not count: pieces do not come from nowhere (`evidence.more`), so
-    no move explains them (sensors stuck on, judged on their own) and they hide none of the move."""
+    Only a board no legal move of the position now explains may hide a failed sensor. When every
+    field of the move shows it, the move was made, whatever else differs: those fields stay, to be
+    judged on their own (sensors stuck or dead beside the move, a piece held). When one field of
+    the move does not show it, its sensor missed the move (it is left out until it changes), unless
+    its reading is the move's (the board held an older reading there, a knock it kept); then no
+    field beside the move may read fewer pieces than the position has (the piece may have come from
+    there: another move was made), while fields that read more do not count (`evidence.more`:
+    pieces do not come from nowhere). Two fields of the move off: not this move."""
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}
+    if board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked):
+        return None
     expected = candidates.expected if expected is None else expected
     moved = {channel for channel, _ in shown}
-    differing = {
-        channel
-        for channel in _differing(shown, evidence)
-        if channel in moved or not more(expected[channel], board.stable[channel])
-    }
-    if len(differing) > 1 or (board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked)):
-        return None
-    if not differing:
+    differing = _differing(shown, evidence)
+    off = differing & moved
+    if not off:
         return {}
-    (channel,) = differing
+    beside = {channel for channel in differing - moved if not more(expected[channel], board.stable[channel])}
+    if len(off) > 1 or beside:
+        return None
+    (channel,) = off
     if (channel, board.stable[channel]) in shown:
         return {}  # its sensor reads the move: the board held an older reading there (a knock it kept)
-    return {channel: board.stable[channel]} if channel in moved else {}
+    return {channel: board.stable[channel]}
 
 
 def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:

@@ -115,3 +115,35 @@ def test_a_move_made_while_two_sensors_stick_is_taken_when_declared(model: str) 
     table.run(6000)
     assert {fault.cell for fault in table.output.display.faults} == {CELL("e5"), CELL("j5")}
     assert table.output.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_move_made_while_two_sensors_under_pieces_die_is_taken_when_declared(model: str) -> None:
+    """Two sensors under standing pieces die within seconds (two pieces look lifted) and a move is
+    made meanwhile. Every field of the declared move shows it, so it was made: it is taken, and the
+    two fields beside it are judged on their own."""
+    table = Table(model=model)
+    table.sim.stick(CELL("l7"), 0)
+    table.run(1500)
+    table.sim.stick(CELL("l8"), 0)
+    table.run(1500)
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(3000)
+    out = table.declare("c7-c4")
+    assert [text for _, text in table.commits(start)] == ["c7-c4"], out.happened.messages
+    table.run(15_000)
+    assert {fault.cell for fault in table.output.display.faults} == {CELL("l7"), CELL("l8")}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_declared_move_whose_piece_came_from_elsewhere_is_refused(model: str) -> None:
+    """The piece on c4 came from d4, not from c7: c7 still shows its piece and d4 lost one, so the
+    board does not take c7's sensor for a failed one."""
+    table = Table(model=model)
+    start = table.now
+    table.carry("d4", "c4")  # no legal move
+    table.run(3000)
+    out = table.declare("c7-c4")
+    assert out.happened.committed == () and table.commits(start) == []
+    assert out.happened.messages == ("c7-c4: the board does not show this move; make it on the board first",)
