@@ -147,3 +147,22 @@ def test_a_declared_move_whose_piece_came_from_elsewhere_is_refused(model: str) 
     out = table.declare("c7-c4")
     assert out.happened.committed == () and table.commits(start) == []
     assert out.happened.messages == ("c7-c4: the board does not show this move; make it on the board first",)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_declared_move_onto_a_dead_field_is_taken_beside_a_stuck_one(model: str) -> None:
+    """Two faults at once: the move's landing field is dead (one field of the move off: its sensor
+    missed the move) and a sensor elsewhere stuck on (a piece from nowhere, no part of any move).
+    The declared move is taken with the dead field left out; the stuck one is judged on its own."""
+    table = Table(model=model)
+    table.sim.stick(CELL("c4"), 0)
+    table.sim.stick(CELL("j5"), 1)
+    table.run(1000)
+    start = table.now
+    table.carry("c7", "c4")
+    table.run(3000)
+    out = table.declare("c7-c4")
+    assert out.happened.committed == (move("c7-c4"),)
+    assert [text for _, text in table.commits(start)] == ["c7-c4"]
+    table.run(6000)
+    assert CELL("j5") in {fault.cell for fault in table.output.display.faults}
