@@ -7,7 +7,10 @@ nothing is hidden): each simulation first deals what the searching seat cannot s
 legal in that sample (the evaluator's best first, widening with the visits), adds one node, and
 backs up one value per seat: the outcome, or the game's evaluator (the greedy bot's) where the
 simulation stops (after `rollout_plies` random plies, none by default; long games are never played
-out). Deterministic for a seed and a budget of simulations; a time budget is also possible (then it
+out). Where the evaluator values every way of finishing the turn under way (Zodiac after the draw:
+`Evaluator.finishes_turn`), the bot plays its choice without searching; a search over those steps
+only chose among equals by the noise of its samples, and lost to the evaluator alone.
+Deterministic for a seed and a budget of simulations; a time budget is also possible (then it
 depends on the machine).
 """
 
@@ -78,15 +81,25 @@ class SearchBot:
         """Think until `stop()` says so (a take-back, an abandoned game): the best action so far."""
         self._stop = stop
 
+    def searches(self, state: State) -> bool:
+        """Whether `choose` thinks here: a choice the evaluator does not settle by itself (see
+        `Evaluator.finishes_turn`)."""
+        if len(state.legal_actions()) == 1:
+            return False
+        evaluator = EVALUATORS.get(state.game.name)
+        return evaluator is None or not evaluator.finishes_turn(state)
+
     def choose(self, state: State) -> Action:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        leaf = Leaf(EVALUATORS.get(state.game.name))
+        if not self.searches(state):
+            return leaf.ordered(state, actions)[0]
         me = state.current_player
         root = Node(None, -1)
         budget = self._budgets.get(state.game.name, self.budget)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        leaf = Leaf(EVALUATORS.get(state.game.name))
         done = 0
         while done < budget.simulations or deadline is not None:
             if deadline is not None and time.perf_counter() >= deadline:

@@ -16,18 +16,19 @@ OPENING_PLIES = 40  # the positions timed come from this many plies of a greedy 
 
 
 def opening_positions(game: Game, count: int, seed: int) -> list[State]:
-    """`count` positions with a choice, spread over the opening of a two-player greedy game."""
+    """`count` positions where a search thinks, spread over the opening of a two-player greedy game."""
     state = game.new_game(players=2, seed=seed)
     bots = [GreedyBot(seed + seat) for seat in range(2)]
-    found: list[State] = []
-    step = max(1, OPENING_PLIES // count)
-    for ply in range(OPENING_PLIES):
-        if state.is_terminal() or len(found) == count:
+    search = SearchBot(seed)
+    searched: list[State] = []
+    for _ in range(OPENING_PLIES):
+        if state.is_terminal():
             break
-        if ply % step == 0 and len(state.legal_actions()) > 1:
-            found.append(state)
+        if search.searches(state):
+            searched.append(state)
         state = state.apply(bots[state.current_player].choose(state))
-    return found
+    step = max(1, len(searched) // count)
+    return searched[::step][:count]
 
 
 def think_times(positions: int = 5, seed: int = 1, on_step: Callable[[], None] | None = None) -> dict[str, Any]:

@@ -153,9 +153,9 @@ def test_leaf_values_are_each_seats_lead_over_the_best_other() -> None:
 @pytest.mark.parametrize("name", ["klotz", "zodiac"])
 def test_a_level_runs_its_simulations_for_the_game_on_the_table(name: str) -> None:
     """A level is a think time: each game gets the simulations that fill it."""
-    state = next(state for state in positions(name, 2, 10) if len(state.legal_actions()) > 1)
     bot = make_bot("search-1", 0)
     assert isinstance(bot, SearchBot)
+    state = next(state for state in positions(name, 2, 10) if bot.searches(state))
     asked: list[int] = []
     bot.interrupt_when(lambda: asked.append(1) is None and False)  # asked before every simulation but the first
     bot.choose(state)
@@ -173,3 +173,30 @@ def test_every_level_plays_every_player_count(name: str, players: int) -> None:
         if state.is_terminal():
             break
         state = state.apply(bot.choose(state))
+
+
+def test_zodiac_after_the_draw_plays_the_evaluators_choice_without_searching() -> None:
+    """After the draw the rest of a Zodiac turn is the seat's own cards, which the evaluator values
+    exactly (every rearrangement, discard and pass): the bot plays its first choice at once. A turn's
+    start (draw, take, a Sun, a Black Moon) is searched."""
+    bot = make_bot("search-2", 0)
+    assert isinstance(bot, SearchBot)
+    asked: list[int] = []
+    bot.interrupt_when(lambda: asked.append(1) is None and False)
+    leaf = Leaf(EVALUATORS["zodiac"])
+    drawn = started = 0
+    for state in positions("zodiac", 2, 200, seed=2):
+        if state.is_terminal() or len(state.legal_actions()) == 1:
+            continue
+        if state.phase == "drawn":
+            assert not bot.searches(state)
+            assert bot.choose(state) == leaf.ordered(state, state.legal_actions())[0]
+            assert not asked, state.action_to_str(bot.choose(state))
+            drawn += 1
+        elif state.phase == "turn" and started < 3:
+            assert bot.searches(state)
+            bot.choose(state)
+            assert len(asked) + 1 == SEARCH_LEVELS["search-2"].simulations["zodiac"]
+            asked.clear()
+            started += 1
+    assert drawn > 20 and started == 3

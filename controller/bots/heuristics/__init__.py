@@ -22,6 +22,12 @@ class Evaluator(Protocol):
         also asks for every other seat, which is valued by the position it sees in `after` alone."""
         ...
 
+    def finishes_turn(self, state: State) -> bool:
+        """Whether the seat on turn is in the middle of a turn whose every way of finishing the
+        evaluator values exactly (from what the seat sees): its first choice is then the move, and
+        a search over these steps would only choose among equals by the noise of its samples."""
+        ...
+
 
 def _klotz() -> Evaluator:
     from controller.bots.heuristics.klotz import KlotzEvaluator

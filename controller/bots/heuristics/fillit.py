@@ -22,6 +22,9 @@ class FillitEvaluator:
     LATER = 0.25  # my own best slide on my next turn (the board will have changed)
     MOBILITY = 0.1
 
+    def finishes_turn(self, state: State) -> bool:
+        return False  # each action is a choice the search weighs
+
     def prepare(self, state: State) -> None:
         return None
 

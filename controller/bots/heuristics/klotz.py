@@ -18,6 +18,9 @@ class KlotzEvaluator:
 
     REACH = 4
 
+    def finishes_turn(self, state: State) -> bool:
+        return False  # each action is a choice the search weighs
+
     def prepare(self, state: State) -> dict[int, tuple[tuple[int, int], tuple[float, bool]]]:
         assert isinstance(state, KlotzState)
         return {p: self._square_features(state, p) for p in range(state.players)}

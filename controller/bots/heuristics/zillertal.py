@@ -38,6 +38,9 @@ class Prepared:
 
 
 class ZillertalEvaluator:
+    def finishes_turn(self, state: State) -> bool:
+        return False  # each action is a choice the search weighs
+
     def prepare(self, state: State) -> Prepared:
         assert isinstance(state, ZillertalState)
         me = state.current_player

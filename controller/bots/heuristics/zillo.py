@@ -38,6 +38,9 @@ class ZilloEvaluator:
     """Catch the Zillo when you can; otherwise keep the next players from catching it, keep a catch
     ready for your own next turn, and keep your Catchers 3 fields from the Zillo."""
 
+    def finishes_turn(self, state: State) -> bool:
+        return False  # each action is a choice the search weighs
+
     def prepare(self, state: State) -> None:
         return None
 

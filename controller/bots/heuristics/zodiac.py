@@ -23,6 +23,7 @@ from typing import Any
 from controller.games import Action, State
 from controller.games.zodiac import (
     DECK_COUNTS,
+    DRAWN,
     HAND_LIMIT,
     MOON,
     SIGN_SET,
@@ -32,6 +33,7 @@ from controller.games.zodiac import (
     Draw,
     Lose,
     PlayMoon,
+    ZodiacState,
 )
 
 Cards = tuple[str, ...]
@@ -60,6 +62,11 @@ class Prepared:
 
 
 class ZodiacEvaluator:
+    def finishes_turn(self, state: State) -> bool:
+        # After the draw (or take) the turn's rest is the seat's own cards: `best_end` values every
+        # rearrangement, discard and pass from there exactly.
+        return isinstance(state, ZodiacState) and state.phase == DRAWN
+
     def prepare(self, state: State) -> Prepared:
         me = state.current_player
         return Prepared(me, state.observation(me))
