@@ -25,8 +25,9 @@ class Evaluator(Protocol):
     def finishes_turn(self, state: State) -> bool:
         """Whether the seat on turn is in the middle of a turn whose every way of finishing the
         evaluator values exactly (from what the seat sees): its first choice is then the move, and
-        a search over these steps would only choose among equals by the noise of its samples."""
-        ...
+        a search over these steps would only choose among equals by the noise of its samples.
+        Default: no (every action is a choice the search weighs)."""
+        return False
 
 
 def _klotz() -> Evaluator:

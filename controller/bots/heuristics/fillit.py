@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.bots.heuristics import Evaluator
 from controller.games import Action, State
 from controller.games.fillit import PHASE_STONE_MOVED, FillitState
 
 
-class FillitEvaluator:
+class FillitEvaluator(Evaluator):
     """Fewer chips in hand than the best rival, long slides for me, short ones for the next rival.
 
     The score is in chips: the supply difference now, plus the best slide still open to me this turn
@@ -21,9 +22,6 @@ class FillitEvaluator:
     THREAT = 0.5  # the next rival's best slide, if they take it
     LATER = 0.25  # my own best slide on my next turn (the board will have changed)
     MOBILITY = 0.1
-
-    def finishes_turn(self, state: State) -> bool:
-        return False  # each action is a choice the search weighs
 
     def prepare(self, state: State) -> None:
         return None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.bots.heuristics import Evaluator
 from controller.games import Action, State
 from controller.games.grid import manhattan
 from controller.games.klotz import KlotzState, Move
 
 
-class KlotzEvaluator:
+class KlotzEvaluator(Evaluator):
     """Race your square to its corner; never leave the next player a winning move.
 
     For every square: distance to its corner, mobility, and whether it can win in one move. Only
@@ -17,9 +18,6 @@ class KlotzEvaluator:
     """
 
     REACH = 4
-
-    def finishes_turn(self, state: State) -> bool:
-        return False  # each action is a choice the search weighs
 
     def prepare(self, state: State) -> dict[int, tuple[tuple[int, int], tuple[float, bool]]]:
         assert isinstance(state, KlotzState)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from controller.bots.heuristics import Evaluator
 from controller.games import Action, State
 from controller.games.zillertal import BonusExchange, Done, End, Swap, ZillertalState
 from controller.games.zillertal.cards import ICONS
@@ -37,10 +38,7 @@ class Prepared:
     obs: dict[str, Any]
 
 
-class ZillertalEvaluator:
-    def finishes_turn(self, state: State) -> bool:
-        return False  # each action is a choice the search weighs
-
+class ZillertalEvaluator(Evaluator):
     def prepare(self, state: State) -> Prepared:
         assert isinstance(state, ZillertalState)
         me = state.current_player

@@ -11,6 +11,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
+from controller.bots.heuristics import Evaluator
 from controller.games import Action, State
 from controller.games.grid import manhattan
 from controller.games.zillo import ZilloState
@@ -34,12 +35,9 @@ def chance_to_hold(matching: int, unseen: int, hand: int) -> float:
     return 1.0 - comb(unseen - matching, hand) / comb(unseen, hand)
 
 
-class ZilloEvaluator:
+class ZilloEvaluator(Evaluator):
     """Catch the Zillo when you can; otherwise keep the next players from catching it, keep a catch
     ready for your own next turn, and keep your Catchers 3 fields from the Zillo."""
-
-    def finishes_turn(self, state: State) -> bool:
-        return False  # each action is a choice the search weighs
 
     def prepare(self, state: State) -> None:
         return None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from controller.bots.heuristics import Evaluator
 from controller.games import Action, State
 from controller.games.zodiac import (
     DECK_COUNTS,
@@ -61,7 +62,7 @@ class Prepared:
     _draw: float | None = field(default=None)
 
 
-class ZodiacEvaluator:
+class ZodiacEvaluator(Evaluator):
     def finishes_turn(self, state: State) -> bool:
         # After the draw (or take) the turn's rest is the seat's own cards: `best_end` values every
         # rearrangement, discard and pass from there exactly.
