@@ -3,6 +3,7 @@ deterministic for a seed and a budget, and the levels are ordered and reachable 
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -200,3 +201,14 @@ def test_zodiac_after_the_draw_plays_the_evaluators_choice_without_searching() -
             asked.clear()
             started += 1
     assert drawn > 20 and started == 3
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_bench_times_positions_where_the_search_thinks(name: str) -> None:
+    """A level's think time is measured where the bot thinks: for Zodiac a turn's start, not the
+    steps after the draw that the evaluator settles; five positions from a greedy opening."""
+    from controller.terminal.bench_search import opening_positions
+
+    found = opening_positions(load_game(name), 5, seed=1)
+    assert len(found) == 5 and all(SearchBot(0).searches(state) for state in found)
+    assert len({json.dumps(state.to_json(), sort_keys=True) for state in found}) == 5  # spread, not one

@@ -65,7 +65,7 @@ class Prepared:
 class ZodiacEvaluator(Evaluator):
     def finishes_turn(self, state: State) -> bool:
         # After the draw (or take) the turn's rest is the seat's own cards: `best_end` values every
-        # rearrangement, discard and pass from there exactly.
+        # rearrangement (each card once, ZO-5), discard (ZO-E2) and pass from there exactly.
         return isinstance(state, ZodiacState) and state.phase == DRAWN
 
     def prepare(self, state: State) -> Prepared:
