@@ -166,3 +166,28 @@ def test_a_declared_move_onto_a_dead_field_is_taken_beside_a_stuck_one(model: st
     assert [text for _, text in table.commits(start)] == ["c7-c4"]
     table.run(6000)
     assert CELL("j5") in {fault.cell for fault in table.output.display.faults}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_capture_declared_while_its_piece_is_in_the_hand_answers_the_boards_question(model: str) -> None:
+    """Yellow sends Red's square home and holds the capturing piece: the board shows the position
+    before Red's move, or the capture beginning, and asks. Yellow declares the capture: that answers
+    the question (the person says what they are doing). The piece then put down changes nothing: no
+    second move, no sensor blamed."""
+    from tests.table.test_tracker_klotz import capture_table
+
+    table = capture_table(model)
+    start = table.now
+    victim = table.lift("g12")
+    table.run(150)
+    table.place("g8", victim)  # the square home first
+    table.run(150)
+    mover = table.lift("f12")  # the capturing piece in the hand
+    out = table.run(300)
+    assert out.display.mode != "idle" and table.texts(start) == []
+    table.declare("f12-g12")
+    table.run(600)
+    assert table.texts(start) == ["f12-g12"]
+    table.place("g12", mover)
+    out = table.run(6000)
+    assert table.texts(start) == ["f12-g12"] and out.display.mode == "idle" and not out.display.faults
