@@ -80,15 +80,14 @@ class Seams:
 
     def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | Correction | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move
-        on other fields, and no bigger move of this player could be under way. The same for an
-        acknowledged correction: the next player starting shows that the piece moved on has landed
-        for good, as it shows a move finished."""
+        on other fields, no bigger move of this player could be under way, and the move's own fields
+        have been still for the settle time (`still`). The same for an acknowledged correction."""
         acked = self.provisional
         if isinstance(acked, Correction):
             if self.correction is None:
                 return None
             before = self.table_of(acked, candidates)
-            if not before.is_legal(acked.action):
+            if not before.is_legal(acked.action) or not self.still(before.channels(acked.action)):
                 return None
             return acked if self.followed([acked.action], self.evidence_against(before.expected), before) else None
         if acked is None or isinstance(acked, str | ThenMove) or not candidates.is_legal(acked):
@@ -98,7 +97,22 @@ class Seams:
             self.waiting = True
             self.e._set_deadline(settles)
             return None
+        if not self.still(candidates.channels(acked)):
+            return None
         return acked if self.followed([acked], mismatch, candidates) else None
+
+    def still(self, channels: frozenset[int]) -> bool:
+        """Whether the fields of a move have been still for the settle time (no raw change, however
+        brief): the next player starting elsewhere does not show that the mover's hand has left the
+        piece (it may graze its field and carry it back), nor is every lift elsewhere a hand (a
+        sensor that drops out reads as one). Else wait until they have been (`waiting`)."""
+        last_change = self.e.observed.debouncer.since
+        due = max((last_change[channel] for channel in channels), default=0) + self.e.config.settle_ms
+        if due <= self.e._now:
+            return True
+        self.waiting = True
+        self.e._set_deadline(due)
+        return False
 
     def reached_early(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | None:
         """When nothing else explains the board: the one move it shows beside a lift on other fields

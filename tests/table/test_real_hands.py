@@ -4,7 +4,8 @@ numbered case of real hands, scripted on every sensor model with human timings.
 1. a graze of the only legal field commits nothing;
 2. letting go on a wrong legal field, then moving on, is one move (a correction);
 3. a capture that sends the victim home first, then pauses, is not taken for a take-back;
-4. a fast reply commits the last move and then the reply, never one merged move;
+4. a fast reply commits the last move and then the reply, never one merged move, and a lift
+   elsewhere never takes a move before its own fields have been still for the settle time;
 5. a confirmation press takes the candidate the player saw;
 6. a piece held in the air for seconds is not a sensor fault;
 7. a capture's piece held in the air after its victim went home is not taken before it lands.
@@ -214,6 +215,34 @@ def test_4_a_fast_reply_commits_the_last_move_then_the_reply(model: str, reply_m
     out = table.run(1000)
     assert [text for _, text in table.commits(start)] == [f"g12-{to}", after.action_to_str(blue)]
     assert out.display.mode == "idle" and table.state == after.apply(blue)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("reach_ms", "graze_ms"), [(30, 120), (10, 200), (60, 240)])
+def test_4_a_lift_elsewhere_takes_no_move_whose_piece_the_hand_takes_back(
+    model: str, reach_ms: int, graze_ms: int
+) -> None:
+    """Red grazes a field with the g12 block and carries it back; just after it touched down a piece
+    of Blue's reads lifted (Blue reaching, or a sensor dropping out under it). Red's move is not
+    made: its fields were not still for the settle time, and a lift elsewhere does not show that
+    Red's hand has let go."""
+    to = targets_of(FOUR, "g12")[0]
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("g12")
+    table.run(150)
+    table.place(to, pieces)
+    table.run(reach_ms)
+    reached = table.lift("i8")
+    table.run(graze_ms - reach_ms)
+    pieces = table.lift(to)
+    table.run(100)
+    table.place("i8", reached)
+    table.run(150)
+    table.place("g12", pieces)
+    out = table.run(3000)
+    assert table.commits(start) == [] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state is FOUR
 
 
 # --- 5. confirmation by buttons --------------------------------------------------------------------
