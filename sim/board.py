@@ -191,6 +191,10 @@ class SimBoard:
         """Make the sensor under `cell` read `value` whatever stands there (a failed sensor)."""
         self.noise.stuck[self.channel_of[cell]] = value
 
+    def unstick(self, cell: Cell) -> None:
+        """The sensor under `cell` reads what stands there again (a loose contact that came back)."""
+        self.noise.stuck.pop(self.channel_of[cell], None)
+
 
 class SimPixels:
     """A pixel sink that keeps every frame it was shown, with the time it was shown."""

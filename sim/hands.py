@@ -111,7 +111,7 @@ def hands_for(noise: str, hand_style: str | None = None) -> str | None:
 
 BEHAVIOURS = (
     "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons", "knock", "knock_in_move", "touch",
-    "dead", "stuck", "declared_unseen",
+    "dead", "stuck", "loose", "declared_unseen",
 )  # fmt: skip
 
 

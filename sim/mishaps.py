@@ -1,5 +1,6 @@
 """What goes wrong at a real table besides the move itself: a piece knocked by the hand, the player
-who has just moved touching their piece again, and a sensor that dies or sticks mid-game.
+who has just moved touching their piece again, and a sensor that dies, sticks or comes loose
+mid-game.
 
 Each is a timed disturbance on the simulated board, apart from the move the hands make, so the judge
 of the move is not fooled by it: a knocked piece is not part of anybody's move, and a commit of the
@@ -19,16 +20,41 @@ from sim.board import SimBoard
 from sim.hands import HandStep, VirtualHands
 
 KNOCK_SLIDE_MS = (5, 30)  # a knocked piece leaves its field and lands beside it almost at once
-FAULT_KINDS = ("dead", "stuck")
+FAULT_KINDS = ("dead", "stuck", "loose")
+LOOSE_DROP_MS = (30, 800)  # a loose contact reads nothing for this long...
+LOOSE_GAP_MS = (1_000, 8_000)  # ...then what stands there for this long, and again
 
 
 @dataclass(frozen=True)
 class FaultOnset:
-    """A sensor that fails at `at`: `dead` reads nothing, `stuck` reads a piece, whatever stands there."""
+    """A sensor that fails at `at`: `dead` reads nothing, `stuck` reads a piece, whatever stands there;
+    `loose` (a contact that comes and goes) reads nothing now and then, for moments. A loose contact
+    shows only under a piece: it comes loose under a field that holds one when it sets in (`cell`
+    if that does)."""
 
     at: int
     cell: Cell
     kind: str
+
+
+@dataclass
+class LooseContact:
+    """A sensor that drops out for moments, again and again, from its onset to the end of the game."""
+
+    cell: Cell
+    rng: random.Random
+    next_at: int  # when it next drops out or comes back
+    out: bool = False
+
+    def due(self, now: int, board: SimBoard) -> None:
+        while self.next_at <= now:
+            if self.out:
+                board.unstick(self.cell)
+                self.next_at += self.rng.randint(*LOOSE_GAP_MS)
+            else:
+                board.stick(self.cell, 0)
+                self.next_at += self.rng.randint(*LOOSE_DROP_MS)
+            self.out = not self.out
 
 
 @dataclass
@@ -39,6 +65,7 @@ class Mishaps:
     counts: Counter[str]  # the hands' counts: a fault is counted when it sets in
     steps: list[tuple[int, HandStep]] = field(default_factory=list)
     faults: list[FaultOnset] = field(default_factory=list)
+    loose: list[LooseContact] = field(default_factory=list)
 
     @property
     def pending(self) -> bool:
@@ -58,8 +85,19 @@ class Mishaps:
                 self.steps = [entry for entry in self.steps if entry[1].cell != step.cell]
         while self.faults and self.faults[0].at <= now:
             onset = self.faults.pop(0)
-            self.board.stick(onset.cell, 0 if onset.kind == "dead" else 1)
+            if onset.kind == "loose":
+                self.loose.append(self._come_loose(onset))
+            else:
+                self.board.stick(onset.cell, 0 if onset.kind == "dead" else 1)
             self.counts[onset.kind] += 1
+        for contact in self.loose:
+            contact.due(now, self.board)
+
+    def _come_loose(self, onset: FaultOnset) -> LooseContact:
+        rng = random.Random(onset.at)
+        held = sorted(cell for cell, pieces in self.board.pieces.items() if pieces)
+        cell = onset.cell if onset.cell in held or not held else rng.choice(held)
+        return LooseContact(cell, rng, onset.at)
 
 
 def knock(
