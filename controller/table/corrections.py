@@ -8,11 +8,14 @@ a move that played a hidden card may only be corrected to another move of the sa
 
 The window closes with the next commit or take-back, and as soon as a piece is lifted from a field
 the committed move did not touch: the next player has started. (Putting the moved piece down on a
-new field does not close it: that is the correction itself.)
+new field does not close it: that is the correction itself. Nor does a lift that began after the
+board already showed the piece moved on: what happened before the next player started may still be
+the correction.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, State
@@ -46,15 +49,22 @@ class CorrectionWindow:
     channels: frozenset[int]  # the sensor channels the committed action changed
     revealed: bool = False  # the commit brought hidden information to light (a card played)
 
-    def next_player_started(self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...]) -> bool:
+    def next_player_started(
+        self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...], since: Sequence[int]
+    ) -> bool:
         """Whether the evidence (channel, reading) against the position after the commit shows a piece
-        lifted from a field outside the committed move."""
-        for channel, reading in evidence:
-            if channel in self.channels:
-                continue
-            if left(expected[channel], reading):
-                return True
-        return False
+        lifted from a field outside the committed move, before the rest of the evidence was made
+        (`since`: when each reading began). A lift after all of it comes after the piece was moved
+        on: the next player may have started then, but that cannot make the move-on theirs."""
+        lifted = {
+            channel
+            for channel, reading in evidence
+            if channel not in self.channels and left(expected[channel], reading)
+        }
+        if not lifted:
+            return False
+        rest = [since[channel] for channel, _ in evidence if channel not in lifted]
+        return not rest or min(since[channel] for channel in lifted) <= max(rest)
 
     def alternatives(self, actions: list[Action]) -> list[Action]:
         """The same player's other actions among those the board matches in the state before.

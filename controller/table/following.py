@@ -220,7 +220,9 @@ class Seams:
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.
         shown = self.e._choice.card is not None
-        if shown or window.next_player_started(mismatch - young, self.e.observed.expected):
+        if shown or window.next_player_started(
+            mismatch - young, self.e.observed.expected, self.e.observed.debouncer.stable_since
+        ):
             if self.corrected is None:
                 # The window stays while a correction is shown: it may be followed by the next move.
                 self.correction = None

@@ -470,6 +470,37 @@ def test_4_the_zillo_moved_on_after_the_commit_is_asked_with_the_reply_shown_fir
 
 
 @pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
+@pytest.mark.parametrize("out_ms", [70, 300, 900])
+def test_4_a_lift_after_the_zillo_moved_on_does_not_answer_whose_move_it_was(model: str, out_ms: int) -> None:
+    """As above, Red's W-1:f9-d10 is taken and the Zillo moved on to e8: a correction of Red's move,
+    or Yellow's Z-S:d10-e8, so the board asks. Then a Catcher far away reads lifted for a moment
+    (Yellow touching a piece, or a sensor dropping out under it) and again reads as before. That
+    came after the Zillo moved on, so it cannot make that Yellow's move: the board still asks."""
+    from controller.games.grid import manhattan
+    from tests.games.zillo_helpers import position
+    from tests.table.test_tracker_zillo import Table as ZilloTable
+
+    table = ZilloTable(position(hand=["W-1"], others=["Z-S"]), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(600)
+    table.move("d10", "e8")
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.commits(begin) == ["W-1:f9-d10"]
+    near = [table.cell(field) for field in ("f9", "d10", "e8")]
+    far = next(cell for cell in sorted(table.state.catchers) if min(manhattan(cell, c) for c in near) > 2)
+    table.sim.stick(far, 0)
+    table.run(out_ms)
+    table.sim.unstick(far)
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.commits(begin) == ["W-1:f9-d10"]
+    assert set(out.display.candidates) == {
+        table.state.parse_action("Z-S:d10-e8"),
+        table.tracker.history[-1].parse_action("W-1:f9-e8"),
+    }
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed_count"])
 @pytest.mark.parametrize("gap_ms", [100, 600, 2000])
 def test_4_a_shift_that_carries_the_catcher_just_moved_is_the_next_move(model: str, gap_ms: int) -> None:
     """Red moves its stack c12-f12; Yellow's Shift then turns the part under f12, lifting Red's
