@@ -207,8 +207,10 @@ def _one_field_off(
     played in, whose readings are `expected`; `evidence`: the board's against the same, by default
     against the game's position), and which sensors missed it; None when it does not.
 
-    Only a board no legal move of the position now explains may hide a failed sensor. When every
-    field of the move shows it, the move was made, whatever else differs: those fields stay, to be
+    When the sensors read exactly the move, it was made, whatever the board read into them (a
+    knock among its fields: the person who made the move knows better). Only a board no legal move
+    of the position now explains may hide a failed sensor. When every field of the move shows it,
+    the move was made, whatever else differs: those fields stay, to be
     judged on their own (sensors stuck or dead beside the move, a piece held). When one field of
     the move does not show it, its sensor missed the move (it is left out until it changes), unless
     its reading is the move's (the board held an older reading there, a knock it kept); then no
@@ -218,9 +220,16 @@ def _one_field_off(
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}
+    expected = candidates.expected if expected is None else expected
+    sensed = frozenset(
+        (channel, reading)
+        for channel, reading in enumerate(board.stable)
+        if reading != expected[channel] and channel not in board.masked
+    )
+    if shown == sensed:
+        return {}  # every sensor reads the move: a knock the board read among its fields was the move's hand
     if board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked):
         return None
-    expected = candidates.expected if expected is None else expected
     moved = {channel for channel, _ in shown}
     differing = _differing(shown, evidence)
     off = differing & moved
