@@ -68,7 +68,7 @@ class HandStyle:
     # player thinks.
     touch: float = 0.0
     touch_ms: tuple[int, int] = (300, 3000)
-    # A sensor fails (dies or sticks) at some moment of the game: the chance per game.
+    # A sensor fails (dies, sticks or comes loose) at some moment of the game: the chance per game.
     fault: float = 0.0
     # A player whose move the board does not take (a failed sensor under it) says it on the screen.
     declare_after_ms: int = 4000
