@@ -79,6 +79,10 @@ class Knock:
     # Arrivals beside the origin at the very same moment as `aside`: the sensors cannot tell which
     # one was the knocked piece and which the hand's, so both wait until the piece is back home.
     also: tuple[tuple[int, int], ...] = ()
+    # Other fields beside the origin that filled within a slide's time of it leaving (not the
+    # hand's piece back where it left a moment ago): no time tells which landing was the knocked
+    # piece's and which the hand's, so a move onto one of them is asked, never taken alone.
+    tied: frozenset[int] = frozenset()
 
 
 class KnockWatch:
@@ -201,10 +205,11 @@ class KnockWatch:
         self._settling = [pair for pair in self._settling if apart(pair)]
 
     def doubts(self, channels: frozenset[int]) -> bool:
-        """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS)."""
+        """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS), or
+        lands where a knocked piece may have landed instead (`Knock.tied`)."""
         return any(
             departure.channel in channels and arrival.channel in channels for departure, arrival in self._doubtful
-        )
+        ) or any(knock.tied & channels for knock in self.knocks)
 
     def settles_at(self, channels: frozenset[int]) -> int:
         """When a move on `channels` that is a slide read as a move may be taken: once no hand can
@@ -353,8 +358,23 @@ class KnockWatch:
             and abs(c.at - arrival.at) <= TIE_MS
             and _same_pole(departure, c)
         )
+        unsure = frozenset(
+            c.channel
+            for c in self._recent
+            if c.arrival
+            and c.channel in beside
+            and c.channel != arrival.channel
+            and _may_have_ended(departure, c)
+            and not self._emptied_just_before(c)
+        )
         return Knock(
-            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, tied
+            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, tied, unsure
+        )
+
+    def _emptied_just_before(self, arrival: Change) -> bool:
+        """Whether a piece left the arrival's field less than STANDING_MS before it (the hand's)."""
+        return any(
+            c.channel == arrival.channel and c.departure and 0 <= arrival.at - c.at < STANDING_MS for c in self._recent
         )
 
     def _end_knocks(self, change: Change) -> None:
@@ -377,11 +397,12 @@ class KnockWatch:
                 self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
                 continue  # back on its field: whatever stands beside it now is real
             if change.channel == knock.aside and change.after == knock.before[1]:
-                knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also)  # lifted from beside it
+                # lifted from beside it
+                knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also, knock.tied)
             elif change.channel in (knock.origin, knock.aside):
                 continue  # something else happened there: read the board as it is
             else:
-                knock = Knock(knock.origin, knock.aside, knock.before, knock.at, knock.landing, also)
+                knock = Knock(knock.origin, knock.aside, knock.before, knock.at, knock.landing, also, knock.tied)
             if knock.origin != -1 or knock.aside != -1:
                 kept.append(knock)
         self.knocks = kept
@@ -399,6 +420,13 @@ def _within_slide(departure: Change, arrival: Change) -> bool:
     sensors tell (a polarity sensor sees a piece of the other pole arrive: not the one that left)."""
     least, most = _gaps(departure, arrival)
     return most >= -BOUNCE_MS and least <= SLIDE_MS and _same_pole(departure, arrival)
+
+
+def _may_have_ended(departure: Change, arrival: Change) -> bool:
+    """Whether the arrival may have been the end of the slide the departure began, as the sensors
+    dated both: at or after it, within SLIDE_MS, the same piece as far as they tell."""
+    least, most = _gaps(departure, arrival)
+    return most >= 0 and least <= SLIDE_MS and _same_pole(departure, arrival)
 
 
 def _same_pole(departure: Change, arrival: Change) -> bool:

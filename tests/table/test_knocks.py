@@ -181,7 +181,37 @@ def test_1_a_late_slide_confirmed_is_the_next_players_move(model: str) -> None:
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("before_ms", [30, 100, 150, 190])
+@pytest.mark.parametrize(("landed_ms", "placed_ms"), [(10, 30), (30, 10), (20, 20), (5, 55)])
+def test_1_a_knock_the_sensors_cannot_tell_from_the_placement_is_never_taken_alone(
+    model: str, landed_ms: int, placed_ms: int
+) -> None:
+    """On its way down the hand bumps f6 one field over (to f5, `landed_ms` after it left) and
+    puts its own piece on e6 (`placed_ms` after f6 left): both within a slide's time. c7-f5 with f6
+    knocked onto e6 reads the same, and no time tells which landing was the hand's: whichever move
+    the board reads, it asks, never taking it alone; once the knocked piece is back the board
+    shows c7-e6 alone, and takes it."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(300)
+    knocked = table.lift("f6")
+    landings = sorted([(landed_ms, "f5", knocked), (placed_ms, "e6", pieces)], key=lambda landing: landing[0])
+    table.run(landings[0][0])
+    table.place(landings[0][1], landings[0][2])
+    table.run(landings[1][0] - landings[0][0])
+    table.place(landings[1][1], landings[1][2])
+    out = table.run(1500)
+    assert table.texts(start) == [] and fields(out.display.hints).get("f6") == "place"
+    back = table.lift("f5")
+    table.run(300)
+    table.place("f6", back)
+    out = table.run(1000)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and not out.display.faults
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("before_ms", [100, 150, 190])
 def test_1_a_piece_knocked_just_before_the_placement_is_no_move(model: str, before_ms: int) -> None:
     table = Table(model=model)
     start = table.now

@@ -198,7 +198,7 @@ def test_selfplay_physical_plays_with_the_hands_named(style: str, capsys: pytest
     assert summary["hands"] == style and summary["intended"] == summary["committed"] > 0
     assert summary["wrong_commits"] == 0 and summary["missed"] == 0 and summary["unfinished"] == 0
     if style == "knocky":
-        assert summary["behaviours"]["knock"] >= 10  # three moves in ten, against one in twenty
+        assert summary["behaviours"]["knock"] * 20 >= summary["intended"]  # 3 in 10 where a piece stands beside
     if style == "quick":
         assert summary["fast_replies"] >= summary["intended"] // 4
 
