@@ -112,8 +112,18 @@ class Judge:
         self._intended.append(move)
 
     def withdraw(self, move: Performance) -> None:
-        """A move the hands gave up before its commit (the game moved on elsewhere): never meant."""
+        """A move the hands gave up before its commit (the game moved on elsewhere): never meant.
+        If the board had already taken it where the hand let go on the way (a wrong field held past
+        the settle time), and another board answered before the hand moved on, the person keeps the
+        move the board took, as after a correction: that commit is forgiven (`corrected`)."""
         if self._intended and self._intended[-1] is move:
+            index = len(self._intended) - 1
+            if index < len(self._live):
+                if not self._live[index]:
+                    self._live[index] = True
+                    self.stats.wrong_commits -= 1
+                    self.stats.corrected += 1
+                return
             self._intended.pop()
             self.stats.intended -= 1
 
