@@ -260,12 +260,11 @@ class KnockWatch:
             return []
         return self._slid(departure, min(arrivals, key=lambda c: self._landing_rank(departure, c)), standing)
 
-    @staticmethod
-    def _landing_rank(departure: Change, arrival: Change) -> tuple[bool, float]:
+    def _landing_rank(self, departure: Change, arrival: Change) -> tuple[bool, float]:
         """How likely `arrival` is the end of the slide that `departure` began (lower: likelier). A
         field a hand emptied a moment ago gets the hand's piece back, not a sliding one; then the
         nearer in time."""
-        return arrival.at - arrival.before_since < STANDING_MS, _apart(departure, arrival)
+        return self._emptied_just_before(arrival), _apart(departure, arrival)
 
     def _repair(self, departure: Change, arrival: Change) -> None:
         """A departure already paired with an arrival further off in time belongs with this one: the
