@@ -210,13 +210,13 @@ def _one_field_off(
     When the sensors read exactly the move, it was made, whatever the board read into them (a
     knock among its fields: the person who made the move knows better). Only a board no legal move
     of the position now explains may hide a failed sensor. When every field of the move shows it,
-    the move was made, whatever else differs: those fields stay, to be
-    judged on their own (sensors stuck or dead beside the move, a piece held). When one field of
-    the move does not show it, its sensor missed the move (it is left out until it changes), unless
-    its reading is the move's (the board held an older reading there, a knock it kept); then no
-    field beside the move may read fewer pieces than the position has (the piece may have come from
-    there: another move was made), while fields that read more do not count (`evidence.more`:
-    pieces do not come from nowhere). Two fields of the move off: not this move."""
+    the move was made, whatever else differs: those fields stay, to be judged on their own
+    (sensors stuck or dead beside the move, a piece held). When one field of the move does not
+    show it, its sensor missed the move (it is left out until it changes), unless its reading is
+    the move's (the board held an older reading there, a knock it kept); then no field beside the
+    move may read fewer pieces than the position has (the piece may have come from there: another
+    move was made), while fields that read more do not count (`evidence.more`: pieces do not come
+    from nowhere). Two fields of the move off: not this move."""
     evidence = frozenset(board.mismatch.items()) if evidence is None else evidence
     if shown == evidence:
         return {}

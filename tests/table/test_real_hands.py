@@ -5,7 +5,8 @@ numbered case of real hands, scripted on every sensor model with human timings.
 2. letting go on a wrong legal field, then moving on, is one move (a correction);
 3. a capture that sends the victim home first, then pauses, is not taken for a take-back;
 4. a fast reply commits the last move and then the reply, never one merged move, and a lift
-   elsewhere never takes a move before its own fields have been still for the settle time;
+   elsewhere never takes a move or a correction before its own fields have been still for the
+   settle time;
 5. a confirmation press takes the candidate the player saw;
 6. a piece held in the air for seconds is not a sensor fault;
 7. a capture's piece held in the air after its victim went home is not taken before it lands.
@@ -243,6 +244,36 @@ def test_4_a_lift_elsewhere_takes_no_move_whose_piece_the_hand_takes_back(
     out = table.run(3000)
     assert table.commits(start) == [] and table.took_back(start) == 0
     assert out.display.mode == "idle" and table.state is FOUR
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_4_a_lift_elsewhere_takes_no_correction_whose_piece_the_hand_takes_back(model: str) -> None:
+    """Red let go on a wrong field (taken), moves the block on to another field, and just then a
+    piece of Blue's reads lifted (Blue reaching, or a sensor dropping out); Red takes the block
+    back to where the board took it. The correction's fields were never still for the settle time:
+    nothing is replaced, Red's first move stands."""
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("g12")
+    table.run(150)
+    table.place(wrong, pieces)
+    table.run(500)
+    assert table.texts(start) == [f"g12-{wrong}"]
+    pieces = table.lift(wrong)
+    table.run(200)
+    table.place(meant, pieces)
+    table.run(30)
+    reached = table.lift("i8")
+    table.run(90)
+    pieces = table.lift(meant)
+    table.run(100)
+    table.place("i8", reached)
+    table.run(150)
+    table.place(wrong, pieces)
+    out = table.run(2000)
+    assert table.texts(start) == [f"g12-{wrong}"] and not any(o.happened.replaced for _, o in table.since(start))
+    assert out.display.mode == "idle"
 
 
 # --- 5. confirmation by buttons --------------------------------------------------------------------
