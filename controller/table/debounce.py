@@ -98,8 +98,17 @@ class Debouncer:
                     self.unsure.discard(channel)
                 else:
                     self.unsure.add(channel)
+                last = self.since[channel]
                 scan.changes.append(
-                    Change(channel, self.stable[channel], value, began, self.stable_since[channel], earliest)
+                    Change(
+                        channel,
+                        self.stable[channel],
+                        value,
+                        began,
+                        self.stable_since[channel],
+                        earliest,
+                        last if last > began else None,
+                    )
                 )
                 self.stable_since[channel] = began
             self.stable[channel] = value

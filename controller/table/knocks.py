@@ -41,7 +41,11 @@ RECENT_MS = 1_000  # how long changes are remembered for pairing
 
 @dataclass(frozen=True)
 class Change:
-    """A stable change of one sensor channel, dated by the raw change that started it."""
+    """A stable change of one sensor channel, dated by the raw change that started it.
+
+    The sensors date a change only to within its episode: the raw readings that went back and forth
+    before it held (a flicker just before a piece landed, the bounce of a contact) are all part of
+    it, so the hand acted at some moment from the first of them to the last (`latest`)."""
 
     channel: int
     before: int
@@ -51,10 +55,15 @@ class Change:
     # The earliest it may have happened, where the scanner was silent before it was seen (an
     # outage): any time from then to `at`. None: at `at`, to a scan.
     earliest: int | None = None
+    latest: int | None = None  # the last raw change of its episode, where later than `at`
 
     @property
     def first_possible(self) -> int:
         return self.at if self.earliest is None else self.earliest
+
+    @property
+    def last_possible(self) -> int:
+        return self.at if self.latest is None else self.latest
 
     @property
     def arrival(self) -> bool:
@@ -355,7 +364,7 @@ class KnockWatch:
             and c.channel in beside
             and c.channel != arrival.channel
             and abs(c.at - arrival.at) <= TIE_MS
-            and _same_pole(departure, c)
+            and _within_slide(departure, c)
         )
         unsure = frozenset(
             c.channel
@@ -409,8 +418,8 @@ class KnockWatch:
 
 def _gaps(departure: Change, arrival: Change) -> tuple[int, int]:
     """The least and the most time from a departure to an arrival (either may have happened any
-    time during a scanner outage before it was seen)."""
-    return arrival.first_possible - departure.at, arrival.at - departure.first_possible
+    time during a scanner outage before it was seen, or during its episode's raw changes)."""
+    return arrival.first_possible - departure.last_possible, arrival.last_possible - departure.first_possible
 
 
 def _within_slide(departure: Change, arrival: Change) -> bool:

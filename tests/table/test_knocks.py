@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from controller.games.klotz import Move
+from controller.terminal.physical import SCAN_MS
 from tests.table.test_tracker_klotz import CELL, FOUR, MODELS, Table, fields
 
 SLIDE = 10  # a knocked piece lands beside its field this fast
@@ -208,6 +209,42 @@ def test_1_a_knock_the_sensors_cannot_tell_from_the_placement_is_never_taken_alo
     out = table.run(1000)
     assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
     assert out.display.mode == "idle" and not out.display.faults
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [0, 10, 30])
+@pytest.mark.parametrize("slide_ms", [0, 10, 20])
+@pytest.mark.parametrize("flicker_ms", [20, 30])
+def test_1_a_flicker_on_the_landing_field_does_not_date_the_knocked_piece_before_it_left(
+    model: str, after_ms: int, slide_ms: int, flicker_ms: int
+) -> None:
+    """The sensor under f5 reads a piece for one scan, `flicker_ms` before the hand knocks f6 onto
+    f5 (`after_ms` after it put c7's piece on e6). The flicker and the landing are one episode of
+    f5's readings, so the sensors date the landing only to somewhere from the flicker to the
+    piece's arrival: it may have come after f6 left, and it is a knock. The piece on e6, put down
+    before f6 left, cannot have been the knocked one: it stands."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(after_ms)
+    table.sim.stick(CELL("f5"), 1)
+    table.run(SCAN_MS)
+    table.sim.unstick(CELL("f5"))
+    table.run(flicker_ms - SCAN_MS)
+    knocked = table.lift("f6")
+    table.run(slide_ms)
+    table.place("f5", knocked)
+    out = table.run(600)
+    assert table.texts(start) == ["c7-e6"]
+    assert fields(out.display.hints).items() >= {"f5": "remove", "f6": "place"}.items()
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and table.state == FOUR.apply(Move(CELL("c7"), CELL("e6")))
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -410,6 +447,25 @@ def test_a_change_first_seen_after_a_scanner_outage_may_have_happened_any_time_d
         changes += debouncer.feed(now, (0, 1, 0)).changes
     (filled,) = changes
     assert (filled.channel, filled.at, filled.earliest, filled.first_possible) == (1, 270, 61, 61)
+
+
+def test_a_change_is_dated_to_within_its_episode_of_raw_changes() -> None:
+    """Channel 1 flickers for one scan and a piece lands there 30 ms later, within the debounce:
+    one episode, dated from the flicker to the landing. Channel 0's lift, seen in one raw change,
+    is dated exactly."""
+    from controller.table.debounce import Debouncer
+
+    debouncer = Debouncer(2, debounce_ms=40)
+    debouncer.feed(0, (1, 0))
+    debouncer.feed(10, (1, 1))  # a flicker
+    debouncer.feed(20, (1, 0))
+    debouncer.feed(50, (0, 1))  # the lift, and the landing
+    changes = []
+    for now in range(60, 110, 10):
+        changes += debouncer.feed(now, (0, 1)).changes
+    lifted, landed = sorted(changes, key=lambda change: change.channel)
+    assert (lifted.at, lifted.last_possible, lifted.latest) == (50, 50, None)
+    assert (landed.at, landed.last_possible) == (10, 50)
 
 
 def test_a_slide_whose_end_was_hidden_by_an_outage_is_still_a_knock() -> None:
