@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from controller.table.evidence import Dating
 from controller.table.knocks import Change
 from hal.protocols import Readings
 
@@ -38,6 +39,7 @@ class Debouncer:
         self.since = [0] * channels  # last raw change per channel
         self.stable = [0] * channels
         self.stable_since = [0] * channels  # when each channel's stable reading began (its raw change)
+        self.stable_until = [0] * channels  # ... to the last raw change of that episode
         self.pending: set[int] = set()
         self.started = False
         self._left = [0] * channels  # when the raw reading first left the stable one, this episode
@@ -46,6 +48,7 @@ class Debouncer:
         self._seen = 0  # the last scan that came in
         self._earliest: dict[int, int] = {}  # channel -> the earliest its pending change may have been
         self.unsure: set[int] = set()  # channels whose stable reading was first seen after an outage
+        self.dating = Dating(self.stable_since, self.stable_until, self.unsure)
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
         """One scan (None: dropped); what it brought."""
@@ -98,7 +101,7 @@ class Debouncer:
                     self.unsure.discard(channel)
                 else:
                     self.unsure.add(channel)
-                last = self.since[channel]
+                last = max(began, self.since[channel])
                 scan.changes.append(
                     Change(
                         channel,
@@ -111,6 +114,7 @@ class Debouncer:
                     )
                 )
                 self.stable_since[channel] = began
+                self.stable_until[channel] = last
             self.stable[channel] = value
         return scan
 

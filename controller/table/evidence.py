@@ -21,11 +21,26 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from controller.table.tracker_types import Mismatch
 
 ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
 APART_MS = 500  # an old change this much older than every other change is not part of their move
+
+
+@dataclass(frozen=True)
+class Dating:
+    """When each channel's stable reading began, as well as the sensors tell it (docs/tracker.md,
+    "The evidence model"): at some moment from `since` (the first raw change of its episode) to
+    `until` (the last: a flicker just before a piece landed began the episode), or any time before
+    `since` back to the last scan for channels first seen changed after a scanner outage (`unsure`).
+    A judgement that rules an explanation out by order rules it out only where no moment of these
+    ranges fits. (The sequences are the debouncer's own, read when judged.)"""
+
+    since: Sequence[int]
+    until: Sequence[int]
+    unsure: Collection[int] = ()
 
 
 def left(was: int, now: int) -> bool:
@@ -57,45 +72,43 @@ def arrives(channel: int, reading: int, expected: Sequence[int]) -> bool:
 
 
 def in_order(
-    evidence: Mismatch,
-    expected: Sequence[int],
-    since: Sequence[int],
-    beside: Callable[[int, int], bool] | None = None,
-    unsure: Collection[int] = (),
+    evidence: Mismatch, expected: Sequence[int], dating: Dating, beside: Callable[[int, int], bool] | None = None
 ) -> bool:
     """Whether a one-piece move with this evidence could have happened in the order the sensors saw:
     its landing field did not fill before its origin emptied (by more than the bounce of a lift,
     for a piece that may have slid to the field beside; `beside` tells which fields neighbour), and
-    a piece carried further did not land in the very scan it left, unless a scanner outage hid when
-    (`unsure`: channels first seen changed after one). Moves of several pieces (a capture sent
-    home, a board part carried) are not judged here."""
+    a piece carried further did not land in the very scan it left, unless a scanner outage hid when.
+    Judged on the latest the landing may have been. Moves of several pieces (a capture sent home, a
+    board part carried) are not judged here."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
     arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
         return True
     (departure,), (arrival,) = departures, arrivals
     carried = beside is not None and not beside(departure, arrival)
-    if carried and departure not in unsure and arrival not in unsure:
-        return since[arrival] > since[departure]
-    return since[arrival] >= since[departure] - (0 if carried else ORDER_SLACK_MS)
+    landed, lifted = dating.until[arrival], dating.since[departure]
+    if carried and departure not in dating.unsure and arrival not in dating.unsure:
+        return landed > lifted
+    return landed >= lifted - (0 if carried else ORDER_SLACK_MS)
 
 
 def one_after_other(
-    first: Collection[int], second: Collection[int], since: Sequence[int], landed_by: int | None = None
+    first: Collection[int], second: Collection[int], dating: Dating, landed_by: int | None = None
 ) -> bool:
     """Whether a move on the channels `second` could have followed one on `first`: the next player
     may reach for a piece early, but makes the move once the one before has landed, so the second's
-    own fields did not all settle before the last of the first's (but for the bounce of a lift).
-    Fields both moves touch tell nothing. `landed_by`: when the first is known to have landed (the
-    board showed it), however late a hand touched its fields again since."""
+    own fields did not all settle before the last of the first's (but for the bounce of a lift;
+    the second's judged on the latest they may have). Fields both moves touch tell nothing.
+    `landed_by`: when the first is known to have landed (the board showed it), however late a hand
+    touched its fields again since."""
     own_first = [channel for channel in first if channel not in second]
     own_second = [channel for channel in second if channel not in first]
     if not own_first or not own_second:
         return True
-    landed = max(since[channel] for channel in own_first)
+    landed = max(dating.since[channel] for channel in own_first)
     if landed_by is not None:
         landed = min(landed, landed_by)
-    return max(since[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
+    return max(dating.until[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
 
 
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
-from controller.table.evidence import came, in_order, left, older_apart, one_after_other
+from controller.table.evidence import Dating, came, in_order, left, older_apart, one_after_other
 from controller.table.tracker_types import Mismatch, unmasked
 
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
@@ -25,13 +25,12 @@ class Scene:
 
     mismatch: Mapping[int, int]  # channel -> reading, where the board differs from the position
     expected: Sequence[int]
-    stable_since: Sequence[int]  # per channel, when its stable reading began
+    dating: Dating  # per channel, when its stable reading began (as a range)
     masked: Mapping[int, int]  # channels left out of the matching (failed sensors)
     acknowledged: Action | None  # the move shown a moment ago in this position
     moved_at: int | None  # when the last move that stands was made (first shown, else committed)
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
     acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
-    unsure: Collection[int] = ()  # channels whose reading was first seen after a scanner outage
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -44,11 +43,11 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
     if not actions or scene.moved_at is None:
         return actions
     oldest = scene.moved_at - REPLY_HEAD_START_MS
-    since = scene.stable_since
+    until = scene.dating.until
     return [
         action
         for action in actions
-        if all(since[ch] >= oldest for ch, _ in scene.unmasked(candidates.mismatch(action)))
+        if all(until[ch] >= oldest for ch, _ in scene.unmasked(candidates.mismatch(action)))
     ]
 
 
@@ -59,16 +58,14 @@ def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> 
         action
         for action in actions
         if len(candidates.footprint(action).moves) != 1
-        or in_order(
-            scene.unmasked(candidates.mismatch(action)), scene.expected, scene.stable_since, scene.beside, scene.unsure
-        )
+        or in_order(scene.unmasked(candidates.mismatch(action)), scene.expected, scene.dating, scene.beside)
     ]
 
 
 def _old(scene: Scene, candidates: CandidateTable) -> frozenset[int]:
     """The old changes to set aside: those well older than every other change, but never the move
     shown a moment ago (it stands first; the recent changes may be the next player's after it)."""
-    old = older_apart(scene.mismatch, scene.stable_since)
+    old = older_apart(scene.mismatch, scene.dating.since)
     acked = scene.acknowledged
     if acked is not None and candidates.is_legal(acked):
         own = {channel for channel, _ in candidates.mismatch(acked)}
@@ -173,9 +170,8 @@ def in_turn(
     if not seconds:
         return []
     first = [ch for ch, value in enumerate(following.expected) if value != before[ch] and ch not in scene.masked]
-    since = scene.stable_since
     return [
         second
         for second in seconds
-        if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], since, landed_by)
+        if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], scene.dating, landed_by)
     ]

@@ -249,9 +249,8 @@ class Seams:
                 found = window.alternatives(apart)
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
-        since = self.e.observed.debouncer.stable_since
-        unsure = self.e.observed.debouncer.unsure
-        if found and not in_order(mismatch, self.e.observed.expected, since, self.e.observed.knocks.beside, unsure):
+        dating = self.e.observed.debouncer.dating
+        if found and not in_order(mismatch, self.e.observed.expected, dating, self.e.observed.knocks.beside):
             found = []
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)

@@ -247,13 +247,12 @@ class Tracker:
         return Scene(
             self.observed.mismatch,
             self.observed.expected,
-            self.observed.debouncer.stable_since,
+            self.observed.debouncer.dating,
             self.observed.masked,
             self._seams.acknowledged,
             moved[0] if moved is not None else None,
             self.observed.knocks.beside,
             self._seams.acknowledged_at,
-            self.observed.debouncer.unsure,
         )
 
     # --- commit and take-back ------------------------------------------------------------------

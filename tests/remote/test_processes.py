@@ -56,15 +56,27 @@ class Board:
             if found and int(found.group(1)) >= number:
                 return
 
-    def finish(self) -> None:
+    def finish(self, limit_s: float = LIMIT_S) -> None:
+        """Wait for the board to end its game (killed if it has not within `limit_s`), and read all
+        it said."""
         try:
-            self.process.wait(LIMIT_S)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
+            self.process.wait(limit_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
         while (line := self.lines.get(timeout=10)) is not None:
             self.seen.append(line)
-        assert self.process.returncode == 0, self.seen[-20:]
+
+
+def finish(boards: list[Board]) -> None:
+    """Every board ends its game; where one does not, what each board said last is the report."""
+    for board in boards:
+        board.finish(LIMIT_S if board is boards[0] else 10)
+    report = "\n".join(
+        f"board {index} (exit {board.process.returncode}):\n  " + "\n  ".join(board.seen[-25:])
+        for index, board in enumerate(boards)
+    )
+    assert all(board.process.returncode == 0 for board in boards), report
 
 
 @pytest.mark.parametrize("game", ["klotz", "fillit", "zillo", "zillertal", "zodiac"])
@@ -80,8 +92,7 @@ def test_two_board_processes_play_a_whole_game_across_a_broker_restart_and_a_kil
         guest.process.send_signal(signal.SIGKILL)
         guest.process.wait(10)
         guest = Board(configs[1])
-        host.finish()
-        guest.finish()
+        finish([host, guest])
     finally:
         for board in (host, guest):
             if board.process.poll() is None:
@@ -118,8 +129,7 @@ def test_four_board_processes_play_a_whole_game_with_a_guest_killed_and_restarte
         boards[2].process.send_signal(signal.SIGKILL)
         boards[2].process.wait(10)
         boards[2] = Board(configs[2])
-        for board in boards:
-            board.finish()
+        finish(boards)
     finally:
         for board in boards:
             if board.process.poll() is None:

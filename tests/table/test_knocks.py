@@ -310,6 +310,28 @@ def test_1_a_piece_moved_by_sliding_it_one_field_is_a_move(model: str) -> None:
     assert table.texts(start) == ["f7-e7"]
 
 
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("flicker_ms", [20, 40])
+@pytest.mark.parametrize("slide_ms", [0, 10, 20])
+def test_1_a_slide_whose_landing_field_flickered_just_before_is_a_move(
+    model: str, flicker_ms: int, slide_ms: int
+) -> None:
+    """e7's sensor reads a piece for one scan, `flicker_ms` before f7's piece is slid onto it: the
+    flicker and the landing are one episode of e7's readings, so the landing may have come as late
+    as the piece's arrival. It did not land before it left: the move is taken."""
+    table = Table(model=model)
+    start = table.now
+    table.sim.stick(CELL("e7"), 1)
+    table.run(SCAN_MS)
+    table.sim.unstick(CELL("e7"))
+    table.run(flicker_ms - SCAN_MS)
+    piece = table.lift("f7")
+    table.run(slide_ms)
+    table.place("e7", piece)
+    out = table.run(1500)
+    assert table.texts(start) == ["f7-e7"] and out.display.mode == "idle"
+
+
 def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock() -> None:
     """The knocked piece left its field before the hand's piece landed beside it, but its landing
     settled last (contact bounce): the knock is judged when the slide ends, the placement counts."""

@@ -542,16 +542,36 @@ def test_2_a_stuck_sensor_that_lights_as_the_last_mover_lifts_to_look_is_no_corr
     """The evidence model's order of events: a piece carried to a field that is not beside its own
     lands after it is lifted, never before nor in the very scan; two changes first seen together
     after a scanner outage tell no order."""
-    from controller.table.evidence import in_order
+    from controller.table.evidence import Dating, in_order
 
     expected = [1, 0, 0]  # channel 0 holds the piece; 1 is beside it, 2 is not
     beside = lambda one, other: {one, other} == {0, 1}  # noqa: E731 - a table of neighbours
+
+    def dated(*since: int, unsure: tuple[int, ...] = (), until: tuple[int, ...] = ()) -> Dating:
+        return Dating(since, until or since, unsure)
+
     # The far field lit 14 ms before the lift was dated: a sensor, not the piece.
-    assert not in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 986], beside)
-    assert in_order(frozenset({(0, 0), (1, 1)}), expected, [1000, 986, 0], beside)  # a slide: bounce
-    assert not in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 1000], beside)  # no carry is that fast
-    assert in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 1000], beside, unsure={2})  # after an outage
-    assert in_order(frozenset({(0, 0), (2, 1)}), expected, [1000, 0, 1150], beside)  # carried
+    assert not in_order(frozenset({(0, 0), (2, 1)}), expected, dated(1000, 0, 986), beside)
+    assert in_order(frozenset({(0, 0), (1, 1)}), expected, dated(1000, 986, 0), beside)  # a slide: bounce
+    assert not in_order(frozenset({(0, 0), (2, 1)}), expected, dated(1000, 0, 1000), beside)  # no carry is that fast
+    assert in_order(frozenset({(0, 0), (2, 1)}), expected, dated(1000, 0, 1000, unsure=(2,)), beside)  # an outage
+    assert in_order(frozenset({(0, 0), (2, 1)}), expected, dated(1000, 0, 1150), beside)  # carried
+    # A slide whose landing field flickered 50 ms before the piece came (one episode of readings):
+    # it may have landed as late as the episode's last raw change.
+    assert in_order(frozenset({(0, 0), (1, 1)}), expected, dated(1000, 960, 0, until=(1000, 1010, 0)), beside)
+    assert not in_order(frozenset({(0, 0), (1, 1)}), expected, dated(1000, 960, 0), beside)
+
+
+def test_5_a_move_that_ended_before_the_last_one_landed_is_not_its_follower() -> None:
+    """The evidence model's "one move after the other", judged on the latest each field may have
+    settled: a second move whose fields all settled well before the first landed did not follow
+    it; one whose field's episode reaches past the landing may have."""
+    from controller.table.evidence import Dating, one_after_other
+
+    since = (1000, 1000, 900, 940)  # channels 0-1: the first move; 2-3: the second
+    assert not one_after_other((0, 1), (2, 3), Dating(since, since))
+    assert one_after_other((0, 1), (2, 3), Dating(since, (1000, 1000, 900, 990)))
+    assert one_after_other((0, 1), (2, 3), Dating(since, since), landed_by=950)
 
 
 def test_2_a_move_off_a_field_whose_sensor_failed_is_asked_never_taken_alone() -> None:
