@@ -215,10 +215,11 @@ class KnockWatch:
 
     def doubts(self, channels: frozenset[int]) -> bool:
         """Whether a move on `channels` is a slide that may as well be a late knock (DOUBT_MS), or
-        lands where a knocked piece may have landed instead (`Knock.tied`)."""
+        lands where a knocked piece may have landed instead (`Knock.tied`), or moves a piece on a
+        knock's own fields: the readings the board took for a knock, which a move may leave too."""
         return any(
             departure.channel in channels and arrival.channel in channels for departure, arrival in self._doubtful
-        ) or any(knock.tied & channels for knock in self.knocks)
+        ) or any(knock.tied & channels or {knock.origin, knock.aside} & channels for knock in self.knocks)
 
     def settles_at(self, channels: frozenset[int]) -> int:
         """When a move on `channels` that is a slide read as a move may be taken: once no hand can

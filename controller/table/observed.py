@@ -8,7 +8,7 @@ from the position the game is in. The matcher and the decisions (tracker.py) rea
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from controller.games import Action
 from controller.table.board import BoardMap
@@ -79,11 +79,19 @@ class Observed:
             board[channel] = value
         return board
 
+    def as_sensed(self) -> Mismatch:
+        """The mismatch as the sensors read it, no knock undone (where the board read a knock, the
+        same readings may be a move)."""
+        return frozenset(self._differences(self.debouncer.stable).items())
+
+    def _differences(self, readings: Sequence[int]) -> dict[int, int]:
+        """Channel -> reading, where `readings` differ from the position (failed channels left out)."""
+        expected, masked = self.expected, self.masked
+        return {ch: v for ch, v in enumerate(readings) if v != expected[ch] and ch not in masked}
+
     def reset(self, now: int) -> None:
         """Compare the whole board with the expected readings again (a new position, a first scan)."""
-        expected, masked = self.expected, self.masked
-        board = self.board_readings()
-        self.mismatch = {ch: v for ch, v in enumerate(board) if v != expected[ch] and ch not in masked}
+        self.mismatch = self._differences(self.board_readings())
         self.since = now
 
     def committed(self, made: int, fields: frozenset[int], changed: frozenset[int]) -> None:

@@ -475,6 +475,9 @@ class Tracker:
             actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions:
             actions = list(self._seams.corrected_then_next(scene))
+        if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
+            sensed = self.observed.matching(candidates, self.observed.as_sensed())
+            actions = list(choice.with_card(state, ordered(sensed, candidates, scene)))
         corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask

@@ -120,8 +120,9 @@ def test_a_move_the_sensors_show_exactly_is_taken_when_declared_whatever_the_boa
 ) -> None:
     """f7's sensor drops out for 41 ms just as the f6 block is lifted: its coming back reads as the
     f6 block sliding into f7, knocked, and f7's own block gone. When the f6 block lands on e6, no
-    legal move explains that reading, so the board guides. The sensors read exactly f6-e6, and the
-    person who made it declares it: taken, and the knock reading ends."""
+    legal move explains that reading; the sensors read exactly f6-e6, a move on the knock's own
+    field: the board asks about it, never taking it alone. The person who made it declares it:
+    taken, and the knock reading ends."""
     table = Table(model=model)
     start = table.now
     table.run(290)
@@ -133,7 +134,8 @@ def test_a_move_the_sensors_show_exactly_is_taken_when_declared_whatever_the_boa
     table.run(110)
     table.place("e6", pieces)
     out = table.run(3000)
-    assert table.commits(start) == [] and out.display.mode != "idle"
+    assert table.commits(start) == [] and out.display.mode == "confirm"
+    assert out.display.candidates == (move("f6-e6"),)
     table.declare("f6-e6")
     out = table.run(1000)
     assert [text for _, text in table.commits(start)] == ["f6-e6"]
