@@ -120,7 +120,13 @@ class RemoteTable:
         if isinstance(role, Host):
             self._send(role.announce())
         else:
-            self._send([*role.hello(), *(Send(role.host, proposal) for proposal in role.pending)])
+            self._send([*role.hello(), *self._unanswered(role)])
+
+    def _unanswered(self, role: Guest) -> list[Send]:
+        """This board's moves the host has not answered, sent again: those that have left the board
+        (one still held until the board stands still leaves then, or not at all if corrected)."""
+        held = {send.message.ply for send in self._unsent if isinstance(send.message, Propose)}
+        return [Send(role.host, proposal) for proposal in role.pending if proposal.ply not in held]
 
     def _incoming(self, event: Incoming, update: Update) -> None:
         message, address = event.message, event.address
@@ -156,7 +162,7 @@ class RemoteTable:
         if heard.moved:
             update.position = role.position()
             if role.pending and role.pending[0].ply == role.ply:
-                self._send([Send(role.host, proposal) for proposal in role.pending])
+                self._send(self._unanswered(role))
 
     def _host_moved(self, ply: int, revision: int, update: Update, where: str) -> None:
         """What changed in the host's game since (`ply`, `revision`): moves played elsewhere, a

@@ -133,9 +133,12 @@ class RemotePlay:
         if update.position is not None:
             state, history = update.position
             # The host's word on this board's own moves changes nothing anyone can see: the hands
-            # here go on (`moved` stays False); only another board's move or a refusal moves them.
+            # here go on (`moved` stays False), and the tracker keeps what it knows of the board
+            # (a move just made may still be corrected); only another board's move or a refusal
+            # moves them.
             update.moved = digest(state, len(history)) != digest(tracker.state, len(tracker.history))
-            tracker.follow(now, state, history)
+            if update.moved:
+                tracker.follow(now, state, history)
             if isinstance(self.role, Guest):
                 self._save()
         return update
