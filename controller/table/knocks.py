@@ -121,6 +121,7 @@ class KnockWatch:
         # makes them doubtful. Not taken before they are DOUBT_MS old.
         self._settling: list[tuple[Change, Change]] = []
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
+        self._together: list[Change] = []  # departures of pieces that slid at once (read as they are)
         self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
@@ -172,13 +173,14 @@ class KnockWatch:
                 knocked = self._slide_to(change, standing_since)
             elif change.departure:
                 knocked = self._slide_from(change, standing_since)
-            found += knocked
             if change.arrival and not knocked:  # a knocked piece's landing is no hand putting one down
-                found += self._anchored(change)
+                knocked = self._anchored(change)
+            self.knocks += knocked
+            found += knocked
         horizon = now - RECENT_MS
         self._recent = [c for c in self._recent if c.at >= horizon]
-        self.knocks += found
-        return found
+        self._together = [c for c in self._together if c.at >= horizon]
+        return [knock for knock in found if knock in self.knocks]  # (a slide beside it may undo one)
 
     def expire(self, now: int) -> bool:
         """Forget knocks nobody put right for FORGET_MS, and slides no piece was put down beside
@@ -200,6 +202,7 @@ class KnockWatch:
         self._settling = []
         self._restored = {}
         self._returning = {}
+        self._together = []
 
     def moved(self, channels: frozenset[int]) -> None:
         """The game took a move on these fields: a knock or slide there is over, its piece is the
@@ -243,8 +246,10 @@ class KnockWatch:
             return []
         # Of pieces that left within a slide's time, one just put down was lifted by the hand (its
         # own slide would leave the other lift to a second hand); the one that had stood still is
-        # the piece it bumped.
-        departure = min(departures, key=lambda c: (self._just_put_down(c), _apart(c, arrival)))
+        # the piece it bumped; one whose slide has already ended beside it did not end here.
+        departure = min(
+            departures, key=lambda c: (self._just_put_down(c), self._partner_of(c) is not None, _apart(c, arrival))
+        )
         partner = self._partner_of(departure)
         if partner is not None and self._landing_rank(departure, partner) <= self._landing_rank(departure, arrival):
             return []  # that piece already slid to a field nearer in time: this one was put down
@@ -297,8 +302,14 @@ class KnockWatch:
             # own hand is done with it).
             return []
         slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= SLIDE_MS]
-        if slides_now:
-            return []  # several pieces slide at once: a board part carried with its pieces
+        knocks_now = [k for k in self.knocks if k.origin != departure.channel and abs(k.at - departure.at) <= SLIDE_MS]
+        if slides_now or knocks_now or any(abs(other.at - departure.at) <= SLIDE_MS for other in self._together):
+            # Several pieces slide at once: a board part carried with its pieces, or one slid by
+            # hand beside one knocked; no time tells which. The board is read as the sensors have it.
+            self._together += [departure, *(pair[0] for pair in slides_now)]
+            self._slides = [pair for pair in self._slides if pair not in slides_now]
+            self.knocks = [k for k in self.knocks if k not in knocks_now]
+            return []
         self._slides.append((departure, arrival))
         if self._anchor_for(departure, arrival):
             return [self._knock(departure, arrival)]

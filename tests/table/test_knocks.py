@@ -332,6 +332,47 @@ def test_1_a_slide_whose_landing_field_flickered_just_before_is_a_move(
     assert table.texts(start) == ["f7-e7"] and out.display.mode == "idle"
 
 
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(
+    ("made", "knocked", "carry_ms", "after_ms", "slide_ms"),
+    [
+        ("h6-h5", "g6-g5", 50, 10, 10),
+        ("f6-e6", "f7-e7", 0, 0, 0),
+        ("h6-h5", "i6-i5", 0, 0, 0),
+        ("h6-h5", "i6-i5", 0, 0, 10),
+    ],
+)
+def test_1_a_piece_slid_by_hand_as_its_neighbour_is_knocked_is_never_taken_for_the_knock(
+    model: str, made: str, knocked: str, carry_ms: int, after_ms: int, slide_ms: int
+) -> None:
+    """The hand slides a piece one field (`carry_ms`) and bumps the piece beside it one field over
+    as it lets go: two pieces slid at once, and no time tells which was the hand's. The board reads
+    them as they are (no single move: it waits), takes nothing, and once the knocked piece is
+    back, takes the move made."""
+    table = Table(model=model)
+    start = table.now
+    origin, target = made.split("-")
+    home, aside = knocked.split("-")
+    table.run(300)
+    pieces = table.lift(origin)
+    if carry_ms:
+        table.run(carry_ms)
+    table.place(target, pieces)  # (in the very scan it left, where no time is given)
+    if after_ms:
+        table.run(after_ms)
+    bumped = table.lift(home)
+    if slide_ms:
+        table.run(slide_ms)
+    table.place(aside, bumped)
+    out = table.run(600)
+    assert table.texts(start) == [] and out.display.mode != "idle"
+    bumped = table.lift(aside)
+    table.run(200)
+    table.place(home, bumped)
+    out = table.run(1500)
+    assert table.texts(start) == [made] and out.display.mode == "idle" and not out.display.faults
+
+
 def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock() -> None:
     """The knocked piece left its field before the hand's piece landed beside it, but its landing
     settled last (contact bounce): the knock is judged when the slide ends, the placement counts."""
