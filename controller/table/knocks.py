@@ -163,7 +163,7 @@ class KnockWatch:
     def observe(self, changes: Iterable[Change], now: int) -> list[Knock]:
         """Feed the stable changes of one scan; the knocks they complete."""
         found: list[Knock] = []
-        for change in sorted(changes, key=lambda c: c.at):
+        for change in sorted(changes, key=lambda c: (c.at, c.arrival)):  # at one time: a piece leaves, then lands
             self._end_knocks(change)
             standing_since = self._last_change.get(change.channel)
             self._last_change[change.channel] = change.at

@@ -8,10 +8,13 @@ hand's own pieces by what the sensors saw of each.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from controller.games import Cell, Piece
 from controller.games.klotz import Move
 from controller.terminal.physical import SCAN_MS
-from tests.table.test_tracker_klotz import CELL, FOUR, MODELS, Table, fields
+from tests.table.test_tracker_klotz import CELL, FOUR, MODELS, Table, fields, move
 
 SLIDE = 10  # a knocked piece lands beside its field this fast
 
@@ -373,6 +376,31 @@ def test_1_a_piece_slid_by_hand_as_its_neighbour_is_knocked_is_never_taken_for_t
     assert table.texts(start) == [made] and out.display.mode == "idle" and not out.display.faults
 
 
+@pytest.mark.parametrize("model", MODELS)
+def test_1_a_knocked_pieces_landing_seen_in_the_scan_it_left_makes_no_other_slide_a_knock(model: str) -> None:
+    """f6's piece is slid to e6 by hand; 70 ms later the hand bumps f7's piece onto e7, and the
+    sensors see f7 empty and e7 filled in one scan. The piece left before it landed: e7's landing
+    is the knocked piece's, no hand putting a piece down beside f6, so the hand's slide is no
+    knock: the board asks for f7's piece back, never for e6's, and takes f6-e6 as answered."""
+    table = Table(model=model)
+    start = table.now
+    table.run(300)
+    table.place("e6", table.lift("f6"))
+    table.run(70)
+    table.place("e7", table.lift("f7"))
+    out = table.run(400)
+    hints = fields(out.display.hints)
+    assert table.texts(start) == [] and hints.get("e7") == "remove" and hints.get("f7") == "place"
+    assert "remove" not in (hints.get("e6"), hints.get("f6")) and hints.get("f6") != "place"
+    table.place("f7", table.lift("e7"))
+    out = table.run(1500)
+    if out.display.mode == "confirm":  # a slide with a knock beside it may be a late knock: asked
+        assert out.display.candidates == (move("f6-e6"),)
+        table.declare("f6-e6")
+        out = table.run(500)
+    assert table.texts(start) == ["f6-e6"] and out.display.mode == "idle"
+
+
 def test_1_a_slide_that_settles_after_the_placement_beside_it_is_still_a_knock() -> None:
     """The knocked piece left its field before the hand's piece landed beside it, but its landing
     settled last (contact bounce): the knock is judged when the slide ends, the placement counts."""
@@ -563,3 +591,64 @@ def test_a_polarity_sensor_tells_the_knocked_piece_from_the_hands() -> None:
     found = watch.observe([Change(a10, 0, 1, 1010)], 1050)
     assert [(k.origin, k.aside, k.also) for k in found] == [(a9, a10, ())]
     assert watch.overrides == {a9: 1, a10: 0}  # the square on a8 is read as it is
+
+
+def around(cell: Cell) -> list[Cell]:
+    x, y = cell
+    return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_1_a_move_with_a_knock_and_flickering_sensors_around_it_is_never_taken_wrong(data: st.DataObject) -> None:
+    """Any move, lifted and carried (100-400 ms) or slid to the field beside (from the very scan);
+    perhaps a piece beside where it lands knocked one field over 0-150 ms after it lands (sliding
+    0-40 ms) and put back 0.4-2.5 s later; sensors around flickering for one to three scans at any
+    moment. The board never takes a move that was not made: once the pieces are still it has taken
+    the move, or asks about it (a slide beside a knock may be a late knock) and takes it as
+    answered; then it shows the game idle."""
+    model = data.draw(st.sampled_from(MODELS), label="model")
+    action = data.draw(st.sampled_from([a for a in FOUR.legal_actions() if isinstance(a, Move)]), label="move")
+    table = Table(model=model)
+    fields_ = table.tracker.board.channel_of
+    after = FOUR.apply(action).occupancy()
+    beside = max(abs(action.origin[0] - action.target[0]), abs(action.origin[1] - action.target[1])) == 1
+    carry_ms = data.draw(st.integers(0 if beside else 100, 400), label="carried for")
+    start = table.now + 300
+    land = start + carry_ms
+    events: list[tuple[int, int, str, Cell]] = [(start, 0, "lift", action.origin), (land, 0, "place", action.target)]
+    standing = [c for c in around(action.target) if c in fields_ and after.get(c)]
+    if standing and data.draw(st.booleans(), label="knock"):
+        knocked = data.draw(st.sampled_from(standing), label="knocked")
+        empty = [c for c in around(knocked) if c in fields_ and not after.get(c) and c != action.origin]
+        if empty:
+            aside = data.draw(st.sampled_from(empty), label="knocked onto")
+            bumped = land + data.draw(st.integers(0, 150), label="knocked after the landing")
+            landed = bumped + data.draw(st.integers(0, 40), label="sliding for")
+            back = landed + data.draw(st.integers(400, 2500), label="put back after")
+            events += [(bumped, 1, "lift", knocked), (landed, 1, "place", aside)]
+            events += [(back, 1, "lift", aside), (back + 200, 1, "place", knocked)]
+    near = sorted({c for c in [*around(action.origin), *around(action.target)] if c in fields_})
+    for index in range(data.draw(st.integers(0, 3), label="flickers")):
+        cell = data.draw(st.sampled_from(near), label=f"flickering field {index}")
+        at = start + data.draw(st.integers(-100, carry_ms + 300), label=f"flickers at {index}")
+        events += [(at, 2, "flicker", cell), (at + data.draw(st.sampled_from([10, 20, 30])), 3, "steady", cell)]
+    held: dict[int, list[Piece]] = {}
+    for at, hand, event, cell in sorted(events):
+        if at > table.now:
+            table.run(max(10, (at - table.now) // 10 * 10))
+        if event == "lift":
+            held[hand] = table.sim.lift(cell)
+        elif event == "place":
+            table.sim.place(cell, held[hand])
+        elif event == "flicker":
+            table.sim.stick(cell, 0 if table.sim.pieces.get(cell) else 1)
+        else:
+            table.sim.unstick(cell)
+    out = table.run(3000)
+    made = FOUR.action_to_str(action)
+    if out.display.mode == "confirm":  # the board could not tell: asked, the person answers
+        assert table.texts() == [] and action in out.display.candidates
+        out = table.declare(made)
+        out = table.run(500)
+    assert table.texts() == [made] and out.display.mode == "idle" and not out.display.faults
