@@ -121,7 +121,7 @@ class KnockWatch:
         # makes them doubtful. Not taken before they are DOUBT_MS old.
         self._settling: list[tuple[Change, Change]] = []
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
-        self._together: list[Change] = []  # departures of pieces that slid at once (read as they are)
+        self._together: list[int] = []  # when pieces that slid at once left (read as they are)
         self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
@@ -179,7 +179,7 @@ class KnockWatch:
             found += knocked
         horizon = now - RECENT_MS
         self._recent = [c for c in self._recent if c.at >= horizon]
-        self._together = [c for c in self._together if c.at >= horizon]
+        self._together = [at for at in self._together if at >= horizon]
         return [knock for knock in found if knock in self.knocks]  # (a slide beside it may undo one)
 
     def expire(self, now: int) -> bool:
@@ -303,10 +303,10 @@ class KnockWatch:
             return []
         slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= SLIDE_MS]
         knocks_now = [k for k in self.knocks if k.origin != departure.channel and abs(k.at - departure.at) <= SLIDE_MS]
-        if slides_now or knocks_now or any(abs(other.at - departure.at) <= SLIDE_MS for other in self._together):
+        if slides_now or knocks_now or any(abs(at - departure.at) <= SLIDE_MS for at in self._together):
             # Several pieces slide at once: a board part carried with its pieces, or one slid by
             # hand beside one knocked; no time tells which. The board is read as the sensors have it.
-            self._together += [departure, *(pair[0] for pair in slides_now)]
+            self._together += [departure.at, *(pair[0].at for pair in slides_now), *(k.at for k in knocks_now)]
             self._slides = [pair for pair in self._slides if pair not in slides_now]
             self.knocks = [k for k in self.knocks if k not in knocks_now]
             return []
