@@ -122,6 +122,7 @@ class KnockWatch:
         self._settling: list[tuple[Change, Change]] = []
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
         self._together: list[int] = []  # when pieces that slid at once left (read as they are)
+        self._homing: list[Change] = []  # a knocked piece lifted from beside its field, and put back
         self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
@@ -164,14 +165,16 @@ class KnockWatch:
         """Feed the stable changes of one scan; the knocks they complete."""
         found: list[Knock] = []
         for change in sorted(changes, key=lambda c: (c.at, c.arrival)):  # at one time: a piece leaves, then lands
-            self._end_knocks(change)
+            homing = self._end_knocks(change)
+            if homing:
+                self._homing.append(change)  # a knocked piece taken home: neither end of a slide
             standing_since = self._last_change.get(change.channel)
             self._last_change[change.channel] = change.at
             self._recent.append(change)
             knocked: list[Knock] = []
-            if change.arrival:
+            if change.arrival and not homing:
                 knocked = self._slide_to(change, standing_since)
-            elif change.departure:
+            elif change.departure and not homing:
                 knocked = self._slide_from(change, standing_since)
             if change.arrival and not knocked:  # a knocked piece's landing is no hand putting one down
                 knocked = self._anchored(change)
@@ -180,6 +183,7 @@ class KnockWatch:
         horizon = now - RECENT_MS
         self._recent = [c for c in self._recent if c.at >= horizon]
         self._together = [at for at in self._together if at >= horizon]
+        self._homing = [c for c in self._homing if c.at >= horizon]
         return [knock for knock in found if knock in self.knocks]  # (a slide beside it may undo one)
 
     def expire(self, now: int) -> bool:
@@ -203,6 +207,7 @@ class KnockWatch:
         self._restored = {}
         self._returning = {}
         self._together = []
+        self._homing = []
 
     def moved(self, channels: frozenset[int]) -> None:
         """The game took a move on these fields: a knock or slide there is over, its piece is the
@@ -240,7 +245,9 @@ class KnockWatch:
     def _slide_to(self, arrival: Change, _arrived_since: int | None) -> list[Knock]:
         beside = self._beside.get(arrival.channel, frozenset())
         departures = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
-            c for c in self._recent[:-1] if c.channel in beside and c.departure and _within_slide(c, arrival)
+            c
+            for c in self._recent[:-1]
+            if c.channel in beside and c.departure and _within_slide(c, arrival) and c not in self._homing
         ]
         if not departures:
             return []
@@ -269,7 +276,9 @@ class KnockWatch:
     def _slide_from(self, departure: Change, standing: int | None) -> list[Knock]:
         beside = self._beside.get(departure.channel, frozenset())
         arrivals = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
-            c for c in self._recent[:-1] if c.channel in beside and c.arrival and _within_slide(departure, c)
+            c
+            for c in self._recent[:-1]
+            if c.channel in beside and c.arrival and _within_slide(departure, c) and c not in self._homing
         ]
         if not arrivals:
             return []
@@ -397,8 +406,10 @@ class KnockWatch:
             c.channel == arrival.channel and c.departure and 0 <= arrival.at - c.at < STANDING_MS for c in self._recent
         )
 
-    def _end_knocks(self, change: Change) -> None:
-        """The knocked piece put back (or gone elsewhere): its knock is over for that channel."""
+    def _end_knocks(self, change: Change) -> bool:
+        """The knocked piece put back (or gone elsewhere): its knock is over for that channel. True
+        where the change takes a knocked piece home: lifted from beside its field, or put back."""
+        homing = False
         self._slides = [pair for pair in self._slides if change.channel not in (pair[0].channel, pair[1].channel)]
         back = self._returning.pop(change.channel, None)
         if back is not None and change.after == back:
@@ -415,9 +426,11 @@ class KnockWatch:
             also = tuple(pair for pair in knock.also if pair[0] != change.channel)
             if change.channel == knock.origin and change.after == knock.before[0]:
                 self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
+                homing = True
                 continue  # back on its field: whatever stands beside it now is real
             if change.channel == knock.aside and change.after == knock.before[1]:
                 # lifted from beside it
+                homing = True
                 knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also, knock.tied)
             elif change.channel in (knock.origin, knock.aside):
                 continue  # something else happened there: read the board as it is
@@ -426,6 +439,7 @@ class KnockWatch:
             if knock.origin != -1 or knock.aside != -1:
                 kept.append(knock)
         self.knocks = kept
+        return homing
 
 
 def _gaps(departure: Change, arrival: Change) -> tuple[int, int]:

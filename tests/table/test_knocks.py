@@ -50,6 +50,38 @@ def test_1_a_piece_knocked_just_after_a_placement_is_no_move(model: str, after_m
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("back_ms", [10, 40, 80])
+def test_1_a_knocked_piece_slid_back_home_as_the_next_player_moves_beside_it_is_no_knock(
+    model: str, back_ms: int
+) -> None:
+    """f6's piece, knocked onto f5 as Red put c7's piece on e6, is slid back home in `back_ms`, and
+    at once Yellow carries f7's piece to e7, beside both, putting it down within a knock's time of
+    the slide back. Taking a knocked piece home is neither end of a slide: nothing is read as
+    knocked, and Yellow's move is taken."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(60)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(1200)
+    assert table.texts(start) == ["c7-e6"]
+    back = table.lift("f5")
+    table.run(back_ms)
+    table.place("f6", back)
+    table.run(SCAN_MS)
+    reply = table.lift("f7")
+    table.run(100)
+    table.place("e7", reply)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6", "f7-e7"] and table.took_back(start) == 0
+    assert out.display.mode == "idle" and not out.display.hints
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("after_ms", [250, 400, 650])
 def test_1_a_late_knock_is_asked_and_putting_it_back_ends_the_question(model: str, after_ms: int) -> None:
     """A slide beside a piece put down 200-700 ms ago: the hand letting go may have knocked it, or
