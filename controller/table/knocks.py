@@ -378,26 +378,17 @@ class KnockWatch:
         self._slides = [pair for pair in self._slides if pair != (departure, arrival)]
         self._doubtful = [pair for pair in self._doubtful if pair != (departure, arrival)]
         beside = self._beside.get(departure.channel, frozenset())
-        tied = tuple(
-            (c.channel, c.before)
-            for c in self._recent
-            if c.arrival
-            and c.channel in beside
-            and c.channel != arrival.channel
-            and abs(c.at - arrival.at) <= TIE_MS
-            and _within_slide(departure, c)
+        # The other landings beside the knocked piece's field: in the same scan as its own (`also`),
+        # or within a slide's time of it leaving (`tied`).
+        others = [c for c in self._recent if c.arrival and c.channel in beside and c.channel != arrival.channel]
+        also = tuple(
+            (c.channel, c.before) for c in others if abs(c.at - arrival.at) <= TIE_MS and _within_slide(departure, c)
         )
-        unsure = frozenset(
-            c.channel
-            for c in self._recent
-            if c.arrival
-            and c.channel in beside
-            and c.channel != arrival.channel
-            and _may_have_ended(departure, c)
-            and not self._emptied_just_before(c)
+        tied = frozenset(
+            c.channel for c in others if _may_have_ended(departure, c) and not self._emptied_just_before(c)
         )
         return Knock(
-            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, tied, unsure
+            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, also, tied
         )
 
     def _emptied_just_before(self, arrival: Change) -> bool:
