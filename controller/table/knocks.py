@@ -176,8 +176,8 @@ class KnockWatch:
                 knocked = self._slide_to(change, standing_since)
             elif change.departure and not homing:
                 knocked = self._slide_from(change, standing_since)
-            if change.arrival and not knocked:  # a knocked piece's landing is no hand putting one down
-                knocked = self._anchored(change)
+            if change.arrival and not knocked and change not in self._landings():
+                knocked = self._anchored(change)  # a sliding piece's landing is no hand putting one down
             self.knocks += knocked
             found += knocked
         horizon = now - RECENT_MS
@@ -278,7 +278,11 @@ class KnockWatch:
         arrivals = [  # a piece lands after it leaves, never before (but for the bounce of the lift)
             c
             for c in self._recent[:-1]
-            if c.channel in beside and c.arrival and _within_slide(departure, c) and c not in self._homing
+            if c.channel in beside
+            and c.arrival
+            and _within_slide(departure, c)
+            and c not in self._homing
+            and not self._landed_already(departure, c)
         ]
         if not arrivals:
             return []
@@ -289,6 +293,12 @@ class KnockWatch:
         field a hand emptied a moment ago gets the hand's piece back, not a sliding one; then the
         nearer in time."""
         return self._emptied_just_before(arrival), _apart(departure, arrival)
+
+    def _landed_already(self, departure: Change, arrival: Change) -> bool:
+        """Whether `arrival` already ended another piece's slide: one piece lands once, so the
+        piece that left with `departure` was lifted, not slid there."""
+        started = (departure.channel, departure.at)
+        return any(landing == arrival and start != started for start, landing in self._slid_pieces())
 
     def _repair(self, departure: Change, arrival: Change) -> None:
         """A departure already paired with an arrival further off in time belongs with this one: the
@@ -319,12 +329,31 @@ class KnockWatch:
             self._slides = [pair for pair in self._slides if pair not in slides_now]
             self.knocks = [k for k in self.knocks if k not in knocks_now]
             return []
-        self._slides.append((departure, arrival))
+        slide = (departure, arrival)
+        self._slides.append(slide)
         if self._anchor_for(departure, arrival):
             return [self._knock(departure, arrival)]
-        if self._put_down_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
-            self._doubtful.append((departure, arrival))
+        # A piece that slid beside it at about the same time may have been the hand's move and this
+        # its knock, or this the hand's move and that its knock on the way, or this the next
+        # player's move: each of the two slides is asked, never taken.
+        slid_beside = [
+            pair
+            for pair in [*self._slides, *self._settling]
+            if pair != slide and (self._beside_slide(pair, departure) or self._beside_slide(slide, pair[0]))
+        ]
+        if slid_beside or self._put_down_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
+            self._doubtful += [slide, *(pair for pair in slid_beside if pair not in self._doubtful)]
+            self._settling = [pair for pair in self._settling if pair not in slid_beside]
         return []
+
+    def _beside_slide(self, slide: tuple[Change, Change], departure: Change) -> bool:
+        """Whether `slide` landed beside the field `departure` left, within KNOCK_MS of it."""
+        landing = slide[1]
+        return (
+            self.beside(departure.channel, landing.channel)
+            and landing.channel != departure.channel
+            and abs(departure.at - landing.at) <= KNOCK_MS
+        )
 
     def _just_put_down(self, departure: Change) -> bool:
         standing = self._standing_before(departure)
@@ -360,19 +389,31 @@ class KnockWatch:
         came between its start and its end counts too."""
         beside = self._beside.get(departure.channel, frozenset())
         unseen = any(channel in beside for channel in self.unseen_hands - {departure.channel, arrival.channel})
-        return unseen or self._put_down_beside(departure, arrival, -KNOCK_MS, KNOCK_MS)
+        landings = self._landings()  # a piece that slid there was put down by no hand
+        return unseen or any(c not in landings for c in self._put_down_beside(departure, arrival, -KNOCK_MS, KNOCK_MS))
 
-    def _put_down_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> bool:
-        """Whether a piece was put down beside the sliding piece from `earliest` to `latest` ms
-        before it left (negative: after)."""
+    def _slid_pieces(self) -> list[tuple[tuple[int, int], Change]]:
+        """Each slide the board knows of, as (its field and time of leaving, its landing)."""
+        pairs = [*self._slides, *self._settling, *self._doubtful]
+        known = [((k.origin, k.at), k.landing) for k in self.knocks if k.landing is not None]
+        return [((d.channel, d.at), a) for d, a in pairs] + known
+
+    def _landings(self) -> list[Change]:
+        """The arrivals that ended a slide: pieces that slid there, none put down by a hand."""
+        return [landing for _, landing in self._slid_pieces()]
+
+    def _put_down_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> list[Change]:
+        """The pieces that arrived beside the sliding piece from `earliest` to `latest` ms before it
+        left (negative: after), whether put down by a hand or slid there."""
         beside = self._beside.get(departure.channel, frozenset())
-        return any(
-            change.arrival
+        return [
+            change
+            for change in self._recent
+            if change.arrival
             and change.channel in beside
             and change.channel not in (departure.channel, arrival.channel)
             and earliest <= departure.at - change.at <= latest
-            for change in self._recent
-        )
+        ]
 
     def _knock(self, departure: Change, arrival: Change) -> Knock:
         self._slides = [pair for pair in self._slides if pair != (departure, arrival)]
