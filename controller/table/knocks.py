@@ -314,7 +314,7 @@ class KnockWatch:
             standing is not None
             and departure.at - standing < STANDING_MS
             and self._restored.get(departure.channel) != standing
-            and not self._put_down_beside(departure, arrival, BOUNCE_MS, departure.at - standing - 1)
+            and not self._arrived_beside(departure, arrival, BOUNCE_MS, departure.at - standing - 1)
         ):
             # The piece had only just arrived there: a hand is moving it (not one put back after a
             # knock, nor one another piece was put down beside since, before this slide began: its
@@ -341,7 +341,7 @@ class KnockWatch:
             for pair in [*self._slides, *self._settling]
             if pair != slide and (self._beside_slide(pair, departure) or self._beside_slide(slide, pair[0]))
         ]
-        if slid_beside or self._put_down_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
+        if slid_beside or self._arrived_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
             self._doubtful += [slide, *(pair for pair in slid_beside if pair not in self._doubtful)]
             self._settling = [pair for pair in self._settling if pair not in slid_beside]
         return []
@@ -390,7 +390,7 @@ class KnockWatch:
         beside = self._beside.get(departure.channel, frozenset())
         unseen = any(channel in beside for channel in self.unseen_hands - {departure.channel, arrival.channel})
         landings = self._landings()  # a piece that slid there was put down by no hand
-        return unseen or any(c not in landings for c in self._put_down_beside(departure, arrival, -KNOCK_MS, KNOCK_MS))
+        return unseen or any(c not in landings for c in self._arrived_beside(departure, arrival, -KNOCK_MS, KNOCK_MS))
 
     def _slid_pieces(self) -> list[tuple[tuple[int, int], Change]]:
         """Each slide the board knows of, as (its field and time of leaving, its landing)."""
@@ -402,7 +402,7 @@ class KnockWatch:
         """The arrivals that ended a slide: pieces that slid there, none put down by a hand."""
         return [landing for _, landing in self._slid_pieces()]
 
-    def _put_down_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> list[Change]:
+    def _arrived_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> list[Change]:
         """The pieces that arrived beside the sliding piece from `earliest` to `latest` ms before it
         left (negative: after), whether put down by a hand or slid there."""
         beside = self._beside.get(departure.channel, frozenset())
