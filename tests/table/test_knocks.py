@@ -8,12 +8,16 @@ hand's own pieces by what the sensors saw of each.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import controller.terminal.physical as physical
 from controller.games import Cell, Piece
 from controller.games.klotz import Move
 from controller.terminal.physical import SCAN_MS
+from hal.profile import load_profile
+from tests.table.scripted import ScriptedTable
+from tests.table.test_loose_contact import changes, reached
 from tests.table.test_tracker_klotz import CELL, FOUR, MODELS, Table, fields, move
 
 SLIDE = 10  # a knocked piece lands beside its field this fast
@@ -740,3 +744,78 @@ def test_1_a_move_with_a_knock_and_flickering_sensors_around_it_is_never_taken_w
         out = table.declare(made)
         out = table.run(500)
     assert table.texts() == [made] and out.display.mode == "idle" and not out.display.faults
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_in_every_game_a_knock_beside_a_move_made_by_hand_ends_in_that_move(data: st.DataObject) -> None:
+    """Any action of a Klotz, Fillit or Zillo position, made by hand (every piece of each field it
+    changes lifted, then each field's pieces put down; slid from the very scan where each lands
+    beside a field it left), on any sensor model; a standing piece (or stack) beside where it lands
+    knocked onto an empty field beside it, from 200 ms before the first placement to 150 ms after,
+    and put back 0.4-2.5 s later. No other move is ever taken, and the game ends in the position the
+    action makes, by the sensors or, where they cannot tell, by the person declaring it."""
+    name = data.draw(st.sampled_from(["klotz", "fillit", "zillo"]), label="game")
+    model = data.draw(st.sampled_from([*MODELS, "signed_count"]), label="model")
+    state = reached(name, data.draw(st.integers(0, 10**6), label="seed"), data.draw(st.integers(0, 30), label="plies"))
+    before = state.occupancy()
+    actions = [] if state.is_terminal() else [a for a in state.legal_actions() if state.occupancy_after(a) != before]
+    assume(actions)
+    action = data.draw(st.sampled_from(actions), label="action")
+    after = state.occupancy_after(action)
+    changed = changes(before, after)
+    table = ScriptedTable(state.game, state, load_profile(physical.default_profile(state.game)), model)
+    channel = table.tracker.board.channel_of
+    beside = table.tracker.observed.knocks.beside
+    landings = [cell for cell in changed if after.get(cell) and cell in channel]
+    standing = [
+        cell
+        for cell, pieces in sorted(table.sim.pieces.items())
+        if pieces and cell not in changed and any(beside(channel[cell], channel[other]) for other in landings)
+    ]
+    assume(landings and standing)
+    knocked = data.draw(st.sampled_from(standing), label="knocked")
+    empty = [
+        cell
+        for cell in sorted(channel)
+        if cell not in changed and not before.get(cell) and beside(channel[knocked], channel[cell])
+    ]
+    assume(empty)
+    aside = data.draw(st.sampled_from(empty), label="knocked onto")
+    lifted = [cell for cell in changed if before.get(cell)]
+    slid = all(any(beside(channel[cell], channel[other]) for other in lifted) for cell in landings)
+    hold_ms = data.draw(st.integers(0 if slid else 100, 500), label="held for")
+    begin = table.now
+    start = begin + 300
+    events: list[tuple[int, str, Cell, int]] = [(start, "lift", cell, len(before[cell])) for cell in lifted]
+    placed = start + hold_ms
+    bumped = placed + data.draw(st.integers(-200, 150), label="knocked after the first placement")
+    for cell in changed:
+        if after.get(cell):
+            events.append((placed, "place", cell, 0))
+            placed += data.draw(st.integers(20, 100), label="to the next placement")
+    landed = bumped + data.draw(st.integers(0, 40), label="sliding for")
+    back = landed + data.draw(st.integers(400, 2500), label="put back after")
+    count = data.draw(st.integers(1, len(before[knocked])), label="pieces knocked")
+    events += [(bumped, "bump", knocked, count), (landed, "land", aside, 0)]
+    events += [(back, "bump", aside, count), (back + 200, "land", knocked, 0)]
+    order = {"lift": 0, "bump": 1, "place": 2, "land": 3}
+    held: list[Piece] = []
+    for at, event, cell, count in sorted(events, key=lambda e: (e[0], order[e[1]])):
+        table.run(max(SCAN_MS, at - table.now))
+        if event == "lift":
+            table.sim.lift(cell, count)
+        elif event == "place":
+            table.sim.place(cell, list(after[cell]))
+        elif event == "bump":
+            held = table.sim.lift(cell, count)
+        else:
+            table.sim.place(cell, held)
+    out = table.run(3000)
+    made = state.action_to_str(action)
+    assert all(text == made for text in table.texts(begin)), table.texts(begin)
+    if out.display.mode != "idle" or not table.texts(begin):  # the board could not tell
+        table.declare(made)
+        out = table.run(1000)
+    assert table.state == state.apply(action), table.texts(begin)
+    assert out.display.mode == "idle" and not out.display.faults
