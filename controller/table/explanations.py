@@ -6,7 +6,7 @@ evidence as the tracker holds it at one scan.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
@@ -79,7 +79,8 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     an old change (a piece held or left lying, a failed sensor), or failing that a piece that came
     where no lift pairs with it (every piece on the board is lifted before it is put down: a sensor
     that sticks as the move lands, or a stray piece). Not while one bigger move may still explain
-    it all; where several such readings fit, each is a candidate (the board asks)."""
+    it all, nor where what is set apart is itself a move on fields of its own (`two_moves`); where
+    several such readings fit, each is a candidate (the board asks)."""
     old = _old(scene, candidates)
     lone = strays(evidence, candidates.expected) if not old else []
     if not old and not lone:
@@ -87,7 +88,19 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     channels = [channel for channel, _ in evidence]
     if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
-    return ordered(set_apart(evidence, old, candidates, scene.masked), candidates, scene)
+    found = ordered(set_apart(evidence, old, candidates, scene.masked), candidates, scene)
+    return [action for action in found if not _two_moves(action, evidence, candidates, scene)]
+
+
+def _two_moves(action: Action, evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> bool:
+    """Whether what `action` leaves of the evidence is itself a legal move, on fields of its own: a
+    lone arrival it would set apart is then as well that move's landing (its lift unseen: a piece
+    taken off a stack, or a field emptied and filled again), and the board shows two moves, the
+    next player's among them, not one move and a stray."""
+    rest = evidence - candidates.mismatch(action)
+    if not rest or candidates.channels(action) & {channel for channel, _ in rest}:
+        return False
+    return bool(candidates.matching(frozenset(rest), scene.masked))
 
 
 def set_apart(
@@ -159,6 +172,32 @@ def then_next(
         found = set_apart(evidence, old, following, scene.masked)
     landed_by = scene.acknowledged_at
     return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene, landed_by)]
+
+
+def two_moves(
+    evidence: Mismatch,
+    candidates: CandidateTable,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[ThenMove]:
+    """The board shows two whole moves on fields of their own, and no move was shown a moment ago
+    (`then_next` reads that case): a move of the player on turn, then one of the next player after
+    it, as the sensors saw them in turn. One of them is a lone arrival (its lift unseen: a piece
+    taken off a stack under a presence sensor, or a field emptied and filled again), perhaps old (a
+    question about it nobody answered), which `apart` would otherwise set apart as a stray or an
+    old change. Each such reading is asked."""
+    if scene.acknowledged is not None:
+        return []
+    firsts: dict[Action, None] = {}
+    for action in set_apart(evidence, _old(scene, candidates), candidates, scene.masked):
+        if _two_moves(action, evidence, candidates, scene):
+            firsts[action] = None
+            firsts.update(dict.fromkeys(candidates.matching(evidence - candidates.mismatch(action), scene.masked)))
+    found: list[ThenMove] = []
+    for first in firsts:
+        found += then_next(candidates, replace(scene, acknowledged=first, acknowledged_at=None), table, against)
+    return found
 
 
 def in_turn(

@@ -73,10 +73,14 @@ class Seams:
         if move != self.acknowledged:
             self.acknowledged, self.acknowledged_at = move, None if move is None else self.e._now
 
-    def made_at(self, action: Action, now: int) -> int:
-        """When `action`, taken now, was made: when the board first showed it, if it did."""
-        shown = self.acknowledged_at if self.acknowledged == action else None
-        return now if shown is None else shown
+    def made_at(self, action: Action, now: int, changed: frozenset[int]) -> int:
+        """When `action`, taken now, was made: when the board first showed it, if it did; else
+        when the last of the readings it changes (`changed`) settled as it has them (a move asked
+        and answered later: a reply made meanwhile came after it); else now (one no sensor sees)."""
+        if self.acknowledged == action and self.acknowledged_at is not None:
+            return self.acknowledged_at
+        since = self.e.observed.debouncer.dating.since
+        return min(now, max((since[channel] for channel in changed), default=now))
 
     def fast_reply(self, mismatch: Mismatch, candidates: CandidateTable) -> Action | Correction | None:
         """The acknowledged move, when the board shows it plus the start of the next player's move

@@ -420,14 +420,17 @@ class KnockWatch:
         self._doubtful = [pair for pair in self._doubtful if pair != (departure, arrival)]
         beside = self._beside.get(departure.channel, frozenset())
         # The other landings beside the knocked piece's field: in the same scan as its own (`also`),
-        # or within a slide's time of it leaving (`tied`).
-        others = [c for c in self._recent if c.arrival and c.channel in beside and c.channel != arrival.channel]
+        # or within a slide's time of it leaving (`tied`). A field the hand emptied a moment ago gets
+        # the hand's piece back: no landing of a sliding piece.
+        others = [
+            c
+            for c in self._recent
+            if c.arrival and c.channel in beside and c.channel != arrival.channel and not self._emptied_just_before(c)
+        ]
         also = tuple(
             (c.channel, c.before) for c in others if abs(c.at - arrival.at) <= TIE_MS and _within_slide(departure, c)
         )
-        tied = frozenset(
-            c.channel for c in others if _may_have_ended(departure, c) and not self._emptied_just_before(c)
-        )
+        tied = frozenset(c.channel for c in others if _may_have_ended(departure, c))
         return Knock(
             departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, also, tied
         )

@@ -36,7 +36,7 @@ from controller.table.decisions import (
     display,
 )
 from controller.table.evidence import arrives
-from controller.table.explanations import Scene, apart, fresh, ordered, then_next
+from controller.table.explanations import Scene, apart, fresh, ordered, then_next, two_moves
 from controller.table.following import Seams
 from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import hands_unseen
@@ -286,7 +286,7 @@ class Tracker:
         self._vias.append(via)
         self._history.append(before)
         changed = frozenset(channel for channel, _ in candidates.mismatch(action))
-        self.observed.committed(self._seams.made_at(action, now), candidates.channels(action), changed)
+        self.observed.committed(self._seams.made_at(action, now, changed), candidates.channels(action), changed)
         self._enter(now, after)
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
@@ -473,6 +473,8 @@ class Tracker:
             actions = list(choice.with_card(state, apart(mismatch, candidates, scene)))
         if not actions:
             actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
+        if not actions:
+            actions = list(two_moves(mismatch, candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions:
             actions = list(self._seams.corrected_then_next(scene))
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
