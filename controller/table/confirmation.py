@@ -24,6 +24,7 @@ class Confirmation:
         self.preview_ms = preview_ms  # 0: no rotation, `menu` steps
         self.grace_ms = grace_ms
         self.asking: tuple[Action | str, ...] = ()  # the candidates of the current request
+        self.asked_here: tuple[Action | str, ...] = ()  # every candidate asked about in this position
         self.offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
         self.offer_since = 0
         self.card: str | None = None  # the card shown before its move, if any
@@ -33,6 +34,7 @@ class Confirmation:
     def reset(self) -> None:
         """A new position: no request, no offer, no card."""
         self.asking = ()
+        self.asked_here = ()
         self.offer = ()
         self.card = None
         self._offset = 0
@@ -42,6 +44,7 @@ class Confirmation:
         candidates = tuple(candidates)
         if candidates != self.asking:
             self.asking = candidates
+            self.asked_here = tuple(dict.fromkeys((*self.asked_here, *candidates)))
             self._offset = 0
 
     def show_offer(self) -> None:

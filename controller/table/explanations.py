@@ -31,6 +31,7 @@ class Scene:
     moved_at: int | None  # when the last move that stands was made (first shown, else committed)
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
     acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
+    asked: tuple[Action | str, ...] = ()  # the moves asked about in this position, not answered yet
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -150,28 +151,44 @@ def then_next(
     table: Callable[[State], CandidateTable],
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
-    """The move acknowledged a moment ago, then a whole move of the next player after it (failing
+    """The move acknowledged a moment ago (failing one, each move asked about in this position and
+    not answered yet), then a whole move of the next player after it (failing
     that, an old change elsewhere or a lone arrival set aside, as in `apart`: a second move that
     explains the old change as well, on its own field, is the better reading). Asked beside a move
     that alone shows the same (the piece moved on at once), and the explanation when nothing else
     fits (the board changed during the first move's settle time). Never two moves that undo each
     other where the board shows the position but for such changes: nothing happened."""
-    acked = scene.acknowledged
-    if acked is None or not candidates.is_legal(acked):
-        return []
-    following = table(candidates.successor(acked))
+    if scene.acknowledged is not None:
+        firsts, landed_by = [scene.acknowledged], scene.acknowledged_at
+    else:  # the moves asked about in this position, unanswered: one of them was made
+        firsts, landed_by = list(scene.asked), None
+    found: list[ThenMove] = []
+    for first in firsts:
+        if candidates.is_legal(first):
+            seconds = _after(first, candidates, scene, table(candidates.successor(first)), against)
+            found += [ThenMove(first, second) for second in in_turn(candidates.expected, *seconds, scene, landed_by)]
+    return found
+
+
+def _after(
+    first: Action,
+    candidates: CandidateTable,
+    scene: Scene,
+    following: CandidateTable,
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> tuple[CandidateTable, list[Action]]:
+    """The next player's whole moves the board shows after `first` (see `then_next`)."""
     evidence = against(following.expected)
     if not evidence:
-        return []
+        return following, []
     found = following.matching(evidence, scene.masked)
     if not found:
         old = _old(scene, candidates)
         expected = scene.expected
         if all(ch in old or arrived_only(expected[ch], value) for ch, value in scene.mismatch.items()):
-            return []
+            return following, []
         found = set_apart(evidence, old, following, scene.masked)
-    landed_by = scene.acknowledged_at
-    return [ThenMove(acked, second) for second in in_turn(candidates.expected, following, found, scene, landed_by)]
+    return following, found
 
 
 def two_moves(

@@ -141,7 +141,7 @@ class Inputs:
             return Outcome(message=f"{text}: {error.reason}")
         candidates = board.candidates_of(state)
         shown = board.unmasked(candidates.mismatch(action))
-        missed = _one_field_off(shown, board, candidates)
+        missed = {} if _then_a_move(action, candidates, board) else _one_field_off(shown, board, candidates)
         if missed is None:
             return self._doubt(text, action, shown, board)
         self._doubted = None
@@ -194,6 +194,15 @@ class Inputs:
         if missed is None:
             return None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
+
+
+def _then_a_move(action: Action, candidates: CandidateTable, board: Board) -> bool:
+    """Whether the board shows the declared `action` followed by a whole move of the next player
+    (both asked about, the first named): the fields where the board differs from the declared
+    move are the next move's, no sensor's fault."""
+    following = board.candidates_of(candidates.successor(action))
+    rest = board.against(following.expected)
+    return bool(rest) and bool(following.matching(rest, board.masked))
 
 
 def _one_field_off(

@@ -253,6 +253,7 @@ class Tracker:
             moved[0] if moved is not None else None,
             self.observed.knocks.beside,
             self._seams.acknowledged_at,
+            self._choice.asked_here,
         )
 
     # --- commit and take-back ------------------------------------------------------------------
