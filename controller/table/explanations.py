@@ -101,7 +101,7 @@ def _two_moves(action: Action, evidence: Mismatch, candidates: CandidateTable, s
     rest = evidence - candidates.mismatch(action)
     if not rest or candidates.channels(action) & {channel for channel, _ in rest}:
         return False
-    return bool(candidates.matching(frozenset(rest), scene.masked))
+    return bool(candidates.matching(rest, scene.masked))
 
 
 def set_apart(
@@ -152,12 +152,12 @@ def then_next(
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
     """The move acknowledged a moment ago (failing one, each move asked about in this position and
-    not answered yet), then a whole move of the next player after it (failing
-    that, an old change elsewhere or a lone arrival set aside, as in `apart`: a second move that
-    explains the old change as well, on its own field, is the better reading). Asked beside a move
-    that alone shows the same (the piece moved on at once), and the explanation when nothing else
-    fits (the board changed during the first move's settle time). Never two moves that undo each
-    other where the board shows the position but for such changes: nothing happened."""
+    not answered yet), then a whole move of the next player after it (failing that, an old change
+    elsewhere or a lone arrival set aside, as in `apart`: a second move that explains the old
+    change as well, on its own field, is the better reading). Asked beside a move that alone shows
+    the same (the piece moved on at once), and the explanation when nothing else fits (the board
+    changed during the first move's settle time). Never two moves that undo each other where the
+    board shows the position but for such changes: nothing happened."""
     if scene.acknowledged is not None:
         firsts, landed_by = [scene.acknowledged], scene.acknowledged_at
     else:  # the moves asked about in this position, unanswered: one of them was made
