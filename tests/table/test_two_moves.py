@@ -7,6 +7,8 @@ takes the second for the first player's move."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import controller.terminal.physical as physical
 from controller.games import GAMES, State
@@ -119,3 +121,72 @@ def test_a_move_asked_about_then_moved_on_by_the_next_player_is_never_merged(mod
             table.declare(text)
             out = table.run(1000)
     assert table.texts(begin) == wanted and out.display.mode == "idle" and not out.display.faults
+
+
+def _by_hand(table: ScriptedTable, before: State, after: State, start: int, hold_ms: int) -> list[tuple]:
+    """The steps of a hand making the move from `before` to `after`: at `start` the pieces leaving
+    each field it changes are lifted (a stack's top ones only), `hold_ms` later each field's new
+    pieces are put down, 120 ms apart; with when the last one is down."""
+    was, becomes = before.occupancy(), after.occupancy()
+    steps: list[tuple] = []
+    for cell in changes(was, becomes):
+        old, new = tuple(was.get(cell, ())), tuple(becomes.get(cell, ()))
+        if old:
+            kept = len(new) if new and len(new) < len(old) and old[: len(new)] == new else 0
+            steps.append((start, 0, "lift", cell, len(old) - kept))
+    placed = start + hold_ms
+    for cell in changes(was, becomes):
+        if becomes.get(cell):
+            steps.append((placed, 1, "place", cell, tuple(becomes[cell])))
+            placed += 120
+    return [*steps, (placed - 120, 2, "done", None, None)]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_in_every_game_a_move_and_the_next_players_made_by_hand_are_both_taken(data: st.DataObject) -> None:
+    """Any action of a Klotz, Fillit or Zillo position, made by hand, and 40-700 ms after its last
+    piece is down any action of the next player (its piece perhaps the one just moved), on any
+    sensor model that sees both (an action no sensor sees is declared by its player). The board
+    never takes a move that was not made; what it cannot tell it asks, and named in turn both
+    moves are taken, the board idle and no sensor blamed."""
+    name = data.draw(st.sampled_from(["klotz", "fillit", "zillo"]), label="game")
+    model = data.draw(st.sampled_from(["binary", "count", "signed", "signed_count"]), label="model")
+    state = reached(name, data.draw(st.integers(0, 10**6), label="seed"), data.draw(st.integers(0, 30), label="plies"))
+
+    def moving(position: State) -> list:
+        was = position.occupancy()
+        legal = [] if position.is_terminal() else position.legal_actions()
+        return [action for action in legal if position.occupancy_after(action) != was]
+
+    assume(moving(state))
+    first = data.draw(st.sampled_from(moving(state)), label="move")
+    between = state.apply(first)
+    assume(moving(between))
+    second = data.draw(st.sampled_from(moving(between)), label="reply")
+    end = between.apply(second)
+    table = ScriptedTable(state.game, state, load_profile(physical.default_profile(state.game)), model)
+    seen = table.tracker.candidates_of
+    assume(seen(state).mismatch(first) and seen(between).mismatch(second))  # (one no sensor sees is declared)
+    begin = table.now
+    steps = _by_hand(table, state, between, begin + 300, data.draw(st.integers(100, 500), label="held for"))
+    reply_at = steps[-1][0] + data.draw(st.integers(40, 700), label="reply after")
+    steps += _by_hand(table, between, end, reply_at, data.draw(st.integers(100, 500), label="reply held for"))
+    for at, _, step, cell, what in sorted(steps, key=lambda s: (s[0], s[1])):
+        if step == "done":
+            continue
+        table.run(max(10, at - table.now))
+        if step == "lift":
+            table.sim.lift(cell, what)
+        else:
+            there = list(table.sim.pieces.get(cell, ()))
+            table.sim.place(cell, list(what[len(there) :]) if list(what[: len(there)]) == there else list(what))
+    out = table.run(3000)
+    wanted = [state.action_to_str(first), between.action_to_str(second)]
+    assert table.texts(begin) == wanted[: len(table.texts(begin))]  # never a move that was not made
+    for text in wanted:
+        if text not in table.texts(begin):
+            table.declare(text)
+            out = table.run(1000)
+    assert table.texts(begin) == wanted and table.state == end
+    assert out.display.mode == "idle" and not out.display.faults
