@@ -24,7 +24,8 @@ class Confirmation:
         self.preview_ms = preview_ms  # 0: no rotation, `menu` steps
         self.grace_ms = grace_ms
         self.asking: tuple[Action | str, ...] = ()  # the candidates of the current request
-        self.asked_here: tuple[Action | str, ...] = ()  # every candidate asked about in this position
+        # Every candidate asked about in this position since the board last showed it as it is.
+        self.asked_here: tuple[Action | str, ...] = ()
         self.offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
         self.offer_since = 0
         self.card: str | None = None  # the card shown before its move, if any

@@ -432,7 +432,7 @@ class Tracker:
         if not mismatch:
             self._seams.provisional = None
             self._seams.acknowledge(None)  # the move shown is undone: the board shows the position
-            choice.asking = ()
+            choice.asking = choice.asked_here = ()  # (so is every move asked about: none was made)
             self._setup = False
             self._restore = False
             self._remote = False

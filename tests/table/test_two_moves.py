@@ -123,6 +123,27 @@ def test_a_move_asked_about_then_moved_on_by_the_next_player_is_never_merged(mod
     assert table.texts(begin) == wanted and out.display.mode == "idle" and not out.display.faults
 
 
+@pytest.mark.parametrize("model", ["binary", "signed"])
+def test_a_move_asked_about_and_undone_is_no_first_move_any_more(model: str) -> None:
+    """Red puts the Zillo on d10 (asked: which card), takes it back to f9, and the board shows the
+    position again: no move asked about was made. Then Red moves it from f9 to e8 with the Wild
+    card. That is the one reading (the piece left f9, not d10), taken without a question."""
+    state = reached("zillo", 253, 0)
+    table = ScriptedTable(ZILLO, state, load_profile(physical.default_profile(ZILLO)), model)
+    begin = table.now
+    table.run(300)
+    for origin, target, then_ms in (("f9", "d10", 600), ("d10", "f9", 1500), ("f9", "e8", 2000)):
+        zillo = table.sim.lift(CELL(origin), 1)
+        table.run(150)
+        table.sim.place(CELL(target), zillo)
+        out = table.run(then_ms)
+        if target == "d10":
+            assert out.display.mode == "confirm"
+        elif target == "f9":
+            assert out.display.mode == "idle" and table.texts(begin) == []
+    assert table.texts(begin) == ["W-3:f9-e8"] and out.display.mode == "idle"
+
+
 def _by_hand(table: ScriptedTable, before: State, after: State, start: int, hold_ms: int) -> list[tuple]:
     """The steps of a hand making the move from `before` to `after`: at `start` the pieces leaving
     each field it changes are lifted (a stack's top ones only), `hold_ms` later each field's new
