@@ -28,7 +28,14 @@ GIVE_UP_MS = 20_000  # a move the tracker has not committed this long after the 
 
 
 # The figures of PhysicalStats measured on this machine's clock (the others are virtual time and counts).
-MACHINE_TIMES = ("step_ms", "unchanged_step_ms", "changed_step_ms", "first_after_commit_ms", "first_lift_ms")
+MACHINE_TIMES = (
+    "step_ms",
+    "unchanged_step_ms",
+    "ahead_step_ms",
+    "changed_step_ms",
+    "first_after_commit_ms",
+    "first_lift_ms",
+)
 
 
 @dataclass
@@ -46,6 +53,7 @@ class PhysicalStats:
     behaviours: dict[str, int] = field(default_factory=dict)  # human behaviours of the hands, by name
     step_ms: list[float] = field(default_factory=list)  # every scan
     unchanged_step_ms: list[float] = field(default_factory=list)  # nothing new: the tracker's hot path
+    ahead_step_ms: list[float] = field(default_factory=list)  # nothing new, and work done ahead for the next
     changed_step_ms: list[float] = field(default_factory=list)  # a reading settled, a timer fired, an input
     # Of the changed steps: the first after each commit, and the first that sees the board differ from
     # each position: its first lift (in the card games, the first card laid).

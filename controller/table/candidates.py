@@ -23,7 +23,6 @@ from controller.table.board import BoardMap
 from controller.table.tracker_types import Mismatch, unmasked
 
 _ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
-NARROW_REACH = 3  # fields a narrow effect may reach: a move's two and the home of a piece it takes
 
 
 class CandidateTable:
@@ -33,6 +32,7 @@ class CandidateTable:
 
     __slots__ = (
         "_anywhere",
+        "_by_card",
         "_by_channel",
         "_changes",
         "_effect",
@@ -70,6 +70,7 @@ class CandidateTable:
         self._members: list[list[int]] = []
         self._by_channel: dict[int, list[int]] = {}  # channel -> effects that may change it
         self._anywhere: list[int] = []  # effects whose reach the game does not name
+        self._by_card: dict[str | None, list[Action]] = {}  # card -> the actions that play it, in legal order
         # Each legal action's effect number, by the action's identity (see `_slot`).
         self._slot_of: dict[int, int] = {}
         # Keyed by effect (`_slot`): actions that move the same pieces the same way share them.
@@ -97,19 +98,21 @@ class CandidateTable:
             self._index()
 
     def weigh_ahead(self, count: int) -> bool:
-        """Weigh up to `count` more wide effects (mismatch and footprint) before anyone asks; True
-        once all are weighed. Quiet scans call it, a few effects each. An effect that reaches many
-        fields (a Zillo shift carries every piece of its part) costs as much as several moves to
-        weigh, and a lifted piece may reach dozens of them: weighed ahead, matching and hints find
-        their answers ready. Narrow effects (a move's two fields and a home) are left to the lift
-        that asks: the few reaching one field cost little, and most are never asked about."""
+        """Weigh up to `count` more effects (mismatch and footprint) before anyone asks, widest
+        first; True once all are weighed (those whose reach the game names). Quiet scans call it,
+        a few effects each, so that the changed scans find their answers ready: a lifted piece its
+        matching and hints, a card shown its moves' hints. An effect that reaches many fields (a
+        Zillo shift carries every piece of its part) is weighed first: one lifted Catcher may be
+        reached by dozens of them."""
         pending = self._unweighed
         if pending is None:
             if self._legal is None:
                 self._index()
             reach = self._reach
-            wide = [effect for effect, channels in enumerate(reach) if channels and len(channels) > NARROW_REACH]
-            pending = self._unweighed = sorted(wide, key=lambda effect: len(reach[effect]))  # type: ignore[arg-type]
+            # Effects whose reach the game names (the others are a handful, weighed when asked), last
+            # first: the narrowest at the front, and of one width the later in legal order.
+            named = [effect for effect, channels in enumerate(reach) if channels]
+            pending = self._unweighed = sorted(named, key=lambda effect: (len(reach[effect] or ()), -effect))
         legal, members = self._legal, self._members
         assert legal is not None
         for _ in range(min(count, len(pending))):
@@ -133,7 +136,10 @@ class CandidateTable:
         members = self._members
         slot_of = self._slot_of
         effect_of = self._effect
+        card_of = state.action_card
+        by_card = self._by_card
         for number, action in enumerate(legal):
+            by_card.setdefault(card_of(action), []).append(action)
             effect = effect_of(action)
             known = effects.get(effect)
             if known is not None:
@@ -152,6 +158,19 @@ class CandidateTable:
             for channel in channels:
                 by_channel.setdefault(channel, []).append(known)
         self._legal = legal
+
+    @property
+    def cards(self) -> frozenset[str]:
+        """The cards the legal actions play (`State.action_card`; none in a game without cards)."""
+        if self._legal is None:
+            self._index()
+        return frozenset(card for card in self._by_card if card is not None)
+
+    def card_actions(self, card: str) -> tuple[Action, ...]:
+        """The legal actions that play `card`, in legal order."""
+        if self._legal is None:
+            self._index()
+        return tuple(self._by_card.get(card, ()))
 
     def reaching(self, channels: Collection[int]) -> list[Action]:
         """The actions that may change every one of `channels` (all actions for none), in legal order:

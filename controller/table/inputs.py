@@ -111,9 +111,8 @@ class Inputs:
         declared action)."""
         if board.state.is_terminal():
             return None
-        legal = board.candidates_of(board.state).actions
-        cards = {board.state.action_card(action) for action in legal}
-        if cards <= {None}:
+        cards = board.candidates_of(board.state).cards
+        if not cards:
             return None
         if card not in cards:
             return Outcome(

@@ -56,9 +56,6 @@ from controller.table.tracker_types import (
 from hal.protocols import InputEvent, Readings
 
 MOVES_PER_SCAN = 8  # commits and take-backs one scan may carry out (two moves at most in practice)
-# Wide effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits
-# long, and a position's are all weighed within a few hundred milliseconds, while the next player thinks.
-WEIGHED_PER_QUIET_SCAN = 4
 
 __all__ = ["TAKEBACK_MODES", "SensorFault", "Tracker", "TrackerConfig", "TrackerOutput"]
 
@@ -91,11 +88,10 @@ class Tracker:
         self._transitions: list[tuple[State, Action, State]] = []
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
+        self.last_worked_ahead = False  # whether the last (quiet) step worked ahead (TableCache.work_ahead)
 
         self._now = 0  # the time of the step being made
         self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
-        self._prepared: State | None = None  # the position whose legal actions a quiet scan listed
-        self._weighing: CandidateTable | None = None  # its table, while quiet scans weigh it ahead
 
     # --- public views --------------------------------------------------------------------------
     @property
@@ -146,12 +142,12 @@ class Tracker:
             self._set_deadline(self.observed.debouncer.next_settle())
         if not changed and not events and self._output is not None and (self._deadline is None or now < self._deadline):
             self.last_evaluated = False
-            if self._prepared is not self._state:
-                self._prepare()
-            elif self._weighing is not None and self._weighing.weigh_ahead(WEIGHED_PER_QUIET_SCAN):
-                self._weighing = None
+            # A little of the next changed scan's work, for the position the LEDs show: a move
+            # acknowledged or asked about leads there, and the next player may start at once.
+            self.last_worked_ahead = self._tables.work_ahead(self._output.display.shown, self._state)
             return self._output  # the hot path: nothing new
         self.last_evaluated = True
+        self.last_worked_ahead = False
         committed: list[Action] = []
         messages: list[str] = []
         took_back = 0
@@ -211,17 +207,6 @@ class Tracker:
         if outcome.restore:
             self._restore = True
         return took_back
-
-    def _prepare(self) -> None:
-        """Once per position, on a quiet scan: list its legal actions and index them by the fields
-        they reach; the quiet scans after it weigh its wide effects ahead, a few each. Nobody waits on a quiet
-        scan, and the first piece lifted then finds its matching and hints mostly worked out (at
-        worst it weighs only the actions that reach it), so its LEDs answer at once."""
-        state = self._prepared = self._state
-        self._weighing = None
-        if not state.is_terminal():
-            self._weighing = self.candidates_of(state)
-            self._weighing.prepare()
 
     # --- candidates ----------------------------------------------------------------------------
     def candidates_of(self, state: State) -> CandidateTable:
@@ -583,7 +568,7 @@ class Tracker:
         if self._choice.card is None:
             return {}
         candidates = self.candidates_of(self._state)
-        return guidance.card_hints(candidates, self._choice.with_card(self._state, candidates.actions))
+        return guidance.card_hints(candidates, candidates.card_actions(self._choice.card))
 
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""

@@ -92,7 +92,9 @@ class PhysicalTable:
     def _time_step(self, output: TrackerOutput) -> None:
         stats, tracker, ms = self.stats, self.session.tracker, self.session.last_step_ms
         stats.step_ms.append(ms)
-        if not tracker.last_evaluated:
+        if tracker.last_worked_ahead:
+            stats.ahead_step_ms.append(ms)
+        elif not tracker.last_evaluated:
             stats.unchanged_step_ms.append(ms)
         else:
             stats.changed_step_ms.append(ms)

@@ -8,9 +8,8 @@ import pytest
 from controller.bots import make_bot
 from controller.games import GAMES
 from controller.table.board import board_map
-from controller.table.candidates import NARROW_REACH, CandidateTable
-from controller.table.tables import TABLES_KEPT
-from controller.table.tracker import WEIGHED_PER_QUIET_SCAN
+from controller.table.candidates import CandidateTable
+from controller.table.tables import TABLES_KEPT, WEIGHED_PER_QUIET_SCAN
 from controller.terminal.physical import PhysicalTable, default_profile
 from hal.profile import load_profile
 from tests.games.test_action_reach import CASES, random_states
@@ -105,9 +104,9 @@ def test_groups_by_effect_hold_every_reaching_action_once_in_legal_order() -> No
                     assert len({state.action_effect(action) for action in group}) == 1
 
 
-def test_quiet_scans_index_the_new_position_then_weigh_its_wide_effects_ahead() -> None:
+def test_quiet_scans_index_the_new_position_then_weigh_its_effects_ahead() -> None:
     """The first scan with nothing new after a move indexes the position, the quiet scans after it
-    weigh a few wide effects each (nobody waits then), so a piece lifted later finds most of its
+    weigh a few effects each (nobody waits then), so a piece lifted or a card shown later finds its
     matching and hints worked out; the scans themselves stay quiet ones."""
     game = GAMES["zillo"]
     state = game.new_game(players=4, seed=2, hands="dealt")
@@ -121,8 +120,7 @@ def test_quiet_scans_index_the_new_position_then_weigh_its_wide_effects_ahead() 
         if candidates._legal is None:
             table.tick()
             assert not tracker.last_evaluated
-            wide = [effect for effect, reach in enumerate(candidates._reach) if reach and len(reach) > NARROW_REACH]
-            if len(wide) > 2 * WEIGHED_PER_QUIET_SCAN:
+            if len(candidates._reach) > 2 * WEIGHED_PER_QUIET_SCAN:
                 break
         table.run(2000)
     assert candidates._legal is not None and candidates.evaluated == 0  # the indexing scan only lists
@@ -130,29 +128,73 @@ def test_quiet_scans_index_the_new_position_then_weigh_its_wide_effects_ahead() 
     table.tick()
     assert not tracker.last_evaluated
     assert candidates.evaluated == 2 * WEIGHED_PER_QUIET_SCAN
-    table.run(10 * len(wide))
-    assert set(candidates._mismatch) == set(wide)  # the wide effects, and no others
-    assert set(candidates._footprints) == set(wide)
+    table.run(10 * len(candidates._reach))
+    assert len(candidates._mismatch) == len(candidates._footprints) == len(candidates._reach)  # every effect
+    assert all(candidates._reach)  # (Zillo names every action's reach)
+
+
+def test_quiet_scans_while_a_move_is_acknowledged_work_for_the_position_it_leads_to() -> None:
+    """While the board shows a move acknowledged and waits for it to settle, the quiet scans index
+    and weigh the position after it: the next player, who may show a card or lift a piece as soon as
+    the move is taken, finds it worked out."""
+    game = GAMES["zillo"]
+    state = game.new_game(players=4, seed=2, hands="physical")
+    table = PhysicalTable(game, state, load_profile(default_profile(game)), "binary", show_cards=True)
+    table.settle()
+    tracker = table.session.tracker
+    bots = [make_bot("greedy", seat) for seat in range(4)]
+    ready: list[tuple[bool, int]] = []
+
+    def at_commit(now: int, output) -> None:
+        if output.happened.committed:
+            taken = tracker.candidates_of(tracker.state)  # made in the commit's own step if nobody worked ahead
+            ready.append((taken._legal is not None, taken.evaluated))
+
+    for _ in range(6):
+        table.run(500)  # the next player thinks
+        assert table.perform(bots[table.state.current_player].choose(table.state), watch=at_commit)
+    assert len(ready) == 6
+    assert all(indexed and weighed >= 8 * WEIGHED_PER_QUIET_SCAN for indexed, weighed in ready)
+
+
+def test_a_tables_cards_are_the_cards_its_actions_play() -> None:
+    """`cards` and `card_actions` answer what filtering every legal action by its card answers."""
+    for name, players, options in CASES:
+        game = GAMES[name]
+        states = random_states(name, players, options, games=1, seed=3)[::11]
+        board = board_map(load_profile(default_profile(game)), game, states[0], "count")
+        for state in states:
+            table = CandidateTable(state, board)
+            played = {state.action_card(action) for action in table.actions} - {None}
+            assert table.cards == played
+            for card in played:
+                assert table.card_actions(card) == tuple(a for a in table.actions if state.action_card(a) == card)
+            assert table.card_actions("no such card") == ()
+    assert any(name == "zillo" for name, _, _ in CASES)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)
-def test_weighing_ahead_weighs_each_wide_effect_once_widest_first(name: str, players: int, options: dict) -> None:
-    """`weigh_ahead` leaves the table answering exactly what it answers unweighed; narrow effects
-    (a move's fields and a home: Klotz and Fillit have no others) are left to the lift that asks."""
+def test_weighing_ahead_weighs_each_effect_once_widest_first(name: str, players: int, options: dict) -> None:
+    """`weigh_ahead` leaves the table answering exactly what it answers unweighed, and weighs the
+    widest effects (a Zillo shift carries a part's pieces) first."""
     game = GAMES[name]
     states = random_states(name, players, options, games=1, seed=5)[::13]
     board = board_map(load_profile(default_profile(game)), game, states[0], "count")
     for state in states:
         ahead, fresh = CandidateTable(state, board), CandidateTable(state, board)
         rounds = 1
-        while not ahead.weigh_ahead(5):
+        weighed: list[int] = []
+        while True:
+            done = ahead.weigh_ahead(5)
+            weighed += [effect for effect in ahead._mismatch if effect not in weighed]
+            if done:
+                break
             rounds += 1
-        widths = [len(ahead._reach[effect] or ()) for effect in ahead._mismatch]
-        assert all(width > NARROW_REACH for width in widths)
+        widths = [len(ahead._reach[effect] or ()) for effect in weighed]
         assert widths == sorted(widths, reverse=True)
-        wide = [effect for effect, reach in enumerate(ahead._reach) if reach and len(reach) > NARROW_REACH]
-        assert ahead.evaluated == len(wide)
-        assert rounds == max(1, -(-len(wide) // 5))
+        named = [effect for effect, reach in enumerate(ahead._reach) if reach]
+        assert ahead.evaluated == len(named)
+        assert rounds == max(1, -(-len(named) // 5))
         for action in ahead.actions:
             assert ahead.mismatch(action) == fresh.mismatch(action)
             assert ahead.footprint(action) == fresh.footprint(action)
