@@ -14,7 +14,7 @@ action weighed for every piece of evidence (its tables are small).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Collection, Hashable, Iterable
 
 from controller.games import Action, Cell, Occupancy, Piece, State
 from controller.games.base import changed_fields
@@ -23,6 +23,7 @@ from controller.table.board import BoardMap
 from controller.table.tracker_types import Mismatch, unmasked
 
 _ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
+NARROW_REACH = 3  # fields a narrow effect may reach: a move's two and the home of a piece it takes
 
 
 class CandidateTable:
@@ -70,7 +71,7 @@ class CandidateTable:
         self._members: list[list[int]] = []
         self._by_channel: dict[int, list[int]] = {}  # channel -> effects that may change it
         self._anywhere: list[int] = []  # effects whose reach the game does not name
-        self._by_card: dict[str | None, list[Action]] = {}  # card -> the actions that play it, in legal order
+        self._by_card: dict[str | None, set[int]] = {}  # card -> the numbers of the actions that play it
         # Each legal action's effect number, by the action's identity (see `_slot`).
         self._slot_of: dict[int, int] = {}
         # Keyed by effect (`_slot`): actions that move the same pieces the same way share them.
@@ -99,20 +100,22 @@ class CandidateTable:
 
     def weigh_ahead(self, count: int) -> bool:
         """Weigh up to `count` more effects (mismatch and footprint) before anyone asks, widest
-        first; True once all are weighed (those whose reach the game names). Quiet scans call it,
-        a few effects each, so that the changed scans find their answers ready: a lifted piece its
-        matching and hints, a card shown its moves' hints. An effect that reaches many fields (a
-        Zillo shift carries every piece of its part) is weighed first: one lifted Catcher may be
-        reached by dozens of them."""
+        first; True once all are weighed. Quiet scans call it, a few effects each, so that the
+        changed scans find their answers ready. An effect that reaches many fields (a Zillo shift
+        carries every piece of its part) costs as much to weigh as several moves, and a lifted piece
+        may be reached by dozens of them: those are weighed. Narrow ones (a move's two fields and a
+        home) are weighed only where actions play cards: a card shown lights all its moves at once,
+        while a lift asks about the few that reach its field, and most are never asked about.
+        Effects whose reach the game does not name (a handful of actions) are weighed when asked."""
         pending = self._unweighed
         if pending is None:
             if self._legal is None:
                 self._index()
             reach = self._reach
-            # Effects whose reach the game names (the others are a handful, weighed when asked), last
-            # first: the narrowest at the front, and of one width the later in legal order.
-            named = [effect for effect, channels in enumerate(reach) if channels]
-            pending = self._unweighed = sorted(named, key=lambda effect: (len(reach[effect] or ()), -effect))
+            fewest = 1 if self.cards else NARROW_REACH + 1  # the fields an effect weighed ahead reaches
+            chosen = [effect for effect, channels in enumerate(reach) if channels and len(channels) >= fewest]
+            # Last first: the narrowest at the front, and of one width the later in legal order.
+            pending = self._unweighed = sorted(chosen, key=lambda effect: (len(reach[effect] or ()), -effect))
         legal, members = self._legal, self._members
         assert legal is not None
         for _ in range(min(count, len(pending))):
@@ -139,7 +142,7 @@ class CandidateTable:
         card_of = state.action_card
         by_card = self._by_card
         for number, action in enumerate(legal):
-            by_card.setdefault(card_of(action), []).append(action)
+            by_card.setdefault(card_of(action), set()).add(number)
             effect = effect_of(action)
             known = effects.get(effect)
             if known is not None:
@@ -168,9 +171,8 @@ class CandidateTable:
 
     def card_actions(self, card: str) -> tuple[Action, ...]:
         """The legal actions that play `card`, in legal order."""
-        if self._legal is None:
-            self._index()
-        return tuple(self._by_card.get(card, ()))
+        legal = self.actions
+        return tuple(legal[number] for number in sorted(self._by_card.get(card, ())))
 
     def reaching(self, channels: Collection[int]) -> list[Action]:
         """The actions that may change every one of `channels` (all actions for none), in legal order:
@@ -179,17 +181,17 @@ class CandidateTable:
             return list(self.actions)
         return self._in_legal_order(self._reaching_effects(channels))
 
-    def reaching_groups(
-        self, channels: Collection[int], keep: Callable[[Action], bool] | None = None
-    ) -> list[list[Action]]:
-        """`reaching` (only the actions `keep` keeps), as groups of actions with one effect: each group
-        weighs as one. Groups come in the legal order of their first action."""
+    def reaching_groups(self, channels: Collection[int], card: str | None = None) -> list[list[Action]]:
+        """`reaching` (only the actions that play `card`, when one is named), as groups of actions
+        with one effect: each group weighs as one. Groups come in the legal order of their first
+        action."""
         legal = self.actions
         members = self._members
         effects = self._reaching_effects(channels) if channels else range(len(members))
         groups = (members[effect] for effect in effects)
-        if keep is not None:
-            groups = ([number for number in group if keep(legal[number])] for group in groups)
+        if card is not None:
+            playing = self._by_card.get(card, set())
+            groups = ([number for number in group if number in playing] for group in groups)
         return [[legal[number] for number in group] for group in sorted(group for group in groups if group)]
 
     def _reaching_effects(self, channels: Collection[int]) -> list[int]:

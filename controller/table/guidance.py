@@ -31,7 +31,6 @@ def lifted_hints(
     hints: dict[Cell, HintKind] = {}
     lifted = [ch for ch, v in mismatch.items() if left(expected[ch], v)]
     cells = board.cell_of_channel
-    shown = None if card is None else lambda action: state.action_card(action) == card
     for channel in lifted:
         cell = cells.get(channel)
         if cell is None:
@@ -39,7 +38,7 @@ def lifted_hints(
         reading = mismatch[channel]
         # Only actions that may change the lifted field (of the card shown, if one was), and of
         # actions with one effect only the first: they move the same pieces the same way.
-        for group in candidates.reaching_groups([channel], shown):
+        for group in candidates.reaching_groups([channel], card):
             action = group[0]
             if (channel, reading) not in candidates.mismatch(action):
                 # Where the game names each action's piece (a Fillit swap); other games' actions

@@ -16,7 +16,7 @@ from controller.table.candidates import CandidateTable
 TABLES_KEPT = 6
 # Effects a quiet scan weighs ahead (CandidateTable.weigh_ahead): a few, so no quiet scan waits long, and
 # a position's are all weighed within a few hundred milliseconds, while the last move settles.
-WEIGHED_PER_QUIET_SCAN = 4
+WEIGHED_PER_QUIET_SCAN = 6
 
 
 class TableCache:

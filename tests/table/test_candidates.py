@@ -8,7 +8,7 @@ import pytest
 from controller.bots import make_bot
 from controller.games import GAMES
 from controller.table.board import board_map
-from controller.table.candidates import CandidateTable
+from controller.table.candidates import NARROW_REACH, CandidateTable
 from controller.table.tables import TABLES_KEPT, WEIGHED_PER_QUIET_SCAN
 from controller.terminal.physical import PhysicalTable, default_profile
 from hal.profile import load_profile
@@ -92,8 +92,7 @@ def test_groups_by_effect_hold_every_reaching_action_once_in_legal_order() -> No
         for channel in list(board.channel_of.values())[::9]:
             reaching = table.reaching([channel])
             for card in (None, *{action.card for action in reaching}):
-                keep = None if card is None else (lambda action, card=card: action.card == card)
-                groups = table.reaching_groups([channel], keep)
+                groups = table.reaching_groups([channel], card)
                 grouped = [action for group in groups for action in group]
                 assert sorted(grouped, key=position.get) == [a for a in reaching if card in (None, a.card)]
                 assert len(grouped) == len(set(grouped))
@@ -176,7 +175,8 @@ def test_a_tables_cards_are_the_cards_its_actions_play() -> None:
 @pytest.mark.parametrize(("name", "players", "options"), CASES)
 def test_weighing_ahead_weighs_each_effect_once_widest_first(name: str, players: int, options: dict) -> None:
     """`weigh_ahead` leaves the table answering exactly what it answers unweighed, and weighs the
-    widest effects (a Zillo shift carries a part's pieces) first."""
+    widest effects (a Zillo shift carries a part's pieces) first; narrow ones (a move's fields and
+    a home: all of Klotz and Fillit) only where actions play cards."""
     game = GAMES[name]
     states = random_states(name, players, options, games=1, seed=5)[::13]
     board = board_map(load_profile(default_profile(game)), game, states[0], "count")
@@ -192,9 +192,10 @@ def test_weighing_ahead_weighs_each_effect_once_widest_first(name: str, players:
             rounds += 1
         widths = [len(ahead._reach[effect] or ()) for effect in weighed]
         assert widths == sorted(widths, reverse=True)
-        named = [effect for effect, reach in enumerate(ahead._reach) if reach]
-        assert ahead.evaluated == len(named)
-        assert rounds == max(1, -(-len(named) // 5))
+        fewest = 1 if ahead.cards else NARROW_REACH + 1  # narrow effects too where a card lights them all
+        chosen = [effect for effect, reach in enumerate(ahead._reach) if reach and len(reach) >= fewest]
+        assert ahead.evaluated == len(chosen)
+        assert rounds == max(1, -(-len(chosen) // 5))
         for action in ahead.actions:
             assert ahead.mismatch(action) == fresh.mismatch(action)
             assert ahead.footprint(action) == fresh.footprint(action)
