@@ -427,6 +427,19 @@ class Seams:
             return True
         return False
 
+    def in_two_hands(self, channels: frozenset[int], candidates: CandidateTable) -> bool:
+        """Whether pieces gone from `channels` can all be in two hands: each hand holds one field's
+        pieces, or (at most one of them) the pieces one legal move takes away together, such as a
+        Zillo part carried with its pieces (health.py)."""
+        if len(channels) <= 2:
+            return True
+        expected = self.e.observed.expected
+        for action in candidates.reaching_any(channels):
+            together = {channel for channel, value in candidates.mismatch(action) if left(expected[channel], value)}
+            if len(channels - together) <= 1:
+                return True
+        return False
+
     def liftable(self, channel: int, value: int, candidates: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away, or
         that the last move filled while it may still be corrected (its player moving it on)."""

@@ -9,6 +9,12 @@ move explains (docs/tracker.md, "The evidence model"):
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move.
 
+- several wrong channels that all read less than the position has (pieces gone, none put down),
+  more than two hands can hold, held for `stuck_after_ms` with nothing else changing. A hand holds
+  one field's pieces, or the pieces one legal move takes away together (a Zillo part carried with
+  its pieces): fields that two hands cannot have emptied are sensors that failed together (a
+  multiplexer, a cable).
+
 Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
 while the game goes on; its sensor has died, or the piece is gone.
@@ -27,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Cell
-from controller.table.evidence import more
+from controller.table.evidence import left, more
 from controller.table.knocks import Change
 from controller.table.tracker_types import Mismatch, SensorFault
 
@@ -91,13 +97,22 @@ class SensorHealth:
         cells: Mapping[int, Cell],
         held: Callable[[int, int], bool] | None,
         set_deadline: Callable[[int | None], None],
+        in_hands: Callable[[frozenset[int]], bool] | None = None,
     ) -> tuple[SensorFault, ...]:
         """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
-        says whether a reading is a piece the player on turn may hold in the air (None: set-up)."""
+        says whether a reading is a piece the player on turn may hold in the air, `in_hands(channels)`
+        whether pieces gone from those fields can all be in two hands (None: set-up, for both)."""
         faults: list[SensorFault] = []
-        # Judged on its own: a single wrong field, or fields that all read more than the position
-        # has while none reads less (`evidence.more`): no hand is making a move there.
-        alone = len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
+        # Judged on its own: a single wrong field, fields that all read more than the position has
+        # while none reads less (`evidence.more`), or fields that all read less than two hands can
+        # have emptied: no hand is making a move there.
+        handless = (
+            in_hands is not None
+            and len(mismatch) > 2
+            and all(left(expected[channel], value) for channel, value in mismatch)
+            and not in_hands(frozenset(channel for channel, _ in mismatch))
+        )
+        alone = handless or len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]
@@ -107,7 +122,7 @@ class SensorHealth:
             if not dues or timing.now < min(dues):
                 set_deadline(min(dues) if dues else None)
                 continue
-            in_hand = held is not None and held(channel, value)
+            in_hand = held is not None and held(channel, value) and not handless
             if in_hand and (not outlived or timing.now - since < OUTLIVED_MS):
                 set_deadline(since + OUTLIVED_MS if outlived else None)
                 continue

@@ -119,13 +119,18 @@ class Observed:
         return any(channel in self.mismatch for channel in self.debouncer.pending)
 
     def faults(
-        self, now: int, liftable: Liftable | None, set_deadline: Callable[[int | None], None]
+        self,
+        now: int,
+        liftable: Liftable | None,
+        set_deadline: Callable[[int | None], None],
+        in_hands: Callable[[frozenset[int]], bool] | None = None,
     ) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows (health.py); a failed channel leaves the matching at
         once, so the game goes on without it."""
         timing = Timing(now, self.since, self.debouncer.stable_since)
         mismatch = frozenset(self.mismatch.items())
-        faults = self.health.judge(mismatch, timing, self.expected, self.board.cell_of_channel, liftable, set_deadline)
+        cells = self.board.cell_of_channel
+        faults = self.health.judge(mismatch, timing, self.expected, cells, liftable, set_deadline, in_hands)
         if faults and self.health.mask:
             for fault in faults:
                 self.mismatch.pop(fault.channel, None)

@@ -554,8 +554,14 @@ class Tracker:
     def _stuck(self, now: int, candidates: CandidateTable | None = None) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows; a piece that may be lifted for the move under way
         is never one."""
-        held = None if candidates is None else (lambda channel, value: self._seams.liftable(channel, value, candidates))
-        return self.observed.faults(now, held, self._set_deadline)
+        if candidates is None:
+            return self.observed.faults(now, None, self._set_deadline)
+        return self.observed.faults(
+            now,
+            lambda channel, value: self._seams.liftable(channel, value, candidates),
+            self._set_deadline,
+            lambda channels: self._seams.in_two_hands(channels, candidates),
+        )
 
     # --- hints ---------------------------------------------------------------------------------
     def _lifted_hints(self, candidates: CandidateTable) -> dict[Cell, HintKind]:

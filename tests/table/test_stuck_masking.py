@@ -191,3 +191,39 @@ def test_a_capture_declared_while_its_piece_is_in_the_hand_answers_the_boards_qu
     table.place("g12", mover)
     out = table.run(6000)
     assert table.texts(start) == ["f12-g12"] and out.display.mode == "idle" and not out.display.faults
+
+
+MULTIPLEXER = range(80, 96)  # one 16-channel chip of square14: k6 to l7, six pieces on it at the start
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_dead_multiplexer_is_reported_field_by_field_and_the_game_goes_on(model: str) -> None:
+    """Sixteen channels read empty at once: six pieces gone and none put down, more than two hands
+    can hold. Once the board has been quiet for the stuck time, each of the six fields is reported
+    (never a healthy one), and moves elsewhere are taken. Before, the board asked for the six
+    pieces to be put back where they stood until somebody moved."""
+    table = Table(model=model)
+    cells = [table.tracker.board.cell_of_channel[channel] for channel in MULTIPLEXER]
+    occupied = {cell for cell in cells if table.sim.pieces.get(cell)}
+    assert len(occupied) == 6
+    for cell in cells:
+        table.sim.stick(cell, 0)
+    table.run(4500)
+    assert table.output.display.faults == ()  # people may hold pieces a while: not yet
+    table.run(1000)
+    assert {fault.cell for fault in table.output.display.faults} == occupied
+    assert table.output.display.mode == "idle"
+    start = table.now
+    table.carry("c8", "a9")
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == ["c8-a9"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_pieces_two_hands_hold_in_the_air_are_never_a_fault(model: str) -> None:
+    """The player on turn may hold two pieces (one in each hand) as long as they like."""
+    table = Table(model=model)
+    table.lift("c8")
+    table.lift("c7")
+    table.run(12_000)
+    assert table.output.display.faults == ()
