@@ -9,11 +9,11 @@ move explains (docs/tracker.md, "The evidence model"):
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move.
 
-- several wrong channels that all read less than the position has (pieces gone, none put down),
-  more than two hands can hold, held for `stuck_after_ms` with nothing else changing. A hand holds
-  one field's pieces, or the pieces one legal move takes away together (a Zillo part carried with
-  its pieces): fields that two hands cannot have emptied are sensors that failed together (a
-  multiplexer, a cable).
+- wrong channels that read less than the position has and emptied at one moment, at least three,
+  more than two hands hold, once the board has been quiet for `stuck_after_ms`. A hand empties one
+  field at a time, or the fields one legal move takes away together (a Zillo part carried with its
+  pieces): fields emptied together beyond that are sensors that failed together (a multiplexer, a
+  cable), whatever else the board shows (a piece held for the move under way stays the hand's).
 
 Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
@@ -39,6 +39,7 @@ from controller.table.tracker_types import Mismatch, SensorFault
 
 ALONE_MS = 500  # a sensor flip with no other field changing this close in time: no hand made it
 OUTLIVED_MS = 10_000  # a lifted-looking field that outlived a move made elsewhere, this long: a fault
+TOGETHER_MS = 30  # fields that emptied this close in time emptied at one moment (a scan and a bounce)
 
 
 @dataclass(frozen=True)
@@ -104,25 +105,20 @@ class SensorHealth:
         whether pieces gone from those fields can all be in two hands (None: set-up, for both)."""
         faults: list[SensorFault] = []
         # Judged on its own: a single wrong field, fields that all read more than the position has
-        # while none reads less (`evidence.more`), or fields that all read less than two hands can
-        # have emptied: no hand is making a move there.
-        handless = (
-            in_hands is not None
-            and len(mismatch) > 2
-            and all(left(expected[channel], value) for channel, value in mismatch)
-            and not in_hands(frozenset(channel for channel, _ in mismatch))
-        )
-        alone = handless or len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
+        # while none reads less (`evidence.more`), or fields that emptied together beyond what two
+        # hands hold: no hand is making a move there.
+        together = _emptied_together(mismatch, timing.stable_since, expected, in_hands)
+        alone = len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]
-            dues = [timing.quiet_since + self.stuck_after_ms] if alone else []
+            dues = [timing.quiet_since + self.stuck_after_ms] if alone or channel in together else []
             if outlived:
                 dues.append(since + self.stuck_after_ms)
             if not dues or timing.now < min(dues):
                 set_deadline(min(dues) if dues else None)
                 continue
-            in_hand = held is not None and held(channel, value) and not handless
+            in_hand = held is not None and held(channel, value) and channel not in together
             if in_hand and (not outlived or timing.now - since < OUTLIVED_MS):
                 set_deadline(since + OUTLIVED_MS if outlived else None)
                 continue
@@ -131,3 +127,24 @@ class SensorHealth:
             for fault in faults:
                 self.masked[fault.channel] = fault.reading
         return tuple(faults)
+
+
+def _emptied_together(
+    mismatch: Mismatch,
+    stable_since: Sequence[int],
+    expected: Sequence[int],
+    in_hands: Callable[[frozenset[int]], bool] | None,
+) -> frozenset[int]:
+    """The wrong channels that read less than the position and emptied at one moment, at least
+    three of them and more than two hands hold (a hand empties one field at a time, or a part's
+    fields with one move): sensors that failed together. None in set-up (`in_hands` None)."""
+    if in_hands is None:
+        return frozenset()
+    gone = sorted((stable_since[channel], channel) for channel, value in mismatch if left(expected[channel], value))
+    largest: list[int] = []
+    for index, (first, _) in enumerate(gone):
+        moment = [channel for at, channel in gone[index:] if at - first <= TOGETHER_MS]
+        if len(moment) > len(largest):
+            largest = moment
+    group = frozenset(largest)
+    return group if len(group) >= 3 and not in_hands(group) else frozenset()

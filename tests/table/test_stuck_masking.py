@@ -227,3 +227,22 @@ def test_pieces_two_hands_hold_in_the_air_are_never_a_fault(model: str) -> None:
     table.lift("c7")
     table.run(12_000)
     assert table.output.display.faults == ()
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_multiplexer_that_dies_while_a_piece_is_in_the_hand_blames_only_its_own_fields(model: str) -> None:
+    """The fields that emptied at one moment are the chip's; the piece lifted before is the hand's,
+    and its move is taken when it lands."""
+    table = Table(model=model)
+    pieces = table.lift("c8")
+    table.run(700)
+    cells = [table.tracker.board.cell_of_channel[channel] for channel in MULTIPLEXER]
+    occupied = {cell for cell in cells if table.sim.pieces.get(cell)}
+    for cell in cells:
+        table.sim.stick(cell, 0)
+    table.run(5500)
+    assert {fault.cell for fault in table.output.display.faults} == occupied
+    start = table.now
+    table.place("a9", pieces)
+    table.run(600)
+    assert [text for _, text in table.commits(start)] == ["c8-a9"]
