@@ -428,17 +428,12 @@ class Seams:
         return False
 
     def in_two_hands(self, channels: frozenset[int], candidates: CandidateTable) -> bool:
-        """Whether pieces gone from `channels` can all be in two hands: each hand holds one field's
-        pieces, or (at most one of them) the pieces one legal move takes away together, such as a
+        """Whether two hands can have changed `channels` at one moment: each hand lifts or puts down
+        on one field, or (at most one of them) on the fields of one legal move together, such as a
         Zillo part carried with its pieces (health.py)."""
         if len(channels) <= 2:
             return True
-        expected = self.e.observed.expected
-        for action in candidates.reaching_any(channels):
-            together = {channel for channel, value in candidates.mismatch(action) if left(expected[channel], value)}
-            if len(channels - together) <= 1:
-                return True
-        return False
+        return any(len(channels - candidates.channels(action)) <= 1 for action in candidates.reaching_any(channels))
 
     def liftable(self, channel: int, value: int, candidates: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away, or

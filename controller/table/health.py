@@ -9,11 +9,12 @@ move explains (docs/tracker.md, "The evidence model"):
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move.
 
-- wrong channels that read less than the position has and emptied at one moment, at least three,
-  more than two hands hold, once the board has been quiet for `stuck_after_ms`. A hand empties one
-  field at a time, or the fields one legal move takes away together (a Zillo part carried with its
-  pieces): fields emptied together beyond that are sensors that failed together (a multiplexer, a
-  cable), whatever else the board shows (a piece held for the move under way stays the hand's).
+- wrong channels that changed at one moment, at least three, more than two hands can change at
+  once, after the board has been quiet for `stuck_after_ms`. A hand lifts a piece off one field or
+  puts one down at a time, or changes the fields of one legal move together (a Zillo part carried
+  with its pieces): fields changed together beyond that are sensors that failed together (a
+  multiplexer, a cable), whatever else the board shows (a piece held for the move under way stays
+  the hand's).
 
 Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
@@ -33,13 +34,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Cell
-from controller.table.evidence import left, more
+from controller.table.evidence import more
 from controller.table.knocks import Change
 from controller.table.tracker_types import Mismatch, SensorFault
 
 ALONE_MS = 500  # a sensor flip with no other field changing this close in time: no hand made it
 OUTLIVED_MS = 10_000  # a lifted-looking field that outlived a move made elsewhere, this long: a fault
-TOGETHER_MS = 30  # fields that emptied this close in time emptied at one moment (a scan and a bounce)
+TOGETHER_MS = 30  # fields that changed this close in time changed at one moment (a scan and a bounce)
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,12 @@ class SensorHealth:
     ) -> tuple[SensorFault, ...]:
         """The faults the evidence shows now (see the module docstring); `held(channel, reading)`
         says whether a reading is a piece the player on turn may hold in the air, `in_hands(channels)`
-        whether pieces gone from those fields can all be in two hands (None: set-up, for both)."""
+        whether two hands can have changed those fields at once (None: set-up, for both)."""
         faults: list[SensorFault] = []
         # Judged on its own: a single wrong field, fields that all read more than the position has
-        # while none reads less (`evidence.more`), or fields that emptied together beyond what two
-        # hands hold: no hand is making a move there.
-        together = _emptied_together(mismatch, timing.stable_since, expected, in_hands)
+        # while none reads less (`evidence.more`), or fields that changed together beyond what two
+        # hands can do: no hand is making a move there.
+        together = _changed_together(mismatch, timing.stable_since, in_hands)
         alone = len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
@@ -129,21 +130,18 @@ class SensorHealth:
         return tuple(faults)
 
 
-def _emptied_together(
-    mismatch: Mismatch,
-    stable_since: Sequence[int],
-    expected: Sequence[int],
-    in_hands: Callable[[frozenset[int]], bool] | None,
+def _changed_together(
+    mismatch: Mismatch, stable_since: Sequence[int], in_hands: Callable[[frozenset[int]], bool] | None
 ) -> frozenset[int]:
-    """The wrong channels that read less than the position and emptied at one moment, at least
-    three of them and more than two hands hold (a hand empties one field at a time, or a part's
-    fields with one move): sensors that failed together. None in set-up (`in_hands` None)."""
-    if in_hands is None:
+    """The wrong channels that changed at one moment, at least three of them and more than two
+    hands can change at once (a hand lifts or puts down on one field at a time, or on the fields of
+    one legal move together): sensors that failed together. None in set-up (`in_hands` None)."""
+    if in_hands is None or len(mismatch) < 3:
         return frozenset()
-    gone = sorted((stable_since[channel], channel) for channel, value in mismatch if left(expected[channel], value))
+    changed = sorted((stable_since[channel], channel) for channel, _ in mismatch)
     largest: list[int] = []
-    for index, (first, _) in enumerate(gone):
-        moment = [channel for at, channel in gone[index:] if at - first <= TOGETHER_MS]
+    for index, (first, _) in enumerate(changed):
+        moment = [channel for at, channel in changed[index:] if at - first <= TOGETHER_MS]
         if len(moment) > len(largest):
             largest = moment
     group = frozenset(largest)
