@@ -24,8 +24,13 @@ A signed reading that turns from one polarity to the other without passing throu
 other field changing about then, is a fault at once: no hand swaps one piece for another faster than
 the debounce time (a board part carried with its pieces changes many fields together).
 
+A channel whose reading changed CHATTER_CHANGES times within CHATTER_MS chatters: no hand lifts and
+puts down a piece on one field so fast so often (a sensor at the edge of its threshold, a contact
+that rattles). It is a fault at once; its changes no longer count as the board moving (a move
+elsewhere settles and is taken), and it is left out until it has held one reading for CALM_MS.
+
 A faulty channel is reported with its field and (with `mask_stuck`) left out of the matching so
-the game goes on; it is trusted again as soon as its reading changes.
+the game goes on; it is trusted again as soon as its reading changes (a chattering one, once calm).
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ from controller.table.tracker_types import Mismatch, SensorFault
 
 ALONE_MS = 500  # a sensor flip with no other field changing this close in time: no hand made it
 OUTLIVED_MS = 10_000  # a lifted-looking field that outlived a move made elsewhere, this long: a fault
+CHATTER_CHANGES = 6  # a sensor whose reading changed this often (three times there and back)...
+CHATTER_MS = 2_000  # ...within this long chatters
+CALM_MS = 5_000  # a chattering sensor is trusted again once it has held one reading this long
 TOGETHER_MS = 30  # fields that changed this close in time changed at one moment (a scan and a bounce)
 
 
@@ -61,6 +69,8 @@ class SensorHealth:
     masked: dict[int, int] = field(default_factory=dict)  # channel -> the reading it is masked at
     # The last commit: when its move was made (first shown, else committed), and the channels it changed.
     moved: tuple[int, frozenset[int]] | None = None
+    chattering: dict[int, int] = field(default_factory=dict)  # channel -> its last change
+    _recent: dict[int, list[int]] = field(default_factory=dict)  # channel -> its last few changes' times
 
     def committed(self, now: int, channels: frozenset[int]) -> None:
         self.moved = (now, channels)
@@ -85,6 +95,34 @@ class SensorHealth:
                 if self.mask:
                     self.masked[change.channel] = change.after
         return tuple(flipped)
+
+    def chatters(self, changes: Sequence[Change]) -> tuple[int, ...]:
+        """The channels among `changes` found chattering now (masked at their new reading, when
+        masking is on); a change of a channel that chatters already is noted, keeping it out."""
+        found = []
+        for change in changes:
+            channel = change.channel
+            if channel in self.chattering:
+                self.chattering[channel] = change.at
+                continue
+            times = self._recent.setdefault(channel, [])
+            times.append(change.at)
+            del times[:-CHATTER_CHANGES]
+            if len(times) == CHATTER_CHANGES and times[-1] - times[0] <= CHATTER_MS:
+                del self._recent[channel]
+                self.chattering[channel] = change.at
+                found.append(channel)
+                if self.mask:
+                    self.masked[channel] = change.after
+        return tuple(found)
+
+    def calmed(self, now: int) -> tuple[int, ...]:
+        """The chattering channels that have held one reading for CALM_MS: judged as any other
+        channel from now on."""
+        calm = tuple(channel for channel, last in self.chattering.items() if now - last >= CALM_MS)
+        for channel in calm:
+            del self.chattering[channel]
+        return calm
 
     def outlived(self, channel: int, stable_since: Sequence[int]) -> bool:
         """Whether the channel's change is older than the last move, which was made elsewhere."""

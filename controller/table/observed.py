@@ -51,16 +51,26 @@ class Observed:
             self.touched = now
         if not scan.settled:
             return False
-        for channel in self.health.impossible(scan.changes, self.debouncer.stable_since):
+        health = self.health
+        stable = self.debouncer.stable
+        for channel in health.calmed(now):  # held one reading a while: judged as any other again
+            if stable[channel] == self.expected[channel]:
+                self.masked.pop(channel, None)
+            elif channel in self.masked:
+                self.masked[channel] = stable[channel]
+        for channel in health.chatters(scan.changes):
+            mismatch.pop(channel, None)  # a sensor that chatters: left out, and reported
+        chattering = health.chattering
+        changes = [change for change in scan.changes if change.channel not in chattering]
+        for channel in health.impossible(changes, self.debouncer.stable_since):
             mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
         knocked_before = set(self.knocks.overrides)
-        self.knocks.observe(scan.changes, now)
+        self.knocks.observe(changes, now)
         overrides = self.knocks.overrides
-        stable = self.debouncer.stable
         for channel in {*scan.settled, *knocked_before, *overrides}:
             value = overrides.get(channel, stable[channel])
             if channel in self.masked:
-                if value == self.masked[channel]:
+                if value == self.masked[channel] or channel in chattering:
                     continue
                 del self.masked[channel]  # it changed: the sensor is alive again
             if value != self.expected[channel]:
@@ -68,7 +78,10 @@ class Observed:
             else:
                 mismatch.pop(channel, None)
         # The position dates from its last raw change: the debounce time counts towards settling.
-        self.since = self.debouncer.last_change(scan.settled)
+        # A chattering sensor's changes are no hand's.
+        moved = [channel for channel in scan.settled if channel not in chattering]
+        if moved:
+            self.since = self.debouncer.last_change(moved)
         return True
 
     def board_readings(self) -> list[int]:

@@ -248,3 +248,54 @@ def test_a_multiplexer_that_dies_while_a_piece_is_in_the_hand_blames_only_its_ow
     table.place("a9", pieces)
     table.run(600)
     assert [text for _, text in table.commits(start)] == ["c8-a9"]
+
+
+def chatter(table: Table, field: str, ms: int, period: int = 80) -> None:
+    """The sensor under `field` reads a piece and nothing by turns, `period` ms each, for `ms`."""
+    cell, end = CELL(field), table.now + ms
+    while table.now < end:
+        if table.sim.channel_of[cell] in table.sim.noise.stuck:
+            table.sim.unstick(cell)
+        else:
+            table.sim.stick(cell, 1)
+        table.run(period)
+    table.sim.unstick(cell)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_chattering_sensor_is_reported_and_never_holds_a_move_back(model: str) -> None:
+    """No hand lifts and puts down a piece on one field every 80 ms: the sensor chatters. Before, the
+    board never settled while it did, and a move made meanwhile was acknowledged and never taken."""
+    table = Table(model=model)
+    chatter(table, "a14", 1000)
+    assert [fault.cell for fault in table.output.display.faults] == [CELL("a14")]
+    start = table.now
+    pieces = table.lift("c8")
+    chatter(table, "a14", 200)
+    table.place("a9", pieces)
+    placed = table.now
+    chatter(table, "a14", 2000)
+    assert [(at - placed < 400, text) for at, text in table.commits(start)] == [(True, "c8-a9")]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_sensor_that_stopped_chattering_is_trusted_again_once_calm(model: str) -> None:
+    table = Table(model=model)
+    chatter(table, "a14", 1000)
+    assert table.output.display.faults
+    table.run(5200)
+    table.carry("c8", "a9")
+    table.run(600)
+    assert table.output.display.faults == () and table.output.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_piece_lifted_and_put_back_twice_to_look_is_no_chatter(model: str) -> None:
+    table = Table(model=model)
+    for _ in range(2):
+        pieces = table.lift("c8")
+        table.run(300)
+        table.place("c8", pieces)
+        table.run(300)
+    table.run(300)
+    assert table.output.display.faults == () and table.output.display.mode == "idle"
