@@ -7,8 +7,7 @@ move explains (docs/tracker.md, "The evidence model"):
   several wrong channels that all read more than the position has (none reads less): pieces do not
   come from nowhere, so no hand is making a move there (two sensors that stuck one after the other);
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
-  not part of it) and has held for `stuck_after_ms`: it is nobody's move.
-
+  not part of it) and has held for `stuck_after_ms`: it is nobody's move;
 - wrong channels that changed at one moment, at least three, more than two hands can change at
   once, after the board has been quiet for `stuck_after_ms`. A hand lifts a piece off one field or
   puts one down at a time, or changes the fields of one legal move together (a Zillo part carried
