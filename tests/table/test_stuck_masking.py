@@ -2,7 +2,13 @@
 
 import pytest
 
+from controller.games import GAMES
+from controller.games.zillo import Shift
 from controller.table.tracker import SensorFault
+from controller.terminal.physical import default_profile
+from hal.profile import load_profile
+from tests.games.test_action_reach import random_states
+from tests.table.scripted import ScriptedTable
 from tests.table.test_tracker_klotz import CELL, MODELS, SQUARE14, Table, move
 
 
@@ -299,3 +305,36 @@ def test_a_piece_lifted_and_put_back_twice_to_look_is_no_chatter(model: str) -> 
         table.run(300)
     table.run(300)
     assert table.output.display.faults == () and table.output.display.mode == "idle"
+
+
+def test_a_zillo_part_lifted_with_its_pieces_is_one_hand_not_a_fault() -> None:
+    """A shift carries a part with its pieces: every field of it empties in one scan, and the
+    player may hold it as long as they like. One legal move empties those fields together, so one
+    hand may have done it (hands are two)."""
+    game = GAMES["zillo"]
+    profile = load_profile(default_profile(game))
+    tried = 0
+    for seed in range(6):
+        for state in random_states("zillo", 2, {"hands": "dealt"}, games=1, seed=seed)[::5]:
+            if state.is_terminal():
+                continue
+            occ = state.occupancy()
+            for action in state.legal_actions():
+                if not isinstance(action, Shift):
+                    continue
+                after = state.occupancy_after(action)
+                origins = [c for c in occ if occ[c] and after.get(c, ()) != occ[c]]
+                if len(origins) < 3:
+                    continue
+                table = ScriptedTable(game, state, profile, "count")
+                table.run(500)
+                held = {c: table.sim.lift(c, len(table.sim.pieces.get(c, ()))) for c in origins}
+                table.run(6500)
+                assert table.output.display.faults == (), (state.action_to_str(action), table.output.display.faults)
+                for c in origins:
+                    table.sim.place(c, held[c])
+                table.run(600)
+                assert table.output.display.faults == ()
+                tried += 1
+                break
+    assert tried
