@@ -1,4 +1,5 @@
-"""A stuck sensor is reported and left out of the matching, so the game goes on where it can."""
+"""A failed sensor (stuck, dead or stuck with its whole chip, chattering) is reported and left out of
+the matching, so the game goes on where it can; hands (two of them) never are."""
 
 import pytest
 
