@@ -20,9 +20,11 @@ from sim.board import SimBoard
 from sim.hands import HandStep, VirtualHands
 
 KNOCK_SLIDE_MS = (5, 30)  # a knocked piece leaves its field and lands beside it almost at once
-FAULT_KINDS = ("dead", "stuck", "loose")
+FAULT_KINDS = ("dead", "stuck", "loose")  # the high mix's; `chip` and `chatter` are set by tests
 LOOSE_DROP_MS = (30, 800)  # a loose contact reads nothing for this long...
 LOOSE_GAP_MS = (1_000, 8_000)  # ...then what stands there for this long, and again
+CHATTER_MS = (40, 150)  # a chattering sensor reads a piece and nothing by turns, this long each
+CHIP_CHANNELS = 16  # a multiplexer chip's channels: one that dies takes them all
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class FaultOnset:
     """A sensor that fails at `at`: `dead` reads nothing, `stuck` reads a piece, whatever stands there;
     `loose` (a contact that comes and goes) reads nothing now and then, for moments. A loose contact
     shows only under a piece: it comes loose under a field that holds one when it sets in (`cell`
-    if that does)."""
+    if that does). `chatter` reads a piece and nothing by turns, every few scans, from then on;
+    `chip`: the multiplexer chip of `cell`'s channel dies, and every field on it reads nothing."""
 
     at: int
     cell: Cell
@@ -58,6 +61,25 @@ class LooseContact:
 
 
 @dataclass
+class Chatter:
+    """A sensor that reads a piece and nothing by turns, from its onset to the end of the game."""
+
+    cell: Cell
+    rng: random.Random
+    next_at: int  # when it next turns
+    on: bool = False
+
+    def due(self, now: int, board: SimBoard) -> None:
+        while self.next_at <= now:
+            if self.on:
+                board.unstick(self.cell)
+            else:
+                board.stick(self.cell, 1)
+            self.on = not self.on
+            self.next_at += self.rng.randint(*CHATTER_MS)
+
+
+@dataclass
 class Mishaps:
     """Disturbances due at absolute times, applied before each scan (`before_scan`)."""
 
@@ -66,6 +88,7 @@ class Mishaps:
     steps: list[tuple[int, HandStep]] = field(default_factory=list)
     faults: list[FaultOnset] = field(default_factory=list)
     loose: list[LooseContact] = field(default_factory=list)
+    chatter: list[Chatter] = field(default_factory=list)
 
     @property
     def pending(self) -> bool:
@@ -87,11 +110,33 @@ class Mishaps:
             onset = self.faults.pop(0)
             if onset.kind == "loose":
                 self.loose.append(self._come_loose(onset))
+            elif onset.kind == "chatter":
+                self.chatter.append(Chatter(onset.cell, random.Random(onset.at), onset.at))
+            elif onset.kind == "chip":
+                for cell in self._chip_of(onset):
+                    self.board.stick(cell, 0)
             else:
                 self.board.stick(onset.cell, 0 if onset.kind == "dead" else 1)
             self.counts[onset.kind] += 1
         for contact in self.loose:
             contact.due(now, self.board)
+        for sensor in self.chatter:
+            sensor.due(now, self.board)
+
+    def _chip_of(self, onset: FaultOnset) -> list[Cell]:
+        """The fields on the chip of `onset.cell`'s channel, or if no piece stands on any of them,
+        on the chip of a field that holds one (a dead chip shows only under pieces)."""
+        channel_of = self.board.channel_of
+
+        def chip(cell: Cell) -> list[Cell]:
+            first = channel_of[cell] // CHIP_CHANNELS * CHIP_CHANNELS
+            return [field for field, channel in channel_of.items() if first <= channel < first + CHIP_CHANNELS]
+
+        fields = chip(onset.cell)
+        if any(self.board.pieces.get(cell) for cell in fields):
+            return fields
+        held = sorted(cell for cell, pieces in self.board.pieces.items() if pieces and cell in channel_of)
+        return chip(random.Random(onset.at).choice(held)) if held else fields
 
     def _come_loose(self, onset: FaultOnset) -> LooseContact:
         rng = random.Random(onset.at)

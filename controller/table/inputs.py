@@ -17,7 +17,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow
 from controller.table.decisions import Choice, Commit, TakeBack
-from controller.table.evidence import more
+from controller.table.evidence import came, left, more
 from controller.table.tracker_types import TAKEBACK, Mismatch
 from hal.protocols import InputEvent
 
@@ -147,24 +147,39 @@ class Inputs:
         return Outcome(Commit(action, "declare"), missed=missed)
 
     def _doubt(self, text: str, action: Action, shown: Mismatch, board: Board) -> Outcome:
-        """A declared move the board contradicts. When one field of the move alone reads otherwise
-        (another legal move may fit the board better), the person at the table may know that its
-        sensor has failed: the board says which field, and the same declaration again, on the same
-        board, takes the move with that field left out. Anything else: make it on the board first."""
+        """A declared move the board contradicts. When one field of the move alone reads otherwise,
+        the person at the table may know that its sensor has failed: the board says which field,
+        and the same declaration again, on the same board, takes the move with that field left out.
+        So too where the one field is one the move puts a piece on, reading as before the move,
+        while the rest of the move shows it and every other field that differs lost a piece (no
+        piece went there, and none came from there: the move's own fields show where it left):
+        sensors that failed together (a chip under both), or a piece held; the board names them
+        all, and those beside the move are judged on their own afterwards. Anything else (a field
+        the piece should have left still full, a piece arrived elsewhere): make it on the board
+        first."""
         evidence = frozenset(board.mismatch.items())
         differing = _differing(shown, evidence)
+        moved = {channel for channel, _ in shown}
+        off = differing & moved
         refused = Outcome(message=f"{text}: the board does not show this move; make it on the board first")
-        if len(differing) != 1 or not any(channel in differing for channel, _ in shown):
+        if len(off) != 1 or not (differing == off or _unseen_landing(off, shown, differing - moved, board)):
             self._doubted = None
             return refused
-        (channel,) = differing
+        (channel,) = off
         if self._doubted == (text, channel, evidence):
             self._doubted = None
             return Outcome(Commit(action, "declare"), missed={channel: board.stable[channel]})
         self._doubted = (text, channel, evidence)
         field = board.field_name(channel)
+        others = sorted(differing - off)
+        if not others:
+            return Outcome(
+                message=f"{text}: {field} does not show this move; if its sensor has failed, declare {text} again"
+            )
+        names = ", ".join(board.field_name(other) for other in others)
         return Outcome(
-            message=f"{text}: {field} does not show this move; if its sensor has failed, declare {text} again"
+            message=f"{text}: {field} does not show this move and {names} lost a piece; "
+            f"if their sensors have failed, declare {text} again"
         )
 
     def _declared_instead(self, text: str, board: Board) -> Outcome | None:
@@ -250,6 +265,20 @@ def _one_field_off(
     if (channel, board.stable[channel]) in shown:
         return {}  # its sensor reads the move: the board held an older reading there (a knock it kept)
     return {channel: board.stable[channel]}
+
+
+def _unseen_landing(off: set[int], shown: Mismatch, others: set[int], board: Board) -> bool:
+    """Whether the one field of a declared move that reads otherwise is one the move puts a
+    piece on, reading as before the move, and every other field that differs (`others`) lost a
+    piece (`_doubt`)."""
+    expected = board.candidates_of(board.state).expected
+    (channel,) = off
+    arrives = came(expected[channel], dict(shown)[channel])
+    return (
+        arrives
+        and board.stable[channel] == expected[channel]
+        and all(left(expected[other], board.stable[other]) for other in others)
+    )
 
 
 def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:

@@ -339,3 +339,41 @@ def test_a_zillo_part_lifted_with_its_pieces_is_one_hand_not_a_fault() -> None:
                 tried += 1
                 break
     assert tried
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_declared_move_whose_landing_and_a_field_beside_read_empty_is_taken_when_said_twice(model: str) -> None:
+    """The piece left c8 and landed on a9, whose sensor died with b9's under a piece that stands
+    (one chip): the move's own departure shows it, and the only other field that differs lost a
+    piece, so neither can be where the piece went or came from. The board names both fields, and
+    the same declaration again takes the move; b9 is judged on its own afterwards."""
+    table = Table(model=model)
+    table.sim.stick(CELL("a9"), 0)
+    table.sim.stick(CELL("c7"), 0)
+    table.run(300)
+    start = table.now
+    table.carry("c8", "a9")
+    table.run(3000)
+    assert table.commits(start) == []
+    out = table.declare("c8-a9")
+    assert out.happened.messages == (
+        "c8-a9: a9 does not show this move and c7 lost a piece; if their sensors have failed, declare c8-a9 again",
+    )
+    out = table.declare("c8-a9")
+    assert [text for _, text in table.commits(start)] == ["c8-a9"]
+    table.run(10_000)  # c7 may be a piece in a hand: reported once it outlived the move and lasted 10 s
+    assert {fault.cell for fault in table.output.display.faults} == {CELL("a9"), CELL("c7")}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_declared_move_whose_landing_reads_empty_while_a_piece_arrived_elsewhere_is_refused(model: str) -> None:
+    """The piece went to b9 (it shows there), not to a9: no failed sensor explains that."""
+    table = Table(model=model)
+    table.sim.stick(CELL("c7"), 0)
+    start = table.now
+    table.carry("c8", "b9")
+    table.run(3000)
+    table.declare("c8-a9")
+    out = table.declare("c8-a9")
+    assert out.happened.messages == ("c8-a9: the board does not show this move; make it on the board first",)
+    assert table.commits(start) == [] or [text for _, text in table.commits(start)] == ["c8-b9"]
