@@ -58,9 +58,9 @@ class Inputs:
 
     def __init__(self, choice: Confirmation) -> None:
         self.choice = choice
-        # A declared move one of whose fields reads otherwise, doubted once: (its text, that field's
-        # channel, the board's evidence then). The same declaration on the same board takes it.
-        self._doubted: tuple[str, int, frozenset[tuple[int, int]]] | None = None
+        # A declared move some of whose fields read otherwise, doubted once: (its text, those fields'
+        # channels, the board's evidence then). The same declaration on the same board takes it.
+        self._doubted: tuple[str, frozenset[int], frozenset[tuple[int, int]]] | None = None
 
     def handle(self, event: InputEvent, board: Board) -> Outcome:
         if event.kind == "button":
@@ -142,43 +142,55 @@ class Inputs:
         shown = board.unmasked(candidates.mismatch(action))
         missed = {} if _then_a_move(action, candidates, board) else _one_field_off(shown, board, candidates)
         if missed is None:
-            return self._doubt(text, action, shown, board)
+            evidence = frozenset(board.mismatch.items())
+            doubted = self._doubt(text, action, shown, evidence, candidates.expected, board)
+            return doubted or Outcome(message=f"{text}: the board does not show this move; make it on the board first")
         self._doubted = None
         return Outcome(Commit(action, "declare"), missed=missed)
 
-    def _doubt(self, text: str, action: Action, shown: Mismatch, board: Board) -> Outcome:
-        """A declared move the board contradicts. When one field of the move alone reads otherwise,
-        the person at the table may know that its sensor has failed: the board says which field,
-        and the same declaration again, on the same board, takes the move with that field left out.
-        So too where the one field is one the move puts a piece on, reading as before the move,
-        while the rest of the move shows it and every other field that differs lost a piece (no
-        piece went there, and none came from there: the move's own fields show where it left):
-        sensors that failed together (a chip under both), or a piece held; the board names them
-        all, and those beside the move are judged on their own afterwards. Anything else (a field
-        the piece should have left still full, a piece arrived elsewhere): make it on the board
-        first."""
-        evidence = frozenset(board.mismatch.items())
+    def _doubt(
+        self,
+        text: str,
+        choice: Action | Correction,
+        shown: Mismatch,
+        evidence: Mismatch,
+        expected: tuple[int, ...],
+        board: Board,
+        window: CorrectionWindow | None = None,
+    ) -> Outcome | None:
+        """A declared move the board contradicts (`shown`: the move's changes, `evidence`: the
+        board's, both against the position it is played in, whose readings are `expected`). When
+        one field of the move alone reads otherwise, the person at the table may know that its
+        sensor has failed: the board says which field, and the same declaration again, on the same
+        board, takes the move with that field left out. So too where the fields that read otherwise
+        are ones the move puts a piece on, reading as before the move, while the rest of the move
+        shows it and every other field that differs lost a piece (no piece went there, and none came
+        from there: the move's own fields show where it left): sensors that failed together (a chip
+        under them), or a piece held; the board names them all, leaves the move's out, and those
+        beside the move are judged on their own afterwards. None for anything else (a field the
+        piece should have left still full, a piece arrived elsewhere): the board does not show the
+        move."""
         differing = _differing(shown, evidence)
         moved = {channel for channel, _ in shown}
-        off = differing & moved
-        refused = Outcome(message=f"{text}: the board does not show this move; make it on the board first")
-        if len(off) != 1 or not (differing == off or _unseen_landing(off, shown, differing - moved, board)):
+        off = frozenset(differing & moved)
+        one = len(off) == 1 and differing == off
+        if not off or not (one or _unseen_landings(off, shown, differing - moved, board, expected)):
             self._doubted = None
-            return refused
-        (channel,) = off
-        if self._doubted == (text, channel, evidence):
+            return None
+        if self._doubted == (text, off, evidence):
             self._doubted = None
-            return Outcome(Commit(action, "declare"), missed={channel: board.stable[channel]})
-        self._doubted = (text, channel, evidence)
-        field = board.field_name(channel)
+            missed = {channel: board.stable[channel] for channel in off}
+            return Outcome(Commit(choice, "declare"), missed=missed, window=window)
+        self._doubted = (text, off, evidence)
+        fields = _names([board.field_name(channel) for channel in sorted(off)])
         others = sorted(differing - off)
-        if not others:
+        if one:
             return Outcome(
-                message=f"{text}: {field} does not show this move; if its sensor has failed, declare {text} again"
+                message=f"{text}: {fields} does not show this move; if its sensor has failed, declare {text} again"
             )
-        names = ", ".join(board.field_name(other) for other in others)
+        lost = f" and {_names([board.field_name(other) for other in others])} lost a piece" if others else ""
         return Outcome(
-            message=f"{text}: {field} does not show this move and {names} lost a piece; "
+            message=f"{text}: {fields} {'does' if len(off) == 1 else 'do'} not show this move{lost}; "
             f"if their sensors have failed, declare {text} again"
         )
 
@@ -202,11 +214,11 @@ class Inputs:
         if not before_table.is_legal(meant) or not window.alternatives([meant]):
             return None
         shown = board.unmasked(before_table.mismatch(meant))
-        missed = _one_field_off(
-            shown, board, board.candidates_of(board.state), board.against(before_table.expected), before_table.expected
-        )
+        evidence = board.against(before_table.expected)
+        missed = _one_field_off(shown, board, board.candidates_of(board.state), evidence, before_table.expected)
         if missed is None:
-            return None
+            return self._doubt(text, Correction(meant), shown, evidence, before_table.expected, board, window)
+        self._doubted = None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
 
@@ -267,18 +279,26 @@ def _one_field_off(
     return {channel: board.stable[channel]}
 
 
-def _unseen_landing(off: set[int], shown: Mismatch, others: set[int], board: Board) -> bool:
-    """Whether the one field of a declared move that reads otherwise is one the move puts a
-    piece on, reading as before the move, and every other field that differs (`others`) lost a
-    piece (`_doubt`)."""
-    expected = board.candidates_of(board.state).expected
-    (channel,) = off
-    arrives = came(expected[channel], dict(shown)[channel])
+def _unseen_landings(
+    off: frozenset[int], shown: Mismatch, others: set[int], board: Board, expected: tuple[int, ...]
+) -> bool:
+    """Whether the fields of a declared move that read otherwise (`off`) are all ones the move
+    puts a piece on, reading as before the move (the position's `expected` readings), while some
+    field of the move shows it, and every other field that differs (`others`) lost a piece
+    (`_doubt`)."""
+    move = dict(shown)
     return (
-        arrives
-        and board.stable[channel] == expected[channel]
+        len(off) < len(move)
+        and all(
+            came(expected[channel], move[channel]) and board.stable[channel] == expected[channel] for channel in off
+        )
         and all(left(expected[other], board.stable[other]) for other in others)
     )
+
+
+def _names(fields: list[str]) -> str:
+    """Fields in words: "a9", "a9 and c7", "a9, b9 and c7"."""
+    return fields[0] if len(fields) == 1 else f"{', '.join(fields[:-1])} and {fields[-1]}"
 
 
 def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:

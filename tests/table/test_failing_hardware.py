@@ -33,3 +33,28 @@ def test_games_on_failing_hardware_take_every_move_right_and_end(
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, model, "high")
     assert stats.behaviours[kind] == 1
     assert stats.wrong_commits == 0 and final.is_terminal(), (stats.wrong_commits, stats.missed)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(
+    ("game", "players", "seed", "at", "field"),
+    [
+        # The pawn was let go on a legal field long enough to be taken there, and moved on to the
+        # one meant just as the chip under it died: the correction is declared, past the dead
+        # landing and a dead field beside it (before: a wrong commit, and the game stopped).
+        ("fillit", 2, 0, 38_105, "c6"),
+        # A Zillo part turned onto two fields of the dead chip: the shift is declared, both its
+        # unseen landings named (before: refused, and the game stopped).
+        ("zillo", 3, 5, 8_530, "j4"),
+    ],
+)
+def test_moves_made_onto_a_chip_that_died_are_taken_when_declared_twice(
+    monkeypatch: pytest.MonkeyPatch, model: str, game: str, players: int, seed: int, at: int, field: str
+) -> None:
+    rules = load_game(game)
+    cell = rules.parse_cell(field)
+    monkeypatch.setattr(physical, "fault_onsets", lambda rate, cells, seed: [FaultOnset(at, cell, "chip")])
+    profile = load_profile(physical.default_profile(rules))
+    stats, final = play_physical_game(rules, players, seed, "greedy", profile, model, "high")
+    assert stats.behaviours["declared_unseen"] >= 1
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
