@@ -275,10 +275,13 @@ class Performance:
         return landing.cell
 
     def _not_taken(self, output: TrackerOutput) -> bool:
-        """Whether the board shows nothing of this move: no match, a question about other moves, or
-        no change at all (every field of the move under a failed sensor or a stack)."""
+        """Whether the board shows nothing of this move: no match, a question about other moves (a
+        take-back offered, where the move's landing is under a failed sensor and its departure is
+        the last move undone), or no change at all (every field of the move under a failed sensor
+        or a stack)."""
         mode = output.display.mode
-        asked_other = mode == "confirm" and not offered(self.action, output.display, self.before)
+        other = mode == "confirm" and not offered(self.action, output.display, self.before)
+        asked_other = mode == "takeback" or other
         unseen = mode == "idle" and not self._board_took_something
         return mode in ("moving", "guidance") or asked_other or unseen
 

@@ -39,6 +39,7 @@ class CandidateTable:
         "_effect",
         "_effects",
         "_footprints",
+        "_hidden",
         "_invisible",
         "_legal",
         "_matches",
@@ -82,6 +83,7 @@ class CandidateTable:
         self._successor: dict[Action, State] = {}
         self._matches: dict[tuple[Mismatch, frozenset[int]], list[Action]] = {}
         self._invisible: list[Action] | None = None
+        self._hidden: dict[frozenset[int], list[Action]] = {}  # masked channels -> the actions they hide
         self._unweighed: list[int] | None = None  # effects `weigh_ahead` has still to weigh, last first
 
     # --- the legal actions and where they reach ----------------------------------------------------
@@ -363,6 +365,15 @@ class CandidateTable:
         if self._invisible is None:
             self._invisible = [action for action in self.actions if not self.mismatch(action)]
         return self._invisible
+
+    def hidden(self, masked: Collection[int]) -> list[Action]:
+        """The actions no trusted sensor sees: every field whose reading they change is one of the
+        `masked` channels (failed sensors). Weighs every action, once per set of failed sensors."""
+        key = frozenset(masked)
+        found = self._hidden.get(key)
+        if found is None:
+            found = self._hidden[key] = [action for action in self.actions if not unmasked(self.mismatch(action), key)]
+        return found
 
     @property
     def evaluated(self) -> int:

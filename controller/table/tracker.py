@@ -386,12 +386,18 @@ class Tracker:
         return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
 
     def _unseen_hands(self, decision: Shown) -> frozenset[int]:
-        """Where the move shown or asked about puts a piece on a failed sensor's field (knocks.py)."""
-        if not self.observed.masked or not isinstance(decision, Acknowledge | Ask):
+        """Where the move shown or asked about puts a piece on a failed sensor's field, or with
+        nothing shown, where a move no trusted sensor sees may be putting one (knocks.py)."""
+        masked = self.observed.masked
+        if not masked or not isinstance(decision, Acknowledge | Ask | Idle):
             return frozenset()
-        actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
-        prints = [self.candidates_of(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
-        return hands_unseen(prints, self.board.channel_of, self.observed.masked)
+        if isinstance(decision, Idle):
+            candidates = self.candidates_of(self._state)
+            prints = [candidates.footprint(action) for action in candidates.hidden(masked)]
+        else:
+            actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
+            prints = [self.candidates_of(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
+        return hands_unseen(prints, self.board.channel_of, masked)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:

@@ -58,3 +58,28 @@ def test_moves_made_onto_a_chip_that_died_are_taken_when_declared_twice(
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, model, "high")
     assert stats.behaviours["declared_unseen"] >= 1
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("seed", "at", "field"),
+    [
+        # A capture whose every field is on the dead chip is invisible; the hand making it knocked
+        # a piece beside the captured one's home, one field over. No placement anchored the knock,
+        # so it was taken as the player's move (a wrong commit): with nothing shown, a move no
+        # trusted sensor sees may be under way, and its fields are where hands may be at work.
+        (8, 35_771, "j11"),
+        # A move onto a dead field that the chip took while it stood empty, from the field the last
+        # capture sent the piece home to: the board shows the position before that capture, and
+        # offers a take-back; the player says the move (before, the hands waited for ever).
+        (10, 27_367, "m10"),
+    ],
+)
+def test_klotz_games_on_a_dead_chip_with_invisible_moves_take_every_move_right(
+    monkeypatch: pytest.MonkeyPatch, seed: int, at: int, field: str
+) -> None:
+    rules = load_game("klotz")
+    cell = rules.parse_cell(field)
+    monkeypatch.setattr(physical, "fault_onsets", lambda rate, cells, seed: [FaultOnset(at, cell, "chip")])
+    profile = load_profile(physical.default_profile(rules))
+    stats, final = play_physical_game(rules, 2, seed, "greedy", profile, "binary", "high")
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
