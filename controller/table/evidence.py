@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from controller.table.tracker_types import Mismatch
 
 ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
+CARRY_MS = 60  # the least time a hand takes to lift a piece, carry it past the next field and put it down
 APART_MS = 500  # an old change this much older than every other change is not part of their move
 
 
@@ -77,7 +78,10 @@ def in_order(
     """Whether a one-piece move with this evidence could have happened in the order the sensors saw:
     its landing field did not fill before its origin emptied (by more than the bounce of a lift,
     for a piece that may have slid to the field beside; `beside` tells which fields neighbour), and
-    a piece carried further did not land in the very scan it left, unless a scanner outage hid when.
+    a piece carried further landed at least CARRY_MS after it left (less the bounce that may have
+    dated the lift late), unless a scanner outage hid when: no hand carries a piece across fields
+    faster (a field that empties as a sensor dies, just before a piece lands three fields away, is
+    not that piece's departure).
     Judged on the latest the landing may have been. Moves of several pieces (a capture sent home, a
     board part carried) are not judged here."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
@@ -88,7 +92,7 @@ def in_order(
     carried = beside is not None and not beside(departure, arrival)
     landed, lifted = dating.until[arrival], dating.since[departure]
     if carried and departure not in dating.unsure and arrival not in dating.unsure:
-        return landed > lifted
+        return landed - lifted >= CARRY_MS - ORDER_SLACK_MS
     return landed >= lifted - (0 if carried else ORDER_SLACK_MS)
 
 

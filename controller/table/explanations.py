@@ -53,12 +53,12 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
 
 
 def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
-    """The actions whose pieces could have moved in the order the sensors saw: one piece cannot land
-    before it left (evidence.py)."""
+    """The actions whose pieces could have moved in the order the sensors saw: one piece (or one
+    stack, carried as one) cannot land before it left, nor fly (evidence.py)."""
     return [
         action
         for action in actions
-        if len(candidates.footprint(action).moves) != 1
+        if len({(move.origin, move.target) for move in candidates.footprint(action).moves}) != 1
         or in_order(scene.unmasked(candidates.mismatch(action)), scene.expected, scene.dating, scene.beside)
     ]
 

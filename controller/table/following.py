@@ -16,7 +16,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
-from controller.table.evidence import in_order, left, older_apart
+from controller.table.evidence import came, in_order, left, older_apart
 from controller.table.explanations import Scene, in_turn, set_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
@@ -428,12 +428,22 @@ class Seams:
         return False
 
     def in_two_hands(self, channels: frozenset[int], candidates: CandidateTable) -> bool:
-        """Whether two hands can have changed `channels` at one moment: each hand lifts or puts down
-        on one field, or (at most one of them) on the fields of one legal move together, such as a
-        Zillo part carried with its pieces (health.py)."""
-        if len(channels) <= 2:
+        """Whether hands can have changed `channels` at one moment (health.py). A piece slid (or
+        bumped) one field empties one and fills the one beside it; the rest, two hands: each lifts
+        or puts down on one field, or (at most one of them) on the fields of one legal move
+        together, such as a Zillo part carried with its pieces."""
+        observed = self.e.observed
+        expected, readings, beside = observed.expected, observed.mismatch, observed.knocks.beside
+        rest = set(channels)
+        for gone in sorted(channel for channel in channels if left(expected[channel], readings[channel])):
+            landing = next(
+                (c for c in sorted(rest) if c != gone and beside(gone, c) and came(expected[c], readings[c])), None
+            )
+            if landing is not None and gone in rest:
+                rest -= {gone, landing}
+        if len(rest) <= 2:
             return True
-        return any(len(channels - candidates.channels(action)) <= 1 for action in candidates.reaching_any(channels))
+        return any(len(rest - candidates.channels(action)) <= 1 for action in candidates.reaching_any(rest))
 
     def liftable(self, channel: int, value: int, candidates: CandidateTable) -> bool:
         """Whether the reading is a piece lifted off the field that some legal move takes away, or

@@ -9,11 +9,10 @@ move explains (docs/tracker.md, "The evidence model"):
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move;
 - wrong channels that changed at one moment, at least three, more than two hands can change at
-  once, after the board has been quiet for `stuck_after_ms`. A hand lifts a piece off one field or
-  puts one down at a time, or changes the fields of one legal move together (a Zillo part carried
-  with its pieces): fields changed together beyond that are sensors that failed together (a
-  multiplexer, a cable), whatever else the board shows (a piece held for the move under way stays
-  the hand's).
+  once: at once. A hand lifts a piece off one field or puts one down at a time, or changes the
+  fields of one legal move together (a Zillo part carried with its pieces): fields changed together
+  beyond that are sensors that failed together (a multiplexer, a cable), whatever else the board
+  shows (a piece held for the move under way stays the hand's).
 
 Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
@@ -150,7 +149,9 @@ class SensorHealth:
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
             since = timing.stable_since[channel]
-            dues = [timing.quiet_since + self.stuck_after_ms] if alone or channel in together else []
+            dues = [timing.quiet_since + self.stuck_after_ms] if alone else []
+            if channel in together:
+                dues.append(timing.now)  # no hands: failed at once
             if outlived:
                 dues.append(since + self.stuck_after_ms)
             if not dues or timing.now < min(dues):

@@ -17,7 +17,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow
 from controller.table.decisions import Choice, Commit, TakeBack
-from controller.table.evidence import came, left, more
+from controller.table.evidence import left, more
 from controller.table.tracker_types import TAKEBACK, Mismatch
 from hal.protocols import InputEvent
 
@@ -143,7 +143,8 @@ class Inputs:
         missed = {} if _then_a_move(action, candidates, board) else _one_field_off(shown, board, candidates)
         if missed is None:
             evidence = frozenset(board.mismatch.items())
-            doubted = self._doubt(text, action, shown, evidence, candidates.expected, board)
+            fields = candidates.channels(action)
+            doubted = self._doubt(text, action, shown, fields, evidence, candidates.expected, board)
             return doubted or Outcome(message=f"{text}: the board does not show this move; make it on the board first")
         self._doubted = None
         return Outcome(Commit(action, "declare"), missed=missed)
@@ -153,28 +154,31 @@ class Inputs:
         text: str,
         choice: Action | Correction,
         shown: Mismatch,
+        fields: frozenset[int],
         evidence: Mismatch,
         expected: tuple[int, ...],
         board: Board,
         window: CorrectionWindow | None = None,
     ) -> Outcome | None:
         """A declared move the board contradicts (`shown`: the move's changes, `evidence`: the
-        board's, both against the position it is played in, whose readings are `expected`). When
+        board's, both against the position it is played in, whose readings are `expected`;
+        `fields`: the channels of every field the move moves a piece off or onto, whether or not
+        its reading changes there: a Catcher left on a stack under a presence sensor). When
         one field of the move alone reads otherwise, the person at the table may know that its
         sensor has failed: the board says which field, and the same declaration again, on the same
         board, takes the move with that field left out. So too where the fields that read otherwise
-        are ones the move puts a piece on, reading as before the move, while the rest of the move
-        shows it and every other field that differs lost a piece (no piece went there, and none came
-        from there: the move's own fields show where it left): sensors that failed together (a chip
-        under them), or a piece held; the board names them all, leaves the move's out, and those
-        beside the move are judged on their own afterwards. None for anything else (a field the
-        piece should have left still full, a piece arrived elsewhere): the board does not show the
-        move."""
+        all read fewer pieces than the move leaves there (its landing reading as before it, a stack
+        it leaves reading empty), while the rest of the move shows it and every other field that
+        differs lost a piece (no piece went there, and none came from there: the move's own fields
+        show where it left): sensors that failed together (a chip under them), or a piece held; the
+        board names them all, leaves the move's out, and those beside the move are judged on their
+        own afterwards. None for anything else (a field the piece should have left still full, a
+        piece arrived elsewhere): the board does not show the move."""
         differing = _differing(shown, evidence)
-        moved = {channel for channel, _ in shown}
+        moved = fields | {channel for channel, _ in shown}
         off = frozenset(differing & moved)
         one = len(off) == 1 and differing == off
-        if not off or not (one or _unseen_landings(off, shown, differing - moved, board, expected)):
+        if not off or not (one or _sensors_lost(off, shown, differing - moved, board, expected)):
             self._doubted = None
             return None
         if self._doubted == (text, off, evidence):
@@ -182,15 +186,15 @@ class Inputs:
             missed = {channel: board.stable[channel] for channel in off}
             return Outcome(Commit(choice, "declare"), missed=missed, window=window)
         self._doubted = (text, off, evidence)
-        fields = _names([board.field_name(channel) for channel in sorted(off)])
+        named = _names([board.field_name(channel) for channel in sorted(off)])
         others = sorted(differing - off)
         if one:
             return Outcome(
-                message=f"{text}: {fields} does not show this move; if its sensor has failed, declare {text} again"
+                message=f"{text}: {named} does not show this move; if its sensor has failed, declare {text} again"
             )
         lost = f" and {_names([board.field_name(other) for other in others])} lost a piece" if others else ""
         return Outcome(
-            message=f"{text}: {fields} {'does' if len(off) == 1 else 'do'} not show this move{lost}; "
+            message=f"{text}: {named} {'does' if len(off) == 1 else 'do'} not show this move{lost}; "
             f"if their sensors have failed, declare {text} again"
         )
 
@@ -217,7 +221,8 @@ class Inputs:
         evidence = board.against(before_table.expected)
         missed = _one_field_off(shown, board, board.candidates_of(board.state), evidence, before_table.expected)
         if missed is None:
-            return self._doubt(text, Correction(meant), shown, evidence, before_table.expected, board, window)
+            fields = before_table.channels(meant)
+            return self._doubt(text, Correction(meant), shown, fields, evidence, before_table.expected, board, window)
         self._doubted = None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
@@ -279,19 +284,17 @@ def _one_field_off(
     return {channel: board.stable[channel]}
 
 
-def _unseen_landings(
+def _sensors_lost(
     off: frozenset[int], shown: Mismatch, others: set[int], board: Board, expected: tuple[int, ...]
 ) -> bool:
-    """Whether the fields of a declared move that read otherwise (`off`) are all ones the move
-    puts a piece on, reading as before the move (the position's `expected` readings), while some
-    field of the move shows it, and every other field that differs (`others`) lost a piece
-    (`_doubt`)."""
+    """Whether every field of a declared move that reads otherwise (`off`) reads fewer pieces than
+    the move leaves there (a sensor that died, before or after the move), while some field of the
+    move shows it, and every other field that differs from the position (whose readings are
+    `expected`) lost a piece (`_doubt`)."""
     move = dict(shown)
     return (
         len(off) < len(move)
-        and all(
-            came(expected[channel], move[channel]) and board.stable[channel] == expected[channel] for channel in off
-        )
+        and all(left(move.get(channel, expected[channel]), board.stable[channel]) for channel in off)
         and all(left(expected[other], board.stable[other]) for other in others)
     )
 
