@@ -82,8 +82,8 @@ def in_order(
     dated the lift late), unless a scanner outage hid when: no hand carries a piece across fields
     faster (a field that empties as a sensor dies, just before a piece lands three fields away, is
     not that piece's departure).
-    Judged on the latest the landing may have been. Moves of several pieces (a capture sent home, a
-    board part carried) are not judged here."""
+    Judged on the latest the landing may have been. Moves of several pieces from several fields (a
+    capture sent home, a board part carried) are not judged here; a stack carried as one is."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
     arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:

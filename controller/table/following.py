@@ -439,7 +439,7 @@ class Seams:
             landing = next(
                 (c for c in sorted(rest) if c != gone and beside(gone, c) and came(expected[c], readings[c])), None
             )
-            if landing is not None and gone in rest:
+            if landing is not None and gone in rest:  # (a signed field that flipped both left and came)
                 rest -= {gone, landing}
         if len(rest) <= 2:
             return True

@@ -8,11 +8,12 @@ move explains (docs/tracker.md, "The evidence model"):
   come from nowhere, so no hand is making a move there (two sensors that stuck one after the other);
 - a wrong channel that outlived a move made elsewhere (its change is older than the last move and
   not part of it) and has held for `stuck_after_ms`: it is nobody's move;
-- wrong channels that changed at one moment, at least three, more than two hands can change at
-  once: at once. A hand lifts a piece off one field or puts one down at a time, or changes the
-  fields of one legal move together (a Zillo part carried with its pieces): fields changed together
-  beyond that are sensors that failed together (a multiplexer, a cable), whatever else the board
-  shows (a piece held for the move under way stays the hand's).
+- wrong channels that changed at one moment, at least three, more than hands can change
+  together: at once. A hand lifts a piece off one field or puts one down, slides (or bumps) a piece
+  one field, or changes the fields of one legal move together (a Zillo part carried with its
+  pieces): fields changed together beyond what two hands do are sensors that failed together (a
+  multiplexer, a cable), whatever else the board shows (a piece held for the move under way stays
+  the hand's).
 
 Not a piece the player on turn may move, lifted: people hold a piece in the air as long as they
 like. Unless it outlived a move made elsewhere and has lasted OUTLIVED_MS: nobody holds a piece
