@@ -23,10 +23,12 @@ A signed reading that turns from one polarity to the other without passing throu
 other field changing about then, is a fault at once: no hand swaps one piece for another faster than
 the debounce time (a board part carried with its pieces changes many fields together).
 
-A channel whose reading changed CHATTER_CHANGES times within CHATTER_MS chatters: no hand lifts and
-puts down a piece on one field so fast so often (a sensor at the edge of its threshold, a contact
-that rattles). It is a fault at once; its changes no longer count as the board moving (a move
-elsewhere settles and is taken), and it is left out until it has held one reading for CALM_MS.
+A channel whose reading changed CHATTER_CHANGES times within CHATTER_MS, each time with no other
+field changing in the ALONE_MS before, chatters: no hand lifts and puts down a piece on one field so
+fast so often with nothing else moving (a sensor at the edge of its threshold, a contact that
+rattles; a field crossed by piece after piece changes as often, but with the moves' other fields).
+It is a fault at once; its changes no longer count as the board moving (a move elsewhere settles
+and is taken), and it is left out until it has held one reading for CALM_MS.
 
 A faulty channel is reported with its field and (with `mask_stuck`) left out of the matching so
 the game goes on; it is trusted again as soon as its reading changes (a chattering one, once calm).
@@ -95,14 +97,23 @@ class SensorHealth:
                     self.masked[change.channel] = change.after
         return tuple(flipped)
 
-    def chatters(self, changes: Sequence[Change]) -> tuple[int, ...]:
+    def chatters(self, changes: Sequence[Change], stable_since: Sequence[int]) -> tuple[int, ...]:
         """The channels among `changes` found chattering now (masked at their new reading, when
-        masking is on); a change of a channel that chatters already is noted, keeping it out."""
+        masking is on); a change of a channel that chatters already is noted, keeping it out. Only
+        changes with no other field changing in the ALONE_MS before them count: a field that pieces
+        are carried across, move after move, changes as often while hands are at work elsewhere."""
         found = []
+        chattering = self.chattering
         for change in changes:
             channel = change.channel
-            if channel in self.chattering:
-                self.chattering[channel] = change.at
+            if channel in chattering:
+                chattering[channel] = change.at
+                continue
+            recent = change.at - ALONE_MS
+            if any(
+                recent < at <= change.at and other != channel and other not in chattering
+                for other, at in enumerate(stable_since)
+            ):
                 continue
             times = self._recent.setdefault(channel, [])
             times.append(change.at)

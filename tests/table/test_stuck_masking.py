@@ -375,3 +375,22 @@ def test_a_declared_move_whose_landing_reads_empty_while_a_piece_arrived_elsewhe
     out = table.declare("c8-a9")
     assert out.happened.messages == ("c8-a9: the board does not show this move; make it on the board first",)
     assert table.commits(start) == [] or [text for _, text in table.commits(start)] == ["c8-b9"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_field_changing_again_and_again_while_hands_move_pieces_beside_it_is_no_chatter(model: str) -> None:
+    """Pieces carried across one field move after move (a blitz) change it as often as a chattering
+    sensor, but each time with the move's other fields: hands at work, not a failed sensor."""
+    table = Table(model=model)
+    cell = CELL("c5")
+    for _ in range(5):
+        pieces = table.lift("c8")
+        table.run(100)
+        table.sim.place(cell, pieces)  # the piece touches c5 on its way...
+        table.run(100)
+        table.sim.lift(cell)
+        table.run(100)
+        table.place("c8", pieces)  # ...and goes back where it stood (the player changed their mind)
+        table.run(100)
+    table.run(300)
+    assert table.output.display.faults == () and table.output.display.mode == "idle"
