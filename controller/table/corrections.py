@@ -11,6 +11,10 @@ the committed move did not touch: the next player has started. (Putting the move
 new field does not close it: that is the correction itself. Nor does a lift that began after the
 board already showed the piece moved on: what happened before the next player started may still be
 the correction.)
+
+Every reading of the move the board showed stays one the next player may have moved on from: a
+piece a correction took as moved on once (the next player's let go on the way, say, of a piece any
+seat may move) may be the next player's move from an earlier reading, and then both are asked.
 """
 
 from __future__ import annotations
@@ -41,6 +45,14 @@ class ThenMove:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """A reading of the last move the board took at `taken_at`, since replaced by a correction."""
+
+    action: Action
+    taken_at: int
+
+
+@dataclass(frozen=True)
 class CorrectionWindow:
     """The last commit, while it may still be corrected."""
 
@@ -48,6 +60,14 @@ class CorrectionWindow:
     action: Action
     channels: frozenset[int]  # the sensor channels the committed action changed
     revealed: bool = False  # the commit brought hidden information to light (a card played)
+    # The readings of the same move the board showed before in this window (each replaced by a
+    # correction since), with when each was taken: the next player may have started from any.
+    earlier: tuple[Reading, ...] = ()
+    taken_at: int = 0  # when the board took `action`
+
+    def readings(self, shown: bool) -> tuple[Reading, ...]:
+        """The readings of the move shown in this window, with its own if it was `shown`."""
+        return (*self.earlier, Reading(self.action, self.taken_at)) if shown else self.earlier
 
     def next_player_started(
         self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...], since: Sequence[int]

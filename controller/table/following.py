@@ -207,6 +207,28 @@ class Seams:
         seconds = in_turn(self.e.observed.expected, following, self.e.observed.matching(following, evidence), scene)
         return [ThenMove(shown, second) for second in seconds]
 
+    def earlier_then_next(self, scene: Scene) -> list[ThenMove]:
+        """A reading of the last move the board showed before a correction replaced it, then a whole
+        move of the next player from there: the piece the correction took as moved on may have been
+        the next player's, let go on the way (corrections.py)."""
+        window = self.correction
+        if window is None or not window.earlier:
+            return []
+        start = self.e.candidates_of(window.before).expected
+        found: list[ThenMove] = []
+        for shown in window.earlier:
+            if shown.action == window.action:
+                continue
+            following = self.e.candidates_of(self.corrected_position(Correction(shown.action)))
+            evidence = self.evidence_against(following.expected)
+            if evidence:
+                seconds = self.e.observed.matching(following, evidence)
+                found.extend(
+                    ThenMove(Correction(shown.action), second)
+                    for second in in_turn(start, following, seconds, scene, shown.taken_at)
+                )
+        return found
+
     def corrected_position(self, correction: Correction) -> State:
         """The position after `correction` replaces the last commit (the correction window's)."""
         window = self.correction

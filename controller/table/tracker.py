@@ -21,7 +21,7 @@ from controller.table import guidance
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
-from controller.table.corrections import Correction, CorrectionWindow, ThenMove
+from controller.table.corrections import Correction, CorrectionWindow, Reading, ThenMove
 from controller.table.decisions import (
     Acknowledge,
     Ask,
@@ -110,13 +110,6 @@ class Tracker:
     def expected_readings(self) -> tuple[int, ...]:
         """What every channel reads when the board shows the current position."""
         return self.observed.expected
-
-    def expected_after(self, action: Action) -> tuple[int, ...]:
-        candidates = self.candidates_of(self._state)
-        readings = list(candidates.expected)
-        for channel, value in candidates.mismatch(action):
-            readings[channel] = value
-        return tuple(readings)
 
     def footprint_of(self, action: Action, state: State | None = None) -> Footprint:
         """Which pieces `action` moves in `state` (default: the current state)."""
@@ -264,7 +257,8 @@ class Tracker:
         committed.append(choice)
         return 0
 
-    def _commit(self, now: int, action: Action, via: str = "sensors") -> None:
+    def _commit(self, now: int, action: Action, via: str = "sensors", earlier: tuple[Reading, ...] = ()) -> None:
+        """Take `action`; `earlier`: the readings of it shown before, each replaced by a correction."""
         before = self._state
         candidates = self.candidates_of(before)
         after = candidates.successor(action)
@@ -283,7 +277,7 @@ class Tracker:
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
             revealed = after.chance_count() != before.chance_count()  # e.g. a hidden card played
-            self._seams.correction = CorrectionWindow(before, action, channels, revealed)
+            self._seams.correction = CorrectionWindow(before, action, channels, revealed, earlier, now)
 
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
@@ -295,14 +289,15 @@ class Tracker:
         """Replace the last commit by `action` of the same player (see corrections.py)."""
         window = self._seams.correction
         assert window is not None and self._history and self._history[-1] is window.before
-        if self._transitions and self._transitions[-1][0] is window.before:
-            self._transitions.pop()  # committed in this very step: it never reaches anyone
+        unseen = bool(self._transitions) and self._transitions[-1][0] is window.before
+        if unseen:  # committed in this very step: it never reaches anyone
+            self._transitions.pop()
             self._vias.pop()
             committed.remove(window.action)
         else:
             self._replaced += 1
         self._take_back(now)
-        self._commit(now, action, "correction")
+        self._commit(now, action, "correction", window.readings(shown=not unseen))
         committed.append(action)
 
     def _enter(self, now: int, state: State) -> None:
@@ -432,9 +427,9 @@ class Tracker:
             mover = self._history[-1].current_player if self._history else None
             return Guide("remote", self._guidance_to(frozenset()), self._stuck(now), mover)
         if self._held():  # another board's seat is to move: only this board's last move may still change
-            corrections = self._seams.corrections(mismatch)
-            if len(corrections) == 1:
-                return self._single(now, Correction(corrections[0]), self.candidates_of(state))
+            mine = self._seams.corrections(mismatch)
+            if len(mine) == 1:
+                return self._single(now, Correction(mine[0]), self.candidates_of(state))
             return Guide("restore", self._guidance_to(frozenset()), self._stuck(now))
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
@@ -472,11 +467,13 @@ class Tracker:
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
             sensed = self.observed.matching(candidates, self.observed.as_sensed())
             actions = list(choice.with_card(state, ordered(sensed, candidates, scene)))
-        corrections = [Correction(action) for action in self._seams.corrections(mismatch)]
+        corrections: list[Choice] = [Correction(action) for action in self._seams.corrections(mismatch)]
+        # (then a reading of the last move shown before a correction, followed by the next move)
+        corrections[:0] = self._seams.earlier_then_next(scene)
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
         elif corrections:
-            actions = list(corrections)
+            actions = corrections
         elif (
             len(actions) == 1
             and actions[0] not in (TAKEBACK, self._seams.acknowledged)

@@ -696,6 +696,36 @@ def test_a_card_shown_for_the_next_move_ends_the_last_moves_corrections(model: s
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_a_move_on_from_a_reading_a_correction_replaced_is_asked_never_a_second_correction(model: str) -> None:
+    """Red's W-1:f9-d10 is taken. Yellow, showing no card, lifts the Zillo and lets go of it on d9
+    for half a second: Red's W-1 allows f9-d9, so the board takes it as Red's correction (nothing
+    tells the two hands apart). Yellow moves on to e8, Z-S from d10. That is Red's W-1:f9-e8 as well,
+    and the board used to take it as a second correction: Yellow's move was lost without a question
+    (three-player Zillo, fumbling hands, selfplay seed 5). Every reading the board showed stays one
+    the next player may have moved on from, so both are asked; naming Yellow's takes Red's d10 back."""
+    table = Table(position(hand=["W-1"], others=["Z-S"]), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(800)
+    piece = table.lift("d10")
+    table.run(200)
+    table.place("d9", piece)
+    table.run(500)
+    assert table.commits(begin) == ["W-1:f9-d10", "W-1:f9-d9"]
+    piece = table.lift("d9")
+    table.run(200)
+    table.place("e8", piece)
+    out = table.run(1000)
+    assert out.display.mode == "confirm" and table.commits(begin) == ["W-1:f9-d10", "W-1:f9-d9"]
+    named = [out.display.played_in.get(action, table.state).action_to_str(action) for action in out.display.candidates]
+    assert named == ["Z-S:d10-e8", "W-1:f9-e8"]
+    table.declare("Z-S:d10-e8")
+    out = table.run(300)
+    assert out.display.mode == "idle" and table.commits(begin)[2:] == ["W-1:f9-d10", "Z-S:d10-e8"]
+    assert table.state.zillo == CELL("e8") and table.state.current_player == 0
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     table = Table(start("C-E", "C-ES"), model)
     start_at = table.now
