@@ -46,10 +46,10 @@ class ThenMove:
 
 @dataclass(frozen=True)
 class Reading:
-    """A reading of the last move the board took at `taken_at`, since replaced by a correction."""
+    """A reading of the last move the board took (made at `made_at`), since replaced by a correction."""
 
     action: Action
-    taken_at: int
+    made_at: int
 
 
 @dataclass(frozen=True)
@@ -63,11 +63,11 @@ class CorrectionWindow:
     # The readings of the same move the board showed before in this window (each replaced by a
     # correction since), with when each was taken: the next player may have started from any.
     earlier: tuple[Reading, ...] = ()
-    taken_at: int = 0  # when the board took `action`
+    made_at: int = 0  # when `action` was made: when the board first showed it, or its fields settled
 
     def readings(self, shown: bool) -> tuple[Reading, ...]:
         """The readings of the move shown in this window, with its own if it was `shown`."""
-        return (*self.earlier, Reading(self.action, self.taken_at)) if shown else self.earlier
+        return (*self.earlier, Reading(self.action, self.made_at)) if shown else self.earlier
 
     def next_player_started(
         self, evidence: frozenset[tuple[int, int]], expected: tuple[int, ...], since: Sequence[int]

@@ -207,6 +207,13 @@ class Seams:
         seconds = in_turn(self.e.observed.expected, following, self.e.observed.matching(following, evidence), scene)
         return [ThenMove(shown, second) for second in seconds]
 
+    def last_move_read_again(self, mismatch: Mismatch, scene: Scene) -> list[Choice]:
+        """The last move read otherwise: a reading shown before a correction, then the next player's
+        move (judged first: the next player's start closes the window, but not on these); then the
+        corrections of it."""
+        earlier: list[Choice] = list(self.earlier_then_next(scene))
+        return earlier + [Correction(action) for action in self.corrections(mismatch, keep=bool(earlier))]
+
     def earlier_then_next(self, scene: Scene) -> list[ThenMove]:
         """A reading of the last move the board showed before a correction replaced it, then a whole
         move of the next player from there: the piece the correction took as moved on may have been
@@ -225,7 +232,7 @@ class Seams:
                 seconds = self.e.observed.matching(following, evidence)
                 found.extend(
                     ThenMove(Correction(shown.action), second)
-                    for second in in_turn(start, following, seconds, scene, shown.taken_at)
+                    for second in in_turn(start, following, seconds, scene, shown.made_at)
                 )
         return found
 
@@ -235,8 +242,10 @@ class Seams:
         assert window is not None
         return self.e.candidates_of(window.before).successor(correction.action)
 
-    def corrections(self, mismatch: Mismatch) -> list[Action]:
-        """Other actions of the player who made the last commit that the board now shows instead."""
+    def corrections(self, mismatch: Mismatch, keep: bool = False) -> list[Action]:
+        """Other actions of the player who made the last commit that the board now shows instead.
+        `keep`: the window stays open even once the next player has started (a reading shown before
+        a correction, followed by the next player's move, explains the board)."""
         window = self.correction
         if window is None or not mismatch:
             return []
@@ -249,7 +258,7 @@ class Seams:
         if shown or window.next_player_started(
             mismatch - young, self.e.observed.expected, self.e.observed.debouncer.stable_since
         ):
-            if self.corrected is None:
+            if self.corrected is None and not keep:
                 # The window stays while a correction is shown: it may be followed by the next move.
                 self.correction = None
             return []
@@ -308,11 +317,13 @@ class Seams:
           sensor sticking on where it lands shows the same;
         - a slide that the hand putting a piece down beside it a moment ago may have knocked
           (knocks.DOUBT_MS): a late knock or the next player's move; putting it back answers;
-        - a correction to a move no sensor sees, or one the next player's move may be beginning.
+        - a correction to a move no sensor sees, or one the next player's move may be beginning;
+        - the next player's move of the piece the last move put down, lifted so soon after it landed
+          that the last mover's hand may be carrying it on (`last_hand_may_hold`).
         """
         if choice == TAKEBACK:
             return False
-        if self.unseen_correction(choice):
+        if self.unseen_correction(choice) or self.last_hand_may_hold(choice, candidates):
             return True
         first = choice.first if isinstance(choice, ThenMove) else None
         if first is not None and not isinstance(first, Correction) and self.must_ask(first, candidates):
@@ -328,6 +339,41 @@ class Seams:
         if evidence and not any(left(expected[channel], value) for channel, value in evidence):
             return True  # no sensor sees a piece leave
         return table.unseen_placement(action)
+
+    def last_hand_may_hold(self, choice: Choice, candidates: CandidateTable) -> bool:
+        """Whether `choice` holds a move of the next seat that lifts only pieces the move before it put
+        down, within REACH_MS of their landing (at once, when both are read together). A fast reply
+        starts that soon, and a hand that let go on the way goes on that soon too: until the pieces
+        land where a correction puts them, the two look the same (pieces any seat may move: the
+        Zillo, a Wild piece, Catchers on a part turned)."""
+        window = self.correction
+        if isinstance(choice, ThenMove):
+            first = choice.first
+            if not isinstance(first, Correction):
+                landed_at = self.acknowledged_at if first == self.acknowledged else None
+                return self._moves_on(candidates, first, self.table_of(choice, candidates), choice.second, landed_at)
+            if window is None:
+                return False
+            before = self.e.candidates_of(window.before)
+            return self._moves_on(before, first.action, self.table_of(choice, candidates), choice.second, None)
+        if window is None or isinstance(choice, str | Correction):
+            return False
+        return self._moves_on(self.e.candidates_of(window.before), window.action, candidates, choice, window.made_at)
+
+    def _moves_on(
+        self, first_table: CandidateTable, first: Action, table: CandidateTable, second: Action, landed_at: int | None
+    ) -> bool:
+        """Whether `second` (played in `table`) lifts only pieces `first` (played in `first_table`)
+        put down, within REACH_MS of `landed_at` (None: at once), and is another seat's."""
+        if first_table.state.current_player == table.state.current_player:
+            return False  # the same seat's next part (Fillit's pawn after its stone): one hand either way
+        channel_of = self.e.board.channel_of
+        landed = {channel_of.get(cell) for cell in first_table.footprint(first).targets}
+        lifted = [channel for cell in table.footprint(second).origins if (channel := channel_of.get(cell)) is not None]
+        if not lifted or not landed.issuperset(lifted):
+            return False
+        since = self.e.observed.debouncer.dating.since
+        return landed_at is None or min(since[channel] for channel in lifted) - landed_at <= REACH_MS
 
     def unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor

@@ -266,7 +266,8 @@ class Tracker:
         self._vias.append(via)
         self._history.append(before)
         changed = frozenset(channel for channel, _ in candidates.mismatch(action))
-        self.observed.committed(self._seams.made_at(action, now, changed), candidates.channels(action), changed)
+        made_at = self._seams.made_at(action, now, changed)
+        self.observed.committed(made_at, candidates.channels(action), changed)
         self._enter(now, after)
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
@@ -277,7 +278,7 @@ class Tracker:
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
             revealed = after.chance_count() != before.chance_count()  # e.g. a hidden card played
-            self._seams.correction = CorrectionWindow(before, action, channels, revealed, earlier, now)
+            self._seams.correction = CorrectionWindow(before, action, channels, revealed, earlier, made_at)
 
     def _take_back(self, now: int) -> None:
         previous = self._history.pop()
@@ -467,9 +468,7 @@ class Tracker:
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
             sensed = self.observed.matching(candidates, self.observed.as_sensed())
             actions = list(choice.with_card(state, ordered(sensed, candidates, scene)))
-        corrections: list[Choice] = [Correction(action) for action in self._seams.corrections(mismatch)]
-        # (then a reading of the last move shown before a correction, followed by the next move)
-        corrections[:0] = self._seams.earlier_then_next(scene)
+        corrections = self._seams.last_move_read_again(mismatch, scene)
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask
         elif corrections:
@@ -482,6 +481,7 @@ class Tracker:
             # The move the board shows could also be the move acknowledged a moment ago followed at
             # once by the next player's (the piece moved on): both are candidates, never one silently.
             actions.extend(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
+        actions = list(dict.fromkeys(actions))  # one reading found two ways is one candidate
         if len(actions) == 1 and not self._seams.must_ask(actions[0], candidates):
             return self._single(now, actions[0], candidates)
         self._seams.provisional = None

@@ -49,7 +49,7 @@ def test_games_on_failing_hardware_take_every_move_right_and_end(
         # The chip died between two Catchers lifted off a stack of three and their landing three
         # fields away: the stack's field read empty 20 ms before they landed, which matched all
         # three moving (a wrong commit). No hand carries a piece across fields that fast.
-        ("zillo", 2, 12, 16_271, "j3"),
+        ("zillo", 2, 12, 16_400, "j3"),
         # Two of a stack of three taken off it, as the chip under it and under another Catcher
         # died: the field they left reads empty, fewer than the move leaves (before: refused).
         ("zillo", 3, 10, 27_367, "m10"),

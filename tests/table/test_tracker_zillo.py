@@ -726,6 +726,75 @@ def test_a_move_on_from_a_reading_a_correction_replaced_is_asked_never_a_second_
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("lift_after", "asked"), [(100, True), (300, True), (650, True), (800, False), (1500, False)])
+def test_the_next_seats_move_of_the_piece_just_put_down_is_asked_while_the_last_hand_may_hold_it(
+    model: str, lift_after: int, asked: bool
+) -> None:
+    """Red's W-1 puts the Zillo on d10; the Zillo is lifted again and put on d7, Yellow's Z-S (W-1
+    does not reach d7). Lifted within REACH_MS (700 ms) of its landing, it may be Red's hand going
+    on, let go on the way to a field a correction reaches, as surely as Yellow's fast reply: asked,
+    and naming Yellow's move takes both. Lifted later, it is Yellow's move (seen with fumbling hands:
+    a Zillo that rested on a field on the way was read as three moves of two seats)."""
+    table = Table(position(hand=["W-1"], others=["Z-S"]), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(lift_after)
+    piece = table.lift("d10")
+    table.run(200)
+    table.place("d7", piece)
+    out = table.run(1000)
+    if not asked:
+        assert out.display.mode == "idle" and table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-d7"]
+        return
+    (candidate,) = out.display.candidates
+    named = out.display.played_in.get(candidate, table.state).action_to_str(candidate)
+    assert out.display.mode == "confirm" and named == "Z-S:d10-d7"
+    assert table.state.current_player == (0 if lift_after < 200 else 1)  # W-1 taken once its piece was still
+    table.declare("Z-S:d10-d7")
+    out = table.run(300)
+    assert out.display.mode == "idle" and table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-d7"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
+    """Red's W-1:f9-c9 is taken; Yellow's S-1 begins with the Zillo let go on d9, which W-1 reaches
+    too (taken as Red's correction), then turns part 1: the Zillo to a9, the Catchers of c12 to a12.
+    Red's c9 then Yellow's turn is the one reading, found as the correction shown followed by the
+    next move and as a reading shown before it followed by the next move: taken, never asked as two
+    candidates with the same name."""
+    table = Table(position(hand=["W-1"], others=["S-1"]), model)
+    begin = table.now
+    table.move("f9", "c9")
+    table.run(1500)
+    piece = table.lift("c9")
+    table.run(150)
+    table.place("d9", piece)
+    table.run(400)
+    assert table.commits(begin) == ["W-1:f9-c9", "W-1:f9-d9"]
+    piece = table.lift("d9")
+    table.run(200)
+    table.place("a9", piece)
+    table.run(100)
+    table.move("c12", "a12")
+    out = table.run(1500)
+    assert out.display.mode == "idle" and table.commits(begin)[2:] == ["W-1:f9-c9", "S-1:1r0@a12"]
+
+
+@pytest.mark.parametrize(
+    ("players", "model", "seed"), [(2, "binary", 1100033), (3, "binary", 500016), (3, "count", 1400043)]
+)
+def test_whole_games_with_fumbling_hands_take_every_move_right(players: int, model: str, seed: int) -> None:
+    """Hands that let go of pieces on the way and rest them on fields they pass (`fumbling`;
+    selfplay seeds 11, 5 and 14): the shared Zillo rested on a field some seat's move reaches, and
+    the board read one hand's move as two seats' moves, or as a correction of the last move
+    (before: wrong commits and a stalled game)."""
+    from controller.terminal.physical import play_physical_game
+
+    stats, final = play_physical_game(GAME, players, seed, "greedy", SQUARE14, model, "high", hand_style="fumbling")
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     table = Table(start("C-E", "C-ES"), model)
     start_at = table.now
