@@ -58,6 +58,7 @@ class Seams:
         self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
+        self.slid: dict[int, int] = {}  # channel -> when a piece slid off it, since the last commit
         # `unseen_now`'s last answer, asked again each scan while a correction waits to settle.
         self._unseen_now: tuple[CorrectionWindow, Action, State, frozenset[int], bool] | None = None
 
@@ -67,6 +68,7 @@ class Seams:
         self.correction = None
         self.acknowledge(None)
         self.corrected = None
+        self.slid = {}
 
     def acknowledge(self, move: Action | None) -> None:
         """The LEDs show `move` as the move of this position (None: no move is shown any more)."""
@@ -252,11 +254,16 @@ class Seams:
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
         # the next player's start.
         young = self.young(mismatch)
+        # Nor is a piece that slid one field (the last mover's hand may have bumped it), however long
+        # it lies there: the field it left is judged by the change it made then.
+        since = self.e.observed.debouncer.stable_since
+        self.slid.update({channel: since[channel] for channel in self.e.observed.knocks.slid_from()})
+        slid = {channel for channel, at in self.slid.items() if since[channel] == at}
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.
         shown = self.e._choice.card is not None
         if shown or window.next_player_started(
-            mismatch - young, self.e.observed.expected, self.e.observed.debouncer.stable_since
+            frozenset(pair for pair in mismatch - young if pair[0] not in slid), self.e.observed.expected, since
         ):
             if self.corrected is None and not keep:
                 # The window stays while a correction is shown: it may be followed by the next move.

@@ -398,6 +398,10 @@ class KnockWatch:
         known = [((k.origin, k.at), k.landing) for k in self.knocks if k.landing is not None]
         return [((d.channel, d.at), a) for d, a in pairs] + known
 
+    def slid_from(self) -> frozenset[int]:
+        """The fields pieces slid from (knocked or not): no proof of whose hand, if any, moved them."""
+        return frozenset(channel for (channel, _), _ in self._slid_pieces())
+
     def _landings(self) -> list[Change]:
         """The arrivals that ended a slide: pieces that slid there, none put down by a hand."""
         return [landing for _, landing in self._slid_pieces()]

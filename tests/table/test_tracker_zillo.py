@@ -756,6 +756,36 @@ def test_the_next_seats_move_of_the_piece_just_put_down_is_asked_while_the_last_
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_a_piece_bumped_beside_the_last_moved_piece_is_no_sign_the_next_player_started(model: str) -> None:
+    """Red's W-1 lets go of the Zillo on d10 (taken), the hand bumps the Catcher on c10 to c11 as it
+    reaches for the Zillo again, and moves the Zillo on to e8; the Catcher goes back seconds later.
+    e8 is Red's W-1 from f9 as well as Yellow's Z-S from d10: asked. Before, the bumped Catcher's
+    field read as a piece lifted elsewhere, the next player's start, which closed Red's correction,
+    and Yellow's move was taken once the Catcher was back (three-player Zillo, knocky hands)."""
+    catchers = {"c12": (0, 2), "c10": (0, 1), "l3": (1, 3)}
+    table = Table(position(hand=["W-1"], others=["Z-S"], catchers=catchers), model)
+    begin = table.now
+    table.move("f9", "d10")
+    table.run(600)
+    assert table.commits(begin) == ["W-1:f9-d10"]
+    knocked = table.lift("c10")
+    table.run(20)
+    table.place("c11", knocked)
+    table.run(100)
+    piece = table.lift("d10")
+    table.run(200)
+    table.place("e8", piece)
+    table.run(2500)
+    back = table.lift("c11")
+    table.run(200)
+    table.place("c10", back)
+    out = table.run(1500)
+    named = [out.display.played_in.get(action, table.state).action_to_str(action) for action in out.display.candidates]
+    assert out.display.mode == "confirm" and named == ["Z-S:d10-e8", "W-1:f9-e8"]
+    assert table.commits(begin) == ["W-1:f9-d10"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
     """Red's W-1:f9-c9 is taken; Yellow's S-1 begins with the Zillo let go on d9, which W-1 reaches
     too (taken as Red's correction), then turns part 1: the Zillo to a9, the Catchers of c12 to a12.
