@@ -35,7 +35,7 @@ from controller.table.decisions import (
     TakeBack,
     display,
 )
-from controller.table.evidence import arrives
+from controller.table.evidence import arrives, in_order
 from controller.table.explanations import Scene, apart, fresh, ordered, then_next, two_moves
 from controller.table.following import Seams
 from controller.table.inputs import Board, Inputs, Outcome
@@ -445,8 +445,8 @@ class Tracker:
                 ordered(fresh(self.observed.matching(candidates, mismatch), candidates, scene), candidates, scene),
             )
         )
-        takeback = self._takeback_mismatch()
-        if takeback is not None and mismatch == takeback:
+        # The position before the last move: a take-back, its piece carried back as any piece is.
+        if mismatch == self._takeback_mismatch() and in_order(mismatch, scene.expected, scene.dating, scene.beside):
             actions.append(TAKEBACK)
         if not actions:
             self._seams.waiting = False
@@ -512,11 +512,13 @@ class Tracker:
         due = max(quiet_since + self.config.settle_ms, self._seams.settles_at(choice, candidates))
         if choice == TAKEBACK:
             due = quiet_since + self.config.takeback_ms
-            # Only a board where a piece was put back shows a take-back for sure: if the last move's
-            # piece was only lifted off again, it may be in the hand of a player looking at it.
+            # Only a board where a piece was put back shows a take-back for sure (the last move's piece
+            # only lifted off again may be in the hand of a player looking at it), and only while no
+            # card was shown for the next move (Z-6: the next player has started).
             expected = self.observed.expected
             put_back = any(arrives(channel, reading, expected) for channel, reading in self.observed.mismatch.items())
-            auto = self.config.takeback == "auto" and put_back and not self._seams.capture_may_follow(candidates)
+            auto = self.config.takeback == "auto" and put_back and self._choice.card is None
+            auto &= not self._seams.capture_may_follow(candidates)
             if auto and now >= due and not self.observed.moving():
                 return TakeBack()
             if auto:
@@ -552,7 +554,10 @@ class Tracker:
         if elapsed >= self.config.guide_after_ms:
             return Guide("guidance", self._guidance_to(None), faults)
         self._set_deadline(self.observed.since + self.config.guide_after_ms)
-        return Guide("moving", self._lifted_hints(candidates), faults)
+        hints = guidance.lifted_hints(
+            self.observed.mismatch, self.observed.expected, self.board, self._state, candidates, self._choice.card
+        )
+        return Guide("moving", hints, faults)
 
     def _stuck(self, now: int, candidates: CandidateTable | None = None) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows; a piece that may be lifted for the move under way
@@ -567,11 +572,6 @@ class Tracker:
         )
 
     # --- hints ---------------------------------------------------------------------------------
-    def _lifted_hints(self, candidates: CandidateTable) -> dict[Cell, HintKind]:
-        return guidance.lifted_hints(
-            self.observed.mismatch, self.observed.expected, self.board, self._state, candidates, self._choice.card
-        )
-
     def _card_hints(self) -> dict[Cell, HintKind]:
         """The moves of the card shown: where pieces may be lifted, and where they may go."""
         if self._choice.card is None:

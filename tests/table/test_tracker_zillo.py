@@ -825,6 +825,46 @@ def test_whole_games_with_fumbling_hands_take_every_move_right(players: int, mod
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_after_a_card_shown_for_the_next_move_a_take_back_is_asked_never_automatic(model: str) -> None:
+    """Physical cards: Yellow's W-1 is taken, Red shows C-N, and the Zillo goes back to f9. That is
+    the position before Yellow's move, but Red has started (Z-6): the take-back waits for a confirm
+    (before, it was carried out two seconds later)."""
+    table = Table(position(hands_mode="physical"), model)
+    begin = table.now
+    table.physical.backends.inputs.push("card", "W-1")
+    table.run(300)
+    table.move("f9", "d10")
+    table.run(1000)
+    table.physical.backends.inputs.push("card", "C-N")
+    table.run(300)
+    table.move("d10", "f9")
+    out = table.run(3000)
+    assert out.display.mode == "takeback" and table.took_back(begin) == 0 and table.commits(begin) == ["W-1:f9-d10"]
+    table.press("confirm")
+    table.run(100)
+    assert table.took_back(begin) == 1
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_piece_back_on_its_field_faster_than_a_hand_carries_is_no_take_back(model: str) -> None:
+    """The Zillo leaves d10 and f9, two fields away, reads it 20 ms later: no hand carries a piece
+    that fast (docs/tracker.md, "Hands are slow"), whether the board would read a move or a take-back.
+    Seen with blitz hands and physical cards: Red's Shift turned a part back, and its Zillo's 20 ms
+    'carry' excluded Red's move, which left the take-back of Yellow's as the only reading."""
+    table = Table(position(hands_mode="physical"), model)
+    begin = table.now
+    table.physical.backends.inputs.push("card", "W-1")
+    table.run(300)
+    table.move("f9", "d10")
+    table.run(1000)
+    piece = table.lift("d10")
+    table.run(20)
+    table.place("f9", piece)
+    table.run(3000)
+    assert table.took_back(begin) == 0 and table.commits(begin) == ["W-1:f9-d10"]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     table = Table(start("C-E", "C-ES"), model)
     start_at = table.now
