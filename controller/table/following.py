@@ -289,6 +289,10 @@ class Seams:
                 old = older_apart(dict(evidence), self.e.observed.debouncer.stable_since) - window.channels
                 apart = set_apart(evidence, old, before, self.e.observed.masked, window.channels)
                 found = window.alternatives(apart)
+        # A move that leaves every sensor as the committed one does is nothing the board shows instead
+        # (the same Catcher moved under another card): no evidence of a correction.
+        committed = before.mismatch(window.action)
+        found = [action for action in found if before.mismatch(action) != committed]
         # The piece moved on from the committed move's fields landed where it could: not before it
         # left, and not sooner than a hand carries it (evidence.py).
         dating = self.e.observed.debouncer.dating
