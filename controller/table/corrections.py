@@ -19,7 +19,7 @@ seat may move) may be the next player's move from an earlier reading, and then b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from controller.games import Action, State
@@ -42,6 +42,18 @@ class ThenMove:
 
     first: Action | Correction
     second: Action
+
+
+def reveals(before: State, after: State, action: Action, legal: Iterable[Action], shown: str | None) -> bool:
+    """Whether taking `action` brought hidden cards to light that no correction may cross: hidden
+    randomness moved on (Zillo's ZE-12: the next top card turned up) and the card the move played was
+    known, shown to the reader (Z-6) or the only card its player could play. A card the board only
+    inferred from where the piece stood (physical cards, none shown) may still have been another:
+    the piece moved on shows which."""
+    if after.chance_count() == before.chance_count():
+        return False
+    card = before.action_card(action)
+    return card is None or shown == card or all(before.action_card(other) in (None, card) for other in legal)
 
 
 @dataclass(frozen=True)

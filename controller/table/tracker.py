@@ -21,7 +21,7 @@ from controller.table import guidance
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
-from controller.table.corrections import Correction, CorrectionWindow, Reading, ThenMove
+from controller.table.corrections import Correction, CorrectionWindow, Reading, ThenMove, reveals
 from controller.table.decisions import (
     Acknowledge,
     Ask,
@@ -257,9 +257,12 @@ class Tracker:
         committed.append(choice)
         return 0
 
-    def _commit(self, now: int, action: Action, via: str = "sensors", earlier: tuple[Reading, ...] = ()) -> None:
-        """Take `action`; `earlier`: the readings of it shown before, each replaced by a correction."""
-        before = self._state
+    def _commit(
+        self, now: int, action: Action, via: str = "sensors", earlier: tuple[Reading, ...] = (), card: str | None = None
+    ) -> None:
+        """Take `action`; `earlier`: the readings of it shown before, each replaced by a correction;
+        `card`: the card shown before the move (else the one shown now, if any)."""
+        before, shown = self._state, card or self._choice.card
         candidates = self.candidates_of(before)
         after = candidates.successor(action)
         self._transitions.append((before, action, after))
@@ -277,7 +280,7 @@ class Tracker:
             moved = (footprint.origins | footprint.targets) - footprint.returns
             channel_of = self.board.channel_of
             channels = frozenset(channel_of[cell] for cell in moved if cell in channel_of)
-            revealed = after.chance_count() != before.chance_count()  # e.g. a hidden card played
+            revealed = reveals(before, after, action, candidates.actions, shown)
             self._seams.correction = CorrectionWindow(before, action, channels, revealed, earlier, made_at)
 
     def _take_back(self, now: int) -> None:
@@ -297,8 +300,9 @@ class Tracker:
             committed.remove(window.action)
         else:
             self._replaced += 1
+        card = self._choice.card  # (the take-back forgets it)
         self._take_back(now)
-        self._commit(now, action, "correction", window.readings(shown=not unseen))
+        self._commit(now, action, "correction", window.readings(shown=not unseen), card)
         committed.append(action)
 
     def _enter(self, now: int, state: State) -> None:
@@ -583,15 +587,9 @@ class Tracker:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""
         if target is not None:
             return guidance.guide(self.observed.mismatch, target, self.observed.expected, self.board)
-        candidates, takeback = self.candidates_of(self._state), self._takeback_mismatch()
+        candidates, takeback, observed = self.candidates_of(self._state), self._takeback_mismatch(), self.observed
         return guidance.guide(
-            self.observed.mismatch,
-            None,
-            self.observed.expected,
-            self.board,
-            candidates,
-            self.observed.unmasked,
-            takeback,
+            observed.mismatch, None, observed.expected, self.board, candidates, observed.unmasked, takeback
         )
 
     def _changed_cells(self) -> list[Cell]:

@@ -818,6 +818,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (3, "count", 1400043, "fumbling", "dealt"),
         (2, "count", 1100035, "quick", "physical"),
         (3, "binary", 1300040, "knocky", "physical"),
+        (3, "count", 1300039, "clumsy", "physical, no reader"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -828,13 +829,15 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     a field some seat's move reaches, and the board read one hand's move as two seats' moves, or as
     a correction of the last move. Blitz hands with physical cards (`quick`): a Shift turned back
     was taken for a take-back of the last move. Knocky hands with physical cards: a knocked Catcher
-    left lying made the board swap the move's card back and forth. Before: wrong commits, a stalled
+    left lying made the board swap the move's card back and forth. Physical cards nobody shows: a
+    Zillo let go on a field only Z-E reaches was taken as Z-E, and moved on it could only be
+    corrected to another Z-E move, though the card had been Z-N. Before: wrong commits, a stalled
     game."""
     from controller.terminal.physical import play_physical_game
 
     stats, final = play_physical_game(
         GAME, players, seed, "greedy", SQUARE14, model, "high", hand_style=hands, show_cards=cards == "physical",
-        hands=cards,
+        hands=cards.split(",")[0],
     )  # fmt: skip
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
 
@@ -896,6 +899,24 @@ def test_the_same_move_under_another_card_is_never_a_correction(model: str) -> N
     table.place("h5", [Piece("catcher", 1, 1)])
     out = table.run(2000)
     assert table.commits(begin) == ["C-S:c12-c9/3"] and out.display.candidates == ()
+
+
+def test_a_correction_keeps_the_card_only_where_the_card_was_known() -> None:
+    """ZE-12: a move after which a top card comes to light is corrected only to another move of its
+    card, where the card was known: shown to the reader (Z-6), or the only one its player could play
+    (dealt cards: the face-up top card). A card the board inferred from where the piece stood
+    (physical cards, none shown) may still be another (corrections.reveals)."""
+    from controller.table.corrections import reveals
+
+    physical = position(hands_mode="physical", phase="top", hand_sizes=[0, 0], pile_count=24, turn=16, ply=16)
+    move = physical.parse_action("Z-E:f9-h10")
+    after = physical.apply(move)
+    assert after.chance_count() != physical.chance_count()
+    assert not reveals(physical, after, move, physical.legal_actions(), None)
+    assert reveals(physical, after, move, physical.legal_actions(), "Z-E")
+    in_hand = position(hands_mode="physical")  # hand play: no card comes to light
+    move = in_hand.parse_action("W-1:f9-c9")
+    assert not reveals(in_hand, in_hand.apply(move), move, in_hand.legal_actions(), "W-1")
 
 
 @pytest.mark.parametrize("model", MODELS)
