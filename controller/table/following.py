@@ -262,14 +262,35 @@ class Seams:
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.
         shown = self.e._choice.card is not None
-        if shown or window.next_player_started(
-            frozenset(pair for pair in mismatch - young if pair[0] not in slid), self.e.observed.expected, since
-        ):
+        expected = self.e.observed.expected
+        judged = frozenset(pair for pair in mismatch - young if pair[0] not in slid)
+        started = shown or window.next_player_started(judged, expected, since)
+        before = self.e.candidates_of(window.before)
+        found = [] if shown else self._moved_on(window, before, mismatch)
+        if started and not shown:
+            # Unless the pieces lifted elsewhere are ones the moved-on piece takes (a capture: sent
+            # home), in a correction that explains the whole board.
+            elsewhere = {ch for ch, value in judged if ch not in window.channels and left(expected[ch], value)}
+            started = not any(elsewhere <= self._taken_by(before, action) for action in found)
+        if started:
             if self.corrected is None and not keep:
                 # The window stays while a correction is shown: it may be followed by the next move.
                 self.correction = None
             return []
-        before = self.e.candidates_of(window.before)
+        # The next player's move may be under way (a piece sent home first): then a correction is
+        # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
+        self.ask_corrections = bool(found) and self.may_begin_a_move(
+            mismatch, self.e.candidates_of(self.e._state), sent_home=True
+        )
+        return found
+
+    def _taken_by(self, table: CandidateTable, action: Action) -> set[int | None]:
+        """The channels of the fields where `action` (in `table`) takes a piece."""
+        return {self.e.board.channel_of.get(cell) for cell in table.footprint(action).captures}
+
+    def _moved_on(self, window: CorrectionWindow, before: CandidateTable, mismatch: Mismatch) -> list[Action]:
+        """The same player's other actions of the position before the commit (`before`) that the
+        board shows instead: the committed move's piece moved on."""
         evidence = self.evidence_against(before.expected)
         if not evidence:
             # The board shows the position before the commit: a move no sensor sees may have
@@ -297,12 +318,7 @@ class Seams:
         # left, and not sooner than a hand carries it (evidence.py).
         dating = self.e.observed.debouncer.dating
         if found and not in_order(mismatch, self.e.observed.expected, dating, self.e.observed.knocks.beside):
-            found = []
-        # The next player's move may be under way (a piece sent home first): then a correction is
-        # only asked about, never assumed. (Checked only when there is a correction: it is costly.)
-        self.ask_corrections = bool(found) and self.may_begin_a_move(
-            mismatch, self.e.candidates_of(self.e._state), sent_home=True
-        )
+            return []
         return found
 
     def young(self, evidence: Mismatch) -> Mismatch:

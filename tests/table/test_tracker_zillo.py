@@ -819,20 +819,22 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (2, "count", 1100035, "quick", "physical"),
         (3, "binary", 1300040, "knocky", "physical"),
         (3, "count", 1300039, "clumsy", "physical, no reader"),
+        (2, "signed", 1700052, "fumbling", "dealt"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     players: int, model: str, seed: int, hands: str, cards: str
 ) -> None:
-    """Whole games with the named hand styles (selfplay seeds 11, 5, 14, 11 and 13). Hands that let go
-    of pieces on the way and rest them on fields they pass (`fumbling`): the shared Zillo rested on
-    a field some seat's move reaches, and the board read one hand's move as two seats' moves, or as
+    """Whole games with the named hand styles (selfplay seeds 11, 5, 14, 11, 13, 13 and 17). Hands
+    that let go of pieces on the way and rest them on fields they pass (`fumbling`): the shared Zillo
+    rested on a field some seat's move reaches, and the board read one hand's move as two seats' moves, or as
     a correction of the last move. Blitz hands with physical cards (`quick`): a Shift turned back
     was taken for a take-back of the last move. Knocky hands with physical cards: a knocked Catcher
     left lying made the board swap the move's card back and forth. Physical cards nobody shows: a
     Zillo let go on a field only Z-E reaches was taken as Z-E, and moved on it could only be
-    corrected to another Z-E move, though the card had been Z-N. Before: wrong commits, a stalled
-    game."""
+    corrected to another Z-E move, though the card had been Z-N. A Zillo let go on the way, then
+    moved on to catch a Catcher: the Catcher lifted to go home read as the next player's start, and
+    the catch was never taken. Before: wrong commits, a stalled game."""
     from controller.terminal.physical import play_physical_game
 
     stats, final = play_physical_game(
