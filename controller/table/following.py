@@ -266,12 +266,11 @@ class Seams:
         judged = frozenset(pair for pair in mismatch - young if pair[0] not in slid)
         started = shown or window.next_player_started(judged, expected, since)
         before = self.e.candidates_of(window.before)
-        # Unless the pieces lifted elsewhere are ones the moved-on piece takes, sent home (a piece
-        # came elsewhere), in a correction that explains the whole board.
-        elsewhere = {ch for ch, value in judged if ch not in window.channels and left(expected[ch], value)}
-        sent_home = any(came(expected[ch], value) for ch, value in judged if ch not in window.channels | elsewhere)
-        found = [] if shown or (started and not sent_home) else self._moved_on(window, before, mismatch)
+        found = [] if shown else self._moved_on(window, before, mismatch)
         if started and found:
+            # Unless the pieces lifted elsewhere are ones the moved-on piece takes (a capture: sent
+            # home), in a correction that explains the whole board.
+            elsewhere = {ch for ch, value in judged if ch not in window.channels and left(expected[ch], value)}
             started = not any(elsewhere <= self._taken_by(before, action) for action in found)
         if started:
             if self.corrected is None and not keep:
