@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from controller.games import Action, IllegalAction, State
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
-from controller.table.corrections import Correction, CorrectionWindow
+from controller.table.corrections import Correction, CorrectionWindow, reveals
 from controller.table.decisions import Choice, Commit, TakeBack
 from controller.table.evidence import left, more
 from controller.table.tracker_types import TAKEBACK, Mismatch
@@ -213,8 +213,10 @@ class Inputs:
             return None
         before_table = board.candidates_of(before)
         # As for a correction the board sees: never across hidden randomness, except to another move
-        # of the very card the last move brought to light.
-        window = CorrectionWindow(before, taken, frozenset(), before.chance_count() != board.state.chance_count())
+        # of the very card the last move brought to light, where that card was known (the player's
+        # word here stands for a card the board only inferred, or the reader misread).
+        revealed = reveals(before, board.state, taken, before_table.actions, None)
+        window = CorrectionWindow(before, taken, frozenset(), revealed)
         if not before_table.is_legal(meant) or not window.alternatives([meant]):
             return None
         shown = board.unmasked(before_table.mismatch(meant))

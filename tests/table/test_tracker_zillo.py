@@ -921,6 +921,25 @@ def test_a_correction_keeps_the_card_only_where_the_card_was_known() -> None:
     assert not reveals(in_hand, in_hand.apply(move), move, in_hand.legal_actions(), "W-1")
 
 
+def test_the_card_of_the_last_move_may_be_declared_again_where_the_board_only_inferred_it() -> None:
+    """Physical cards in top-card play, none shown: the Zillo's f9-h10 is six cards' move, asked;
+    the player names Z-E, then says it was Z-N. The board never knew the card (the real top card is
+    on the table, not in the engine), so the player's word replaces it as a correction. Before, the
+    card was held to Z-E, and the declaration refused in words that made no sense here."""
+    state = position(hands_mode="physical", phase="top", hand_sizes=[0, 0], pile_count=24, turn=16, ply=16)
+    table = Table(state)
+    begin = table.now
+    table.move("f9", "h10")
+    out = table.run(1000)
+    assert out.display.mode == "confirm" and len(out.display.candidates) == 6
+    table.declare("Z-E:f9-h10")
+    table.run(500)
+    out = table.declare("Z-N:f9-h10")
+    table.run(500)
+    assert out.happened.messages == () and table.commits(begin) == ["Z-E:f9-h10", "Z-N:f9-h10"]
+    assert table.vias(begin) == ["declare", "correction"]
+
+
 @pytest.mark.parametrize("model", MODELS)
 def test_a_card_that_cannot_be_played_now_is_refused(model: str) -> None:
     table = Table(start("C-E", "C-ES"), model)
