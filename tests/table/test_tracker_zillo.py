@@ -59,6 +59,12 @@ def texts(state: State, actions) -> list[str]:
     return [state.action_to_str(action) for action in actions]
 
 
+def candidate_names(table: Table, out: TrackerOutput) -> list[str]:
+    """The candidates the board asks about, each named in the position it is played in."""
+    shown = out.display
+    return [shown.played_in.get(action, table.state).action_to_str(action) for action in shown.candidates]
+
+
 def fields(hints: dict) -> dict[str, str]:
     return {GAME.format_cell(cell): kind for cell, kind in hints.items()}
 
@@ -717,7 +723,7 @@ def test_a_move_on_from_a_reading_a_correction_replaced_is_asked_never_a_second_
     table.place("e8", piece)
     out = table.run(1000)
     assert out.display.mode == "confirm" and table.commits(begin) == ["W-1:f9-d10", "W-1:f9-d9"]
-    named = [out.display.played_in.get(action, table.state).action_to_str(action) for action in out.display.candidates]
+    named = candidate_names(table, out)
     assert named == ["Z-S:d10-e8", "W-1:f9-e8"]
     table.declare("Z-S:d10-e8")
     out = table.run(300)
@@ -746,9 +752,7 @@ def test_the_next_seats_move_of_the_piece_just_put_down_is_asked_while_the_last_
     if not asked:
         assert out.display.mode == "idle" and table.commits(begin) == ["W-1:f9-d10", "Z-S:d10-d7"]
         return
-    (candidate,) = out.display.candidates
-    named = out.display.played_in.get(candidate, table.state).action_to_str(candidate)
-    assert out.display.mode == "confirm" and named == "Z-S:d10-d7"
+    assert out.display.mode == "confirm" and candidate_names(table, out) == ["Z-S:d10-d7"]
     assert table.state.current_player == (0 if lift_after < 200 else 1)  # W-1 taken once its piece was still
     table.declare("Z-S:d10-d7")
     out = table.run(300)
@@ -780,7 +784,7 @@ def test_a_piece_bumped_beside_the_last_moved_piece_is_no_sign_the_next_player_s
     table.run(200)
     table.place("c10", back)
     out = table.run(1500)
-    named = [out.display.played_in.get(action, table.state).action_to_str(action) for action in out.display.candidates]
+    named = candidate_names(table, out)
     assert out.display.mode == "confirm" and named == ["Z-S:d10-e8", "W-1:f9-e8"]
     assert table.commits(begin) == ["W-1:f9-d10"]
 
