@@ -203,7 +203,8 @@ def two_moves(
     it, as the sensors saw them in turn. One of them is a lone arrival (its lift unseen: a piece
     taken off a stack under a presence sensor, or a field emptied and filled again), perhaps old (a
     question about it nobody answered), which `apart` would otherwise set apart as a stray or an
-    old change. Each such reading is asked."""
+    old change; but never older than this player's turn (`fresh`: a sensor that stuck on before the
+    last move was made is no move of this player's). Each such reading is asked."""
     if scene.acknowledged is not None:
         return []
     firsts: dict[Action, None] = {}
@@ -212,7 +213,7 @@ def two_moves(
             firsts[action] = None
             firsts.update(dict.fromkeys(candidates.matching(evidence - candidates.mismatch(action), scene.masked)))
     found: list[ThenMove] = []
-    for first in firsts:
+    for first in fresh(list(firsts), candidates, scene):  # (made in this player's turn)
         found += then_next(candidates, replace(scene, acknowledged=first, acknowledged_at=None), table, against)
     return found
 

@@ -172,12 +172,13 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (3, "binary", 1300040, "knocky", "physical"),
         (3, "count", 1300039, "clumsy", "physical, no reader"),
         (2, "signed", 1700052, "fumbling", "dealt"),
+        (4, "binary", 2400072, "fumbling", "physical"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     players: int, model: str, seed: int, hands: str, cards: str
 ) -> None:
-    """Whole games with the named hand styles (selfplay seeds 11, 5, 14, 11, 13, 13 and 17). Hands
+    """Whole games with the named hand styles (selfplay seeds 11, 5, 14, 11, 13, 13, 17 and 24). Hands
     that let go of pieces on the way and rest them on fields they pass (`fumbling`): the shared Zillo
     rested on a field some seat's move reaches, and the board read one hand's move as two seats' moves, or as
     a correction of the last move. Blitz hands with physical cards (`quick`): a Shift turned back
@@ -186,7 +187,8 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     Zillo let go on a field only Z-E reaches was taken as Z-E, and moved on it could only be
     corrected to another Z-E move, though the card had been Z-N. A Zillo let go on the way, then
     moved on to catch a Catcher: the Catcher lifted to go home read as the next player's start, and
-    the catch was never taken. Before: wrong commits, a stalled game."""
+    the catch was never taken. A sensor that stuck on two moves before, read as the player's own
+    first move of two (four players, physical cards). Before: wrong commits, a stalled game."""
 
     stats, final = play_physical_game(
         GAME, players, seed, "greedy", SQUARE14, model, "high", hand_style=hands, show_cards=cards == "physical",
