@@ -27,7 +27,8 @@ def seat_name(state: Any, seat: int) -> str:
     return colour_title(colours[seat]) if seat < len(colours) else f"seat {seat}"
 
 
-def _names(names: list[str]) -> str:
+def in_words(names: list[str]) -> str:
+    """Names as a sentence lists them: "Red", "Red and Blue", "Red, Yellow and Blue" (seats, fields)."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -37,13 +38,13 @@ def result_line(state: Any) -> str:
     returns = state.returns()
     winners = [seat for seat, value in enumerate(returns) if value == 1.0]
     if winners:
-        return f"{_names([seat_name(state, s) for s in winners])} {'wins' if len(winners) == 1 else 'win'}"
+        return f"{in_words([seat_name(state, s) for s in winners])} {'wins' if len(winners) == 1 else 'win'}"
     best = max(returns, default=0.0)
     if best > 0:
         sharing = [seat_name(state, s) for s, value in enumerate(returns) if value == best]
         if len(sharing) == len(returns):
             return "Draw"
-        return f"Draw between {_names(sharing)}"
+        return f"Draw between {in_words(sharing)}"
     return "Nobody wins"
 
 

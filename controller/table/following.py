@@ -372,7 +372,7 @@ class Seams:
         down, within REACH_MS of their landing (at once, when both are read together). A fast reply
         starts that soon, and a hand that let go on the way goes on that soon too: until the pieces
         land where a correction puts them, the two look the same (pieces any seat may move: the
-        Zillo, a Wild piece, Catchers on a part turned)."""
+        Zillo, moved by Zillo and Wild cards alike; Catchers on a part turned)."""
         window = self.correction
         if isinstance(choice, ThenMove):
             first = choice.first

@@ -72,6 +72,7 @@ class SensorHealth:
     moved: tuple[int, frozenset[int]] | None = None
     chattering: dict[int, int] = field(default_factory=dict)  # channel -> its last change
     _recent: dict[int, list[int]] = field(default_factory=dict)  # channel -> its last few changes' times
+    _lately: list[tuple[int, int]] = field(default_factory=list)  # (when, channel): changes within ALONE_MS
 
     def committed(self, now: int, channels: frozenset[int]) -> None:
         self.moved = (now, channels)
@@ -97,13 +98,17 @@ class SensorHealth:
                     self.masked[change.channel] = change.after
         return tuple(flipped)
 
-    def chatters(self, changes: Sequence[Change], stable_since: Sequence[int]) -> tuple[int, ...]:
+    def chatters(self, changes: Sequence[Change]) -> tuple[int, ...]:
         """The channels among `changes` found chattering now (masked at their new reading, when
         masking is on); a change of a channel that chatters already is noted, keeping it out. Only
         changes with no other field changing in the ALONE_MS before them count: a field that pieces
         are carried across, move after move, changes as often while hands are at work elsewhere."""
         found = []
         chattering = self.chattering
+        if changes:  # every stable change passes here: the board's changes of the last ALONE_MS
+            latest = max(change.at for change in changes)
+            self._lately = [pair for pair in self._lately if pair[0] > latest - ALONE_MS]
+            self._lately += [(change.at, change.channel) for change in changes]
         for change in changes:
             channel = change.channel
             if channel in chattering:
@@ -111,8 +116,7 @@ class SensorHealth:
                 continue
             recent = change.at - ALONE_MS
             if any(
-                recent < at <= change.at and other != channel and other not in chattering
-                for other, at in enumerate(stable_since)
+                recent < at <= change.at and other != channel and other not in chattering for at, other in self._lately
             ):
                 continue
             times = self._recent.setdefault(channel, [])

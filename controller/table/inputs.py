@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from controller.games import Action, IllegalAction, State
+from controller.games.seats import in_words
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, reveals
@@ -186,13 +187,13 @@ class Inputs:
             missed = {channel: board.stable[channel] for channel in off}
             return Outcome(Commit(choice, "declare"), missed=missed, window=window)
         self._doubted = (text, off, evidence)
-        named = _names([board.field_name(channel) for channel in sorted(off)])
+        named = in_words([board.field_name(channel) for channel in sorted(off)])
         others = sorted(differing - off)
         if one:
             return Outcome(
                 message=f"{text}: {named} does not show this move; if its sensor has failed, declare {text} again"
             )
-        lost = f" and {_names([board.field_name(other) for other in others])} lost a piece" if others else ""
+        lost = f" and {in_words([board.field_name(other) for other in others])} lost a piece" if others else ""
         return Outcome(
             message=f"{text}: {named} {'does' if len(off) == 1 else 'do'} not show this move{lost}; "
             f"if their sensors have failed, declare {text} again"
@@ -299,11 +300,6 @@ def _sensors_lost(
         and all(left(move.get(channel, expected[channel]), board.stable[channel]) for channel in off)
         and all(left(expected[other], board.stable[other]) for other in others)
     )
-
-
-def _names(fields: list[str]) -> str:
-    """Fields in words: "a9", "a9 and c7", "a9, b9 and c7"."""
-    return fields[0] if len(fields) == 1 else f"{', '.join(fields[:-1])} and {fields[-1]}"
 
 
 def _differing(shown: Mismatch, evidence: Mismatch) -> set[int]:

@@ -58,7 +58,7 @@ class Observed:
                 self.masked.pop(channel, None)
             elif channel in self.masked:
                 self.masked[channel] = stable[channel]
-        for channel in health.chatters(scan.changes, self.debouncer.stable_since):
+        for channel in health.chatters(scan.changes):
             mismatch.pop(channel, None)  # a sensor that chatters: left out, and reported
         chattering = health.chattering
         changes = [change for change in scan.changes if change.channel not in chattering]
