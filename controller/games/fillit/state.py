@@ -41,10 +41,15 @@ def _slide_order(slide: Slide) -> tuple[int, int]:
 
 
 @cache
-def _step_targets(grid: HexGrid) -> dict[Cell, tuple[Cell, ...]]:
-    """F-7: where a stone on each hex may step: its neighbours but the centre, in board order."""
+def _steps_from(grid: HexGrid) -> dict[Cell, tuple[StoneStep, ...]]:
+    """F-7: the steps of a stone on each hex (onto its neighbours but the centre, in board order),
+    made once: every position with a stone there shares them."""
     return {
-        cell: tuple(sorted((n for n in grid.neighbours(cell) if n != CENTRE), key=board_order)) for cell in grid.cells()
+        cell: tuple(
+            StoneStep(cell, target)
+            for target in sorted((n for n in grid.neighbours(cell) if n != CENTRE), key=board_order)
+        )
+        for cell in grid.cells()
     }
 
 
@@ -239,11 +244,15 @@ class FillitState(State):
     def slide_paths(self, player: int | None = None) -> dict[Slide, tuple[Cell, ...]]:
         """F-6: every slide of `player`'s pawn (default: the player on turn) with the hexes it enters."""
         if player is None or player == self._current:
-            slides = self._slides
-            if slides is None:
-                slides = self._slides = self._compute_slides(self._current)
-            return dict(slides)
+            return dict(self._own_slides())
         return self._compute_slides(player)
+
+    def _own_slides(self) -> dict[Slide, tuple[Cell, ...]]:
+        """`slide_paths()` of the player on turn, kept (not copied: never hand it out)."""
+        slides = self._slides
+        if slides is None:
+            slides = self._slides = self._compute_slides(self._current)
+        return slides
 
     def _compute_slides(self, player: int) -> dict[Slide, tuple[Cell, ...]]:
         pawn = self._pawns[player]
@@ -258,10 +267,10 @@ class FillitState(State):
     def stone_steps(self, player: int | None = None) -> tuple[StoneStep, ...]:
         """F-7: every step of a stone `player` may move (their own, or their team's), ignoring F-5."""
         side = self.side_of(self._current if player is None else player)
-        targets = _step_targets(self.grid)
+        steps_from = _steps_from(self.grid)
         steps: list[StoneStep] = []
         for origin in sorted((c for c, owner in self._stones.items() if owner == side), key=board_order):
-            steps.extend(StoneStep(origin, target) for target in targets[origin])
+            steps.extend(steps_from[origin])
         return tuple(steps)
 
     def can_slide_after(self, action: StoneStep) -> bool:
@@ -313,11 +322,11 @@ class FillitState(State):
         if self.is_terminal():
             return ()
         if self._phase == PHASE_STONE_MOVED:
-            return tuple(sorted(self.slide_paths(), key=_slide_order))
+            return tuple(sorted(self._own_slides(), key=_slide_order))
         steps = self.stone_steps()
         if self._phase == PHASE_PAWN_MOVED:
             return steps
-        slides = tuple(sorted(self.slide_paths(), key=_slide_order))
+        slides = tuple(sorted(self._own_slides(), key=_slide_order))
         freeing = self._freeing(steps)
         if slides or freeing:
             # F-5: some order allows a slide, so the turn must include one; a stone step first is

@@ -47,11 +47,11 @@ def _step_stone(state: FillitState, action: StoneStep) -> FillitState:
     # F-5: the pawn must slide next if it can; if it cannot, no order allowed a slide (the step
     # would not have been legal otherwise) and the stone step was the whole turn.
     after = _with_phase(moved, PHASE_STONE_MOVED)
-    return after if after.slide_paths() else _end_turn(moved)
+    return after if after._own_slides() else _end_turn(moved)
 
 
 def _slide(state: FillitState, action: Slide) -> FillitState:
-    path = state.slide_paths()[action]
+    path = state._own_slides()[action]
     side = state.side_of(state._current)
     chips = dict(state._chips)
     supply = list(state._supply)

@@ -41,6 +41,8 @@ CYLINDER_MAGNET = 1
 PATHS = {size: PathTable(GRID, size, CORNER_CELLS) for size in (1, 2, 3, SQUARE_STEPS)}
 BIT = PATHS[1].bit
 NEVER_STOP = PATHS[1].mask(CORNER_CELLS | INNER_CELLS)  # K-3 (but a square may stop on its own corner)
+CORNER_BITS = {players: tuple(BIT[CORNERS[colour]] for colour in seats) for players, seats in SEATS.items()}
+"""By player count, each seat's corner as a mask of BIT."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ class Block:
 
 CYLINDERS = {(size, player): Block("cylinder", size, player) for size in (1, 2, 3) for player in (None, 0, 1, 2, 3)}
 """One block value per cylinder size and tile, shared by every position: a move makes no new block,
-and a block's moves worked out once stay known wherever the same block stands (KnownMoves)."""
+and a block's moves worked out once stay known wherever the same block stands (`LAST_WORKED_OUT`)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -103,34 +105,33 @@ def parse_action(text: str) -> Move | Pass:
     return PASS if text.strip() == "pass" else Move.parse(text)
 
 
-Way = tuple[int, tuple[int, ...], Move]
-"""A block's way to one end field: the end's bit, the masks of the fields passed on each path there
-(PathTable), and the move, one Move object shared by every state."""
-_WAYS: dict[tuple[int, Cell], tuple[Way, ...]] = {}
+Way = tuple[int, int, int, Move]
+"""A block's way to one end field: the end's bit, the masks of the fields passed on the two paths there
+(PathTable; a path with at most one turn reaches an end straight, one path, or around a corner either
+way, two: a straight end's two masks are the same), and the move, one Move object shared by every
+state."""
 
 
-KnownMoves = tuple[Block, int, tuple[Move, ...]]
-"""A block's moves as one position worked them out: (block, region, moves), its region the fields it
-may pass or end on (`reach_of`), whose blocks alone decide the moves. A plain tuple, always unpacked by
-these names: it is made for every block of every position a playout passes (a named tuple costs a
-tenth of the speed)."""
 Reach = tuple[int, tuple[Way, ...]]
 """A block's reach from a field: its region (every field it may pass or end on, as a mask of BIT) and
 its ways by end field."""
 _REACH: dict[tuple[int, Cell], Reach] = {}
 
 
+def _way(origin: Cell, end: Cell, masks: tuple[int, ...]) -> Way:
+    if not 1 <= len(masks) <= 2:
+        raise ValueError(f"K-3 reaches {end} from {origin} along {len(masks)} paths; one turn at most makes 1 or 2")
+    return (BIT[end], masks[0], masks[-1], Move(origin, end))
+
+
 def reach_of(size: int, origin: Cell) -> Reach:
     """The region and the ways of a block of `size` on `origin`, worked out once."""
     reach = _REACH.get((size, origin))
     if reach is None:
-        ends = PATHS[size].ends(origin)
-        ways = tuple((BIT[end], masks, Move(origin, end)) for end, masks in ends)
+        ways = tuple(_way(origin, end, masks) for end, masks in PATHS[size].ends(origin))
         region = 0
-        for bit, masks_passed, _ in ways:
-            region |= bit
-            for mask in masks_passed:
-                region |= mask
+        for bit, first, other, _ in ways:
+            region |= bit | first | other
         reach = _REACH[size, origin] = (region, ways)
     return reach
 
@@ -142,3 +143,50 @@ CYLINDER_PIECES = {size: (Piece(f"cylinder{size}", None, CYLINDER_MAGNET),) for 
 def pieces_of(block: Block) -> tuple[Piece, ...]:
     """The sensed pieces of a block; shared tuples, so comparing positions is cheap."""
     return SQUARE_PIECES[block.player or 0] if block.is_square else CYLINDER_PIECES[block.size]
+
+
+WorkedOut = tuple[Block, int, int, int, tuple[Move, ...]]
+"""A block's moves as worked out on one field: (block, region, blocks in the region, what else decides
+them, moves). The region is every field the block may pass or end on (`reach_of`); what else decides
+them is, for a square, its own corner (the one field it may end on that nothing else may), and for a
+cylinder, the cylinders in the region (squares it may capture, cylinders it may not). A plain tuple,
+always unpacked by these names: one is made for most moves a playout passes (a named tuple costs a
+tenth of the speed)."""
+LAST_WORKED_OUT: dict[Cell, WorkedOut] = {}
+"""By field, the moves last worked out there, whatever the position: K-3's moves of a block depend on
+nothing but what its region holds, so a position whose region around the block holds what it held
+then has the same moves. Most moves leave most regions alone, so most blocks' moves are looked up;
+one entry per field keeps it bounded. Shared by every position and thread: entries are replaced
+whole, never changed."""
+
+
+def moves_of_block(origin: Cell, block: Block, anything: int, cylinders: int, corner: int) -> tuple[Move, ...]:
+    """K-3: the moves of `block` on `origin`, with `anything` and `cylinders` the fields holding a block
+    and a cylinder and `corner` the square's own corner (masks of BIT)."""
+    entry = LAST_WORKED_OUT.get(origin)
+    if entry is not None and entry[0] is block:
+        region = entry[1]
+        if anything & region == entry[2] and (corner if block.is_square else cylinders & region) == entry[3]:
+            return entry[4]
+    return work_out(origin, block, anything, cylinders, corner)
+
+
+def work_out(origin: Cell, block: Block, anything: int, cylinders: int, corner: int) -> tuple[Move, ...]:
+    """K-3: the moves of `block` on `origin` from the path tables (the end fields it may stop on that
+    some path reaches over empty fields only), kept in `LAST_WORKED_OUT`."""
+    region, ways = reach_of(block.size, origin)
+    near = anything & region
+    if block.is_square:  # never onto a block; onto a corner only when it is its own
+        barred = (near | NEVER_STOP) & ~corner | near
+        deciding = corner
+    else:  # a cylinder captures a square, never a cylinder
+        deciding = cylinders & region
+        barred = deciding | NEVER_STOP
+    found: list[Move] = []
+    append = found.append
+    for bit, first, other, move in ways:
+        if not (bit & barred or (first & near and other & near)):
+            append(move)
+    moves = tuple(found)
+    LAST_WORKED_OUT[origin] = (block, region, near, deciding, moves)
+    return moves

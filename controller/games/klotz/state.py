@@ -11,6 +11,7 @@ from controller.games.base import Action, Cell, Mark, NotationError, Occupancy, 
 from controller.games.grid import Path, bent_paths, destinations
 from controller.games.klotz.model import (
     BIT,
+    CORNER_BITS,
     CORNER_CELLS,
     CORNERS,
     CYLINDERS,
@@ -18,18 +19,18 @@ from controller.games.klotz.model import (
     GRID,
     INNER,
     INNER_CELLS,
-    NEVER_STOP,
+    LAST_WORKED_OUT,
     PASS,
     SEATS,
     Block,
-    KnownMoves,
     Move,
     Pass,
+    moves_of_block,
     parse_action,
     pieces_of,
-    reach_of,
+    work_out,
 )
-from controller.games.seats import colour_title
+from controller.games.seats import colour_title, with_seat
 
 if TYPE_CHECKING:
     from controller.games.klotz.game import Klotz
@@ -38,11 +39,8 @@ if TYPE_CHECKING:
 class KlotzState(State):
     __slots__ = (
         "_blocks",
-        "_changed",
         "_current",
         "_game",
-        "_inherited",
-        "_known_moves",
         "_legal",
         "_max_plies",
         "_occupancy",
@@ -51,6 +49,7 @@ class KlotzState(State):
         "_passes",
         "_players",
         "_ply",
+        "_tiles",
         "_winner",
     )
 
@@ -66,9 +65,8 @@ class KlotzState(State):
         winner: int | None,
         max_plies: int | None,
         occupied: tuple[int, int] | None = None,
-        inherited: dict[Cell, KnownMoves] | None = None,
-        changed: int = 0,
         order: list[Cell] | None = None,
+        tiles: tuple[Cell | None, ...] | None = None,
     ) -> None:
         self._game = game
         self._players = players
@@ -82,14 +80,11 @@ class KlotzState(State):
         self._occupancy: Occupancy | None = None
         # The fields holding a block, and those holding a cylinder, as masks of BIT (None: not yet).
         self._occupied = occupied
-        # Each block's moves as worked out here, and as the position before worked them out.
-        self._known_moves: dict[Cell, KnownMoves] | None = None
-        self._inherited = inherited
-        self._changed = changed  # the fields the move from the position before changed (mask of BIT)
         self._order = order  # the fields holding a block, sorted (None: not yet)
+        self._tiles = tiles  # by seat, the field of the cylinder carrying its tile (None: not yet)
 
     def forget_derived(self) -> None:
-        self._legal = self._known_moves = self._inherited = None
+        self._legal = None
 
     # --- description -------------------------------------------------------------------------
     @property
@@ -180,7 +175,9 @@ class KlotzState(State):
     def block_moves(self, origin: Cell) -> list[Move]:
         """K-3: the moves of the block on `origin` to every field it may end on, by target (the path
         tables' answer to `block_destinations`, without walking the paths)."""
-        return list(self._moves_from(origin, self._blocks[origin], self._masks()))
+        block = self._blocks[origin]
+        anything, cylinders = self._masks()
+        return list(moves_of_block(origin, block, anything, cylinders, BIT[self.corner_of(block.player or 0)]))
 
     def _masks(self) -> tuple[int, int]:
         """The fields holding a block, and those holding a cylinder, as masks of BIT."""
@@ -190,46 +187,6 @@ class KlotzState(State):
             anything = sum(BIT[cell] for cell in blocks)
             masks = self._occupied = (anything, sum(BIT[cell] for cell, block in blocks.items() if not block.is_square))
         return masks
-
-    def _moves_from(self, origin: Cell, block: Block, masks: tuple[int, int]) -> tuple[Move, ...]:
-        """K-3: the moves of `block` on `origin` (see `_known`)."""
-        known = self._known_moves
-        if known is None:
-            known = self._known_moves = {}
-        entry = known.get(origin)
-        if entry is None or entry[0] is not block:
-            entry = known[origin] = self._known(origin, block, *masks)
-        return entry[2]
-
-    def _known(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
-        """K-3: the moves of `block` on `origin`. They depend only on the fields its paths pass and
-        end on (its region): a block whose region the last move left alone (`_changed`, two or three
-        fields) keeps the moves the position before worked out."""
-        inherited = self._inherited
-        entry = inherited.get(origin) if inherited is not None else None
-        if entry is not None and entry[0] is block and not entry[1] & self._changed:
-            return entry
-        return self._work_out(origin, block, anything, cylinders)
-
-    def _work_out(self, origin: Cell, block: Block, anything: int, cylinders: int) -> KnownMoves:
-        """K-3: the moves of `block` on `origin` from the path tables: the end fields it may stop on
-        that some path reaches over empty fields only."""
-        region, ways = reach_of(block.size, origin)
-        near = anything & region
-        if block.is_square:  # never onto a block; onto a corner only when it is its own
-            barred = (near | NEVER_STOP) & ~BIT[self.corner_of(block.player or 0)] | near
-        else:  # a cylinder captures a square, never a cylinder
-            barred = cylinders & region | NEVER_STOP
-        found: list[Move] = []
-        append = found.append
-        for bit, masks_passed, move in ways:
-            if bit & barred:
-                continue
-            for mask in masks_passed:
-                if not mask & near:
-                    append(move)
-                    break
-        return (block, region, tuple(found))
 
     def block_destinations(self, origin: Cell) -> dict[Cell, Path]:
         """K-3: distinct end fields of the block on `origin` (several paths to one field are one move)."""
@@ -243,32 +200,29 @@ class KlotzState(State):
 
     def moves_of(self, player: int) -> tuple[Move, ...]:
         """Every move `player` could make if it were their turn (used for threats and hints). The
-        playouts' hot path: `may_move`, `_moves_from` and `_known` written out for each block."""
+        playouts' hot path: `may_move` and `moves_of_block`'s look-up written out for each block."""
         moves: list[Move] = []
         extend = moves.extend
         blocks = self._blocks
         anything, cylinders = self._masks()
-        known = self._known_moves
-        if known is None:
-            known = self._known_moves = {}
-        inherited = self._inherited or known
-        changed = self._changed
-        asked_before = bool(known)
+        corner = CORNER_BITS[self._players][player]
+        last = LAST_WORKED_OUT
         order = self._order
         if order is None:
             order = self._order = sorted(blocks)
         for origin in order:
             block = blocks[origin]
             owner = block.player
-            if owner != player and (owner is not None or block.is_square):
+            square = block.is_square
+            if owner != player and (owner is not None or square):
                 continue
-            entry = known.get(origin) if asked_before else None
-            if entry is None or entry[0] is not block:
-                entry = inherited.get(origin)  # `_known`, written out
-                if entry is None or entry[0] is not block or entry[1] & changed:
-                    entry = self._work_out(origin, block, anything, cylinders)
-                known[origin] = entry
-            extend(entry[2])
+            entry = last.get(origin)
+            if entry is not None and entry[0] is block:
+                region = entry[1]
+                if anything & region == entry[2] and (corner if square else cylinders & region) == entry[3]:
+                    extend(entry[4])
+                    continue
+            extend(work_out(origin, block, anything, cylinders, corner))
         return tuple(moves)
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -277,53 +231,72 @@ class KlotzState(State):
             legal = self._legal = () if self.is_terminal() else self.moves_of(self._current) or (PASS,)
         return legal
 
+    def tiles(self) -> tuple[Cell | None, ...]:
+        """By seat, the field of the cylinder carrying its tile (K-4), or None before its first cylinder
+        move."""
+        tiles = self._tiles
+        if tiles is None:
+            found: list[Cell | None] = [None] * self._players
+            for cell, block in self._blocks.items():
+                if not block.is_square and block.player is not None:
+                    found[block.player] = cell
+            tiles = self._tiles = tuple(found)
+        return tiles
+
     def apply_legal(self, action: Action) -> KlotzState:
         following = (self._current + 1) % self._players
         if isinstance(action, Pass):
             return self._successor(
-                self._blocks, following, passes=self._passes + 1, winner=None, masks=self._occupied, order=self._order
+                self._blocks,
+                following,
+                passes=self._passes + 1,
+                winner=None,
+                masks=self._occupied,
+                order=self._order,
+                tiles=self._tiles,
             )
         assert isinstance(action, Move)
         player = self._current
         blocks = dict(self._blocks)
-        block = blocks.pop(action.origin)
+        origin, target = action.origin, action.target
+        block = blocks.pop(origin)
         anything, cylinders = self._masks()
-        origin_bit, target_bit = BIT[action.origin], BIT[action.target]
+        origin_bit, target_bit = BIT[origin], BIT[target]
         anything = anything & ~origin_bit | target_bit
+        tiles = self._tiles
         if not block.is_square:
             cylinders = cylinders & ~origin_bit | target_bit
-        if not block.is_square and block.player is None:
-            # K-4: the mover's tile leaves the cylinder it was on and goes onto this one.
-            for cell, other in blocks.items():
-                if other.player == player and not other.is_square:
-                    blocks[cell] = CYLINDERS[other.size, None]
-                    break
-            block = CYLINDERS[block.size, player]
-        changed = origin_bit | target_bit
+            tiles = self.tiles()
+            if block.player is None:
+                # K-4: the mover's tile leaves the cylinder it was on and goes onto this one.
+                carrying = tiles[player]
+                if carrying is not None:
+                    blocks[carrying] = CYLINDERS[blocks[carrying].size, None]
+                block = CYLINDERS[block.size, player]
+            tiles = with_seat(tiles, player, target)
         order = self._order
         if order is not None:
             order = order.copy()
-            order.remove(action.origin)
-        victim = blocks.get(action.target)
+            order.remove(origin)
+        victim = blocks.get(target)
         if victim is not None:  # rule text: a square captured goes back to its start field
             home = self.home_of(victim.player or 0)
             blocks[home] = victim
             anything |= BIT[home]
-            changed |= BIT[home]
             if order is not None:
                 insort(order, home)
         elif order is not None:
-            insort(order, action.target)
-        blocks[action.target] = block
-        won = block.is_square and action.target == self.corner_of(player)
+            insort(order, target)
+        blocks[target] = block
+        won = block.is_square and target == self.corner_of(player)
         return self._successor(
             blocks,
             following,
             passes=0,
             winner=player if won else None,
             masks=(anything, cylinders),
-            changed=changed,
             order=order,
+            tiles=tiles,
         )
 
     def is_legal(self, action: Action) -> bool:
@@ -374,8 +347,8 @@ class KlotzState(State):
         passes: int,
         winner: int | None,
         masks: tuple[int, int] | None,
-        changed: int = 0,
-        order: list[Cell] | None = None,
+        order: list[Cell] | None,
+        tiles: tuple[Cell | None, ...] | None,
     ) -> KlotzState:
         return KlotzState(
             self._game,
@@ -387,9 +360,8 @@ class KlotzState(State):
             winner=winner,
             max_plies=self._max_plies,
             occupied=masks,
-            inherited=self._known_moves,
-            changed=changed,
             order=order,
+            tiles=tiles,
         )
 
     def why_illegal(self, action: Action) -> str:

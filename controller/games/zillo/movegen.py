@@ -17,7 +17,7 @@ from controller.games.zillo.actions import Move, Shift
 from controller.games.zillo.deck import kind, moves_zillo
 from controller.games.zillo.layout import PARTS, Layout, Placement, turns_at
 from controller.games.zillo.model import CATCHERS_PER_PLAYER
-from controller.games.zillo.reach import Landing, captures_nothing, covered_bits, path_masks
+from controller.games.zillo.reach import Landing, covered_bits, path_masks
 
 if TYPE_CHECKING:
     from controller.games.zillo.state import ZilloState
@@ -77,10 +77,11 @@ def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     catchers = position.catchers
     covered = covered_bits(position.layout)
     moves: list[Action] = []
-    for origin, stack in sorted(catchers.items()):
-        if stack.player != player:
-            continue
-        for target, masks, by_count in _ends(card, origin):
+    extend = moves.extend
+    ends = _ENDS
+    for origin, stack in sorted(item for item in catchers.items() if item[1].player == player):
+        card_ends = ends.get((card, origin)) or _ends(card, origin)
+        for target, masks, by_count in card_ends:
             # Z-2: one of the paths lies on board parts. `_reached`, written out: the call costs 2-3 %
             # of a random playout (paired rounds of the bench), and this is Zillo's hottest loop.
             for mask in masks:
@@ -89,10 +90,11 @@ def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
             else:
                 continue
             allowed = by_count[: stack.count]
-            if captures_nothing(catchers.get(target), player, 1):  # the same for any count
-                moves.extend(allowed)
+            occupant = catchers.get(target)
+            if occupant is None or occupant.player == player:  # `captures_nothing`, for any count
+                extend(allowed)
             else:
-                moves.extend(move for move in allowed if _may_land(state, move))
+                extend(move for move in allowed if _may_land(state, move))
     return tuple(moves)
 
 
@@ -101,9 +103,13 @@ def _zillo_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     catchers = position.catchers
     covered = covered_bits(position.layout)
     moves: list[Action] = []
+    append = moves.append
     for target, masks, (move,) in _ends(card, position.zillo):
-        if _reached(covered, masks) and (target not in catchers or _may_land(state, move)):
-            moves.append(move)
+        for mask in masks:  # `_reached`, written out (as in `_catcher_moves`: a Wild card has 24 ends)
+            if covered & mask == mask:
+                if target not in catchers or _may_land(state, move):
+                    append(move)
+                break
     return tuple(moves)
 
 
