@@ -1,6 +1,6 @@
 """Every shortcut an engine takes for speed answers as the plain rule does, over random games: Klotz
 moves kept by field whatever the position, Fillit's F-5 filter and hex tables, Zillertal's
-placements and the Valley carried over, Zillo's legality by object and its layout shortcuts, and the
+placements and the Valley carried over, Zillo's card moves, legality by object and layout shortcuts, and the
 games' quick table copies."""
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from controller.games.records import replaced
 from controller.games.zillertal.state import ZillertalState
 from controller.games.zillertal.valley import Valley
 from controller.games.zillo import Move, Shift
+from controller.games.zillo.deck import CARDS, kind, moves_zillo
 from controller.games.zillo.layout import AREA
+from controller.games.zillo.movegen import targets
+from controller.games.zillo.reach import Landing
 from controller.games.zillo.state import ZilloState
 from tests.games.test_action_reach import random_states
 
@@ -130,3 +133,29 @@ def test_replaced_handles_a_one_field_record_and_refuses_fields_init_does_not_ta
     assert replaced(One(1)) == One(1)
     with pytest.raises(TypeError, match="fields its __init__ does not take"):
         replaced(Derived(1), value=2)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_zillo_card_moves_are_the_ends_each_path_reaches_and_the_capture_rules_allow(players: int) -> None:
+    """A card's moves, found with every end reached at once where the parts cover all its paths, are
+    the ends its paths reach one by one (`targets`) where the capture rules allow the landing."""
+    for state in random_states("zillo", players, {"hands": "dealt"}, games=2, seed=26)[::3]:
+        assert isinstance(state, ZilloState)
+        if state.is_terminal() or state.position.caught is not None:
+            continue
+        t = state.position
+        for card in CARDS:
+            if kind(card) == "shift":
+                continue
+            if moves_zillo(card):
+                starts = [(t.zillo, None)]
+            else:
+                own = sorted((cell, stack) for cell, stack in t.catchers.items() if stack.player == t.current)
+                starts = [(cell, count) for cell, stack in own for count in range(1, stack.count + 1)]
+            plain = [
+                Move(card, origin, target, count)
+                for origin, count in starts
+                for target in targets(t.layout, card, origin)
+                if isinstance(state.landing(t.current, origin, target, count), Landing)
+            ]
+            assert sorted(state.card_moves(card), key=str) == sorted(plain, key=str), card

@@ -26,19 +26,29 @@ End = tuple[Cell, tuple[int, ...], tuple[Move, ...]]
 """One end of a card's paths from a field: the end, its paths as masks, and the moves there (by
 number of Catchers less one; the Zillo's one move alone)."""
 
-_ENDS: dict[tuple[Card, Cell], tuple[End, ...]] = {}
+CardReach = tuple[int, tuple[End, ...]]
+"""A card's paths from a field: every field they pass or end on, as a mask, and their ends. Where the
+parts cover all those fields (a piece in the middle of the board), every end is reached without
+testing its paths one by one."""
+
+_ENDS: dict[tuple[Card, Cell], CardReach] = {}
 _SHIFTS: dict[tuple[Card, int, int, Cell, bool], tuple[Shift, ...]] = {}
 
 
-def _ends(card: Card, origin: Cell) -> tuple[End, ...]:
+def _reach(card: Card, origin: Cell) -> CardReach:
     """Every end of `card`'s paths from `origin`, sorted, made once (at most 20 cards x 196 fields)."""
     found = _ENDS.get((card, origin))
     if found is None:
         counts: tuple[int | None, ...] = (None,) if moves_zillo(card) else tuple(range(1, CATCHERS_PER_PLAYER + 1))
-        found = _ENDS[card, origin] = tuple(
+        ends = tuple(
             (target, masks, tuple(Move(card, origin, target, count) for count in counts))
             for target, masks in path_masks(card, origin)
         )
+        region = 0
+        for _, masks, _ in ends:
+            for mask in masks:
+                region |= mask
+        found = _ENDS[card, origin] = (region, ends)
     return found
 
 
@@ -54,7 +64,7 @@ def targets(layout: Layout, card: Card, origin: Cell) -> list[Cell]:
     """Z-2: where `card` takes a piece from `origin`, whatever stands on the way (pieces are jumped
     over, gaps are not), sorted."""
     covered = covered_bits(layout)
-    return [target for target, masks, _ in _ends(card, origin) if _reached(covered, masks)]
+    return [target for target, masks, _ in _reach(card, origin)[1] if _reached(covered, masks)]
 
 
 def card_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
@@ -78,17 +88,20 @@ def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     covered = covered_bits(position.layout)
     moves: list[Action] = []
     extend = moves.extend
-    ends = _ENDS
-    for origin, stack in sorted(item for item in catchers.items() if item[1].player == player):
-        card_ends = ends.get((card, origin)) or _ends(card, origin)
-        for target, masks, by_count in card_ends:
+    for origin, stack in sorted(catchers.items()):
+        if stack.player != player:
+            continue
+        region, ends = _ENDS.get((card, origin)) or _reach(card, origin)
+        everywhere = covered & region == region
+        for target, masks, by_count in ends:
             # Z-2: one of the paths lies on board parts. `_reached`, written out: the call costs 2-3 %
             # of a random playout (paired rounds of the bench), and this is Zillo's hottest loop.
-            for mask in masks:
-                if covered & mask == mask:
-                    break
-            else:
-                continue
+            if not everywhere:
+                for mask in masks:
+                    if covered & mask == mask:
+                        break
+                else:
+                    continue
             allowed = by_count[: stack.count]
             occupant = catchers.get(target)
             if occupant is None or occupant.player == player:  # `captures_nothing`, for any count
@@ -102,9 +115,12 @@ def _zillo_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     position = state.position
     catchers = position.catchers
     covered = covered_bits(position.layout)
+    region, ends = _ENDS.get((card, position.zillo)) or _reach(card, position.zillo)
+    if covered & region == region:  # every end reached
+        return tuple(move for target, _, (move,) in ends if target not in catchers or _may_land(state, move))
     moves: list[Action] = []
     append = moves.append
-    for target, masks, (move,) in _ends(card, position.zillo):
+    for target, masks, (move,) in ends:
         for mask in masks:  # `_reached`, written out (as in `_catcher_moves`: a Wild card has 24 ends)
             if covered & mask == mask:
                 if target not in catchers or _may_land(state, move):
