@@ -6,11 +6,12 @@ shows the position before the commit plus a *different* legal action of the same
 the commit. Never across hidden randomness (a card drawn, a deck shuffled): that cannot be undone;
 a move that played a hidden card may only be corrected to another move of the same card.
 
-The window closes with the next commit or take-back, and as soon as a piece is lifted from a field
-the committed move did not touch: the next player has started. (Putting the moved piece down on a
-new field does not close it: that is the correction itself. Nor does a lift that began after the
-board already showed the piece moved on: what happened before the next player started may still be
-the correction.)
+The window closes with the next commit or take-back. While a piece is lifted from a field the
+committed move did not touch, the next player has started and nothing is a correction; a piece put
+back on its field made no move (a touch, or a sensor that dropped out for a moment), and then the
+window is open as before. (Putting the moved piece down on a new field is no start: that is the
+correction itself. Nor is a lift that began after the board already showed the piece moved on: what
+happened before the next player started may still be the correction.)
 
 Every reading of the move the board showed stays one the next player may have moved on from: a
 piece a correction took as moved on once (the next player's let go on the way, say, of a piece any

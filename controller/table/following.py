@@ -211,10 +211,9 @@ class Seams:
 
     def last_move_read_again(self, mismatch: Mismatch, scene: Scene) -> list[Choice]:
         """The last move read otherwise: a reading shown before a correction, then the next player's
-        move (judged first: the next player's start closes the window, but not on these); then the
-        corrections of it."""
+        move (the next player's start rules out corrections, not these); then the corrections of it."""
         earlier: list[Choice] = list(self.earlier_then_next(scene))
-        return earlier + [Correction(action) for action in self.corrections(mismatch, keep=bool(earlier))]
+        return earlier + [Correction(action) for action in self.corrections(mismatch)]
 
     def earlier_then_next(self, scene: Scene) -> list[ThenMove]:
         """A reading of the last move the board showed before a correction replaced it, then a whole
@@ -244,10 +243,9 @@ class Seams:
         assert window is not None
         return self.e.candidates_of(window.before).successor(correction.action)
 
-    def corrections(self, mismatch: Mismatch, keep: bool = False) -> list[Action]:
-        """Other actions of the player who made the last commit that the board now shows instead.
-        `keep`: the window stays open even once the next player has started (a reading shown before
-        a correction, followed by the next player's move, explains the board)."""
+    def corrections(self, mismatch: Mismatch) -> list[Action]:
+        """Other actions of the player who made the last commit that the board now shows instead
+        (none while the next player has started)."""
         window = self.correction
         if window is None or not mismatch:
             return []
@@ -273,9 +271,9 @@ class Seams:
             elsewhere = {ch for ch, value in judged if ch not in window.channels and left(expected[ch], value)}
             started = not any(elsewhere <= self._taken_by(before, action) for action in found)
         if started:
-            if self.corrected is None and not keep:
-                # The window stays while a correction is shown: it may be followed by the next move.
-                self.correction = None
+            # No correction while the next player's hand is at it; the window stays open all the
+            # same, until the next commit: a piece they lifted and put back on its field made no
+            # move, and the mover may still correct theirs (corrections.py).
             return []
         # The next player's move may be under way (a piece sent home first): then a correction is
         # only asked about, never assumed. (Checked only when there is a correction: it is costly.)

@@ -114,6 +114,37 @@ def test_2_a_correction_the_next_player_answers_at_once_stands(model: str, reply
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("early_ms", "back_ms"), [(100, 130), (100, 400), (30, 60), (250, 700), (0, 900)])
+def test_2_a_piece_elsewhere_lifted_and_put_back_as_the_mover_corrects_leaves_the_correction(
+    model: str, early_ms: int, back_ms: int
+) -> None:
+    """Red let go on a wrong field (taken), and as Red's hand goes back to the piece, a piece
+    elsewhere reads lifted (`early_ms` before Red lifts) and back on its field (`back_ms` after): the
+    next player reaching and thinking better of it, or a sensor under a piece dropping out for a
+    moment. Nobody moved anything else: Red's move on to the field meant is a correction, taken
+    once the board settles, however the moment elsewhere fell (never a board stuck in guidance)."""
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", wrong)
+    table.run(500)
+    assert table.texts(start) == [f"g12-{wrong}"]
+    reached = table.lift("i8")
+    table.run(early_ms)
+    pieces = table.lift(wrong)
+    events = [(back_ms, lambda: table.place("i8", reached)), (150, lambda: table.place(meant, pieces))]
+    waited = 0
+    for at, event in sorted(events, key=lambda entry: entry[0]):
+        table.run(at - waited)
+        waited = at
+        event()
+    out = table.run(2000)
+    assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}"]
+    assert table.vias(start) == ["sensors", "correction"]
+    assert table.state == FOUR.apply(move(f"g12-{meant}")) and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize(("slide_ms", "on_the_way_ms"), [(10, 120), (60, 120), (60, 300)])
 def test_2_a_correction_answered_by_a_reply_that_touches_down_on_the_way_stands(
     model: str, slide_ms: int, on_the_way_ms: int
