@@ -462,13 +462,15 @@ class Tracker:
                 return self._acknowledge(self._seams.provisional, candidates)
             actions = list(self._seams.asked_and_followed(mismatch, candidates))  # the request stays
         if not actions:
+            # The correction shown, then the next player's move, explains the whole board: nothing
+            # of it is set apart as an old change (the correction is a move of its own).
+            actions = list(self._seams.corrected_then_next(scene))
+        if not actions:
             actions = list(choice.with_card(state, apart(mismatch, candidates, scene)))
         if not actions:
             actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions:
             actions = list(two_moves(mismatch, candidates, scene, self.candidates_of, self._seams.evidence_against))
-        if not actions:
-            actions = list(self._seams.corrected_then_next(scene))
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
             sensed = self.observed.matching(candidates, self.observed.as_sensed())
             actions = list(choice.with_card(state, ordered(sensed, candidates, scene)))

@@ -145,6 +145,37 @@ def test_2_a_piece_elsewhere_lifted_and_put_back_as_the_mover_corrects_leaves_th
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("reply_ms", [60, 90, 150])
+def test_2_a_correction_made_while_a_piece_elsewhere_was_up_then_answered_at_once_stands(
+    model: str, reply_ms: int
+) -> None:
+    """As above, the piece elsewhere (Blue's) up from just after Red lifted until well after Red's
+    block landed on the field meant; back on its field, it is Blue's move at once (`reply_ms`
+    later). The correction shown, then Blue's move, explains the whole board: both are taken, and
+    the correction's fields are never set apart as an old change beside Blue's move."""
+    wrong, meant = targets_of(FOUR, "g12")[:2]
+    table = Table(model=model)
+    start = table.now
+    table.carry("g12", wrong)
+    table.run(500)
+    pieces = table.lift(wrong)
+    table.run(140)
+    reached = table.lift("i8")
+    table.run(10)
+    table.place(meant, pieces)
+    table.run(590)
+    table.place("i8", reached)
+    table.run(reply_ms)
+    after = FOUR.apply(move(f"g12-{meant}"))
+    blue = next(a for a in after.legal_actions() if isinstance(a, Move) and KLOTZ.format_cell(a.origin) == "i8")
+    table.carry("i8", KLOTZ.format_cell(blue.target), dwell=50)
+    out = table.run(2000)
+    assert [text for _, text in table.commits(start)] == [f"g12-{wrong}", f"g12-{meant}", after.action_to_str(blue)]
+    assert table.vias(start) == ["sensors", "correction", "sensors"]
+    assert table.state == after.apply(blue) and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize(("slide_ms", "on_the_way_ms"), [(10, 120), (60, 120), (60, 300)])
 def test_2_a_correction_answered_by_a_reply_that_touches_down_on_the_way_stands(
     model: str, slide_ms: int, on_the_way_ms: int
