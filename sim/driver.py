@@ -162,8 +162,11 @@ def offered(action: Action, shown: Display, before: State | None = None) -> bool
     each candidate's seat and the position it is played in)."""
     if action not in shown.candidates:
         return False
-    named = shown.played_in.get(action)
-    return named is None or before is None or named == before
+    if before is None:
+        return True
+    # (A candidate the display does not place elsewhere is played in the game's position.)
+    named = shown.played_in.get(action, shown.state)
+    return named is before or named == before
 
 
 def button_for(action: Action, shown: Display | None, before: State | None = None) -> str | None:
@@ -304,7 +307,13 @@ class Performance:
                 self._on_hand(now, step)
             self._index += 1
         if self._confirm_at is not None and now >= self._confirm_at:
-            self._backends.inputs.push("declare", self.text)
+            # The player taps their move among the candidates on the screen, if the board still
+            # offers it as their finger comes down (as with the buttons); else they wait to be asked.
+            shown = self._shown
+            if shown is not None and shown.mode == "confirm" and offered(self.action, shown, self.before):
+                self._backends.inputs.push("declare", self.text)
+            else:
+                self._asked = False
             self._confirm_at = None
         if self._press is not None and now >= self._press[0]:
             button = button_for(self.action, self._shown, self.before)

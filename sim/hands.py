@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from controller.games import Cell, Occupancy, Piece
 from controller.games.footprint import footprint
@@ -85,19 +85,25 @@ CLUMSY = HandStyle(
     touch=0.05, fault=0.3,
 )  # fmt: skip
 # Named styles for `tafel selfplay --physical --hands STYLE`: the noise mixes' own, and the high mix
-# pushed past the ranges above, each in one direction, to try the tracker on hands nobody tuned it to.
+# pushed past the ranges above, in one direction or two, to try the tracker on hands nobody tuned it to.
+# Blitz: think and carry in a blink, and answer the last move at once nearly always.
+QUICK: dict[str, Any] = dict(think_ms=(50, 200), travel_ms=(60, 200), fast_reply=0.8, fast_reply_ms=(20, 300))
+# A piece carried through the air for up to two seconds, after up to four of thought.
+SLOW: dict[str, Any] = dict(think_ms=(500, 4000), travel_ms=(400, 2000))
+# A knock in three moves of ten, up to 400 ms after the placement, put back after up to 5 s.
+KNOCKY: dict[str, Any] = dict(knock=0.3, knock_ms=(0, 400), knock_back_ms=(100, 5000))
+# Pieces let go on the way, grazed and set down on wrong fields often, and left there longer.
+FUMBLING: dict[str, Any] = dict(graze=0.3, let_go=0.4, let_go_ms=(300, 1500), slide=0.6, slide_dwell_ms=(50, 400))
 HAND_STYLES: dict[str, HandStyle] = {
     "calm": CALM,
     "human": HUMAN,
     "clumsy": CLUMSY,
-    # Blitz: think and carry in a blink, and answer the last move at once nearly always.
-    "quick": replace(CLUMSY, think_ms=(50, 200), travel_ms=(60, 200), fast_reply=0.8, fast_reply_ms=(20, 300)),
-    # A piece carried through the air for up to two seconds, after up to four of thought.
-    "slow": replace(CLUMSY, think_ms=(500, 4000), travel_ms=(400, 2000)),
-    # A knock in three moves of ten, up to 400 ms after the placement, put back after up to 5 s.
-    "knocky": replace(CLUMSY, knock=0.3, knock_ms=(0, 400), knock_back_ms=(100, 5000)),
-    # Pieces let go on the way, grazed and set down on wrong fields often, and left there longer.
-    "fumbling": replace(CLUMSY, graze=0.3, let_go=0.4, let_go_ms=(300, 1500), slide=0.6, slide_dwell_ms=(50, 400)),
+    "quick": replace(CLUMSY, **QUICK),
+    "slow": replace(CLUMSY, **SLOW),
+    "knocky": replace(CLUMSY, **KNOCKY),
+    "fumbling": replace(CLUMSY, **FUMBLING),
+    "hasty": replace(CLUMSY, **QUICK, **KNOCKY),  # blitz hands that knock
+    "rushed": replace(CLUMSY, **QUICK, **FUMBLING),  # blitz hands that fumble
 }
 # The hands each noisy mix brings (people come with the noise; the high mixes bring their mishaps
 # too). Without noise the hands keep HandStyle's plain habits.

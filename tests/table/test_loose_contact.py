@@ -63,6 +63,24 @@ def test_games_with_a_loose_contact_take_every_move_right(
     assert stats.wrong_commits == 0 and final.is_terminal()
 
 
+@pytest.mark.parametrize(
+    ("players", "seed", "hands"), [(2, 3100093, "hasty"), (4, 3100094, "rushed"), (2, 3200097, "hasty")]
+)
+def test_whole_games_of_blitz_hands_that_knock_or_fumble_take_every_move_right(
+    players: int, seed: int, hands: str
+) -> None:
+    """Klotz with the high mix's failures and blitz hands that knock or fumble (selfplay seeds 31, 31
+    and 32; a contact comes loose in the first two games). A dropout under a standing piece as
+    the mover went on from a field they let go on closed the correction window for good: the move
+    on was refused (guidance, a declaration, 8 wrong commits in one game). With the next player's
+    move 90 ms after the piece read again, the correction's fields were set apart beside that move:
+    the correction lost, two healthy sensors blamed, the game stalled. And a player answering a
+    question on the screen after it had lapsed (a knocked piece moved meanwhile) had their move
+    taken as the other seat's: the virtual players now tap only what the board still offers."""
+    stats, final = play_physical_game(KLOTZ, players, seed, "greedy", SQUARE14, "binary", "high", hand_style=hands)
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
+
+
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_dropout_at_any_moment_of_a_move_changes_nothing_the_board_takes(data: st.DataObject) -> None:
