@@ -256,6 +256,11 @@ class Seams:
         # it lies there: the field it left is judged by the change it made then.
         since = self.e.observed.debouncer.stable_since
         self.slid.update({channel: since[channel] for channel in self.e.observed.knocks.slid_from()})
+        if not any(channel in window.channels for channel, _ in mismatch):
+            # A correction moves the committed move's piece on (or back): a board that differs only
+            # on other fields shows none. (So the next player's move, while the window stays open,
+            # costs no search for one.)
+            return []
         slid = {channel for channel, at in self.slid.items() if since[channel] == at}
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.

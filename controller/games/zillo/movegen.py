@@ -91,7 +91,7 @@ def _catcher_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     for origin, stack in sorted(catchers.items()):
         if stack.player != player:
             continue
-        region, ends = _ENDS.get((card, origin)) or _reach(card, origin)
+        region, ends = _reach(card, origin)
         everywhere = covered & region == region
         for target, masks, by_count in ends:
             # Z-2: one of the paths lies on board parts. `_reached`, written out: the call costs 2-3 %
@@ -115,7 +115,7 @@ def _zillo_moves(state: ZilloState, card: Card) -> tuple[Action, ...]:
     position = state.position
     catchers = position.catchers
     covered = covered_bits(position.layout)
-    region, ends = _ENDS.get((card, position.zillo)) or _reach(card, position.zillo)
+    region, ends = _reach(card, position.zillo)
     if covered & region == region:  # every end reached
         return tuple(move for target, _, (move,) in ends if target not in catchers or _may_land(state, move))
     moves: list[Action] = []
