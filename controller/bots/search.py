@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from controller.bots.heuristics import EVALUATORS, Evaluator
 from controller.games import Action, State
@@ -93,7 +94,7 @@ class SearchBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        leaf = Leaf(EVALUATORS.get(state.game.name))
+        leaf = Leaf(EVALUATORS.get(state.game.name), self._rng)
         if not self.searches(state):
             return leaf.ordered(state, actions)[0]
         me = state.current_player
@@ -167,13 +168,19 @@ class Leaf:
     is the typical size of the scores seen so far in this search (their mean absolute value, which
     a rare huge score, a win threat, does not swamp; so no game needs a tuned constant)."""
 
-    def __init__(self, evaluator: Evaluator | None) -> None:
+    def __init__(self, evaluator: Evaluator | None, rng: random.Random | None = None) -> None:
+        """`rng` breaks ties between actions the evaluator scores alike (as the greedy bot does);
+        without it they keep the engine's order."""
         self._evaluator = evaluator
+        self._rng = rng
         self._sizes = 0.0
         self._seen = 0
 
     def ordered(self, state: State, actions: Sequence[Action]) -> list[Action]:
-        """`actions` by the evaluator's score for the seat on turn, best first (a win before all)."""
+        """`actions` by the evaluator's score for the seat on turn, best first (a win before all).
+        Equal scores come in a random order: in the engine's order the search would widen into the
+        same first moves of a quiet position every time, and two searches repeat them until the game
+        is drawn (Klotz: the squares walled in by the 1-blocks, a 3-block pushed to and fro)."""
         if self._evaluator is None:
             return list(actions)
         me = state.current_player
@@ -188,7 +195,13 @@ class Leaf:
             )
             scored.append((-score, index, action))
         scored.sort(key=lambda entry: (entry[0], entry[1]))
-        return [action for _, _, action in scored]
+        if self._rng is None:
+            return [action for _, _, action in scored]
+        tied = [[action for _, _, action in group] for _, group in groupby(scored, key=lambda entry: entry[0])]
+        for group in tied:
+            if len(group) > 1:
+                self._rng.shuffle(group)
+        return [action for group in tied for action in group]
 
     def value(self, before: State, last: Action | None, state: State) -> tuple[float, ...]:
         if state.is_terminal():

@@ -10,7 +10,7 @@ import pytest
 
 from controller.bots import BOTS, SEARCH_LEVELS, make_bot
 from controller.bots.heuristics import EVALUATORS
-from controller.bots.search import Leaf, SearchBot, SearchBudget
+from controller.bots.search import WIN_SCORE, Leaf, SearchBot, SearchBudget
 from controller.games import GAMES, State, load_game
 
 HIDDEN = ["zillo", "zodiac", "zillertal"]
@@ -184,14 +184,14 @@ def test_zodiac_after_the_draw_plays_the_evaluators_choice_without_searching() -
     assert isinstance(bot, SearchBot)
     asked: list[int] = []
     bot.interrupt_when(lambda: asked.append(1) is None and False)
-    leaf = Leaf(EVALUATORS["zodiac"])
     drawn = started = 0
     for state in positions("zodiac", 2, 200, seed=2):
         if state.is_terminal() or len(state.legal_actions()) == 1:
             continue
         if state.phase == "drawn":
             assert not bot.searches(state)
-            assert bot.choose(state) == leaf.ordered(state, state.legal_actions())[0]
+            scores = evaluator_scores(state)
+            assert scores[bot.choose(state)] == max(scores.values())
             assert not asked, state.action_to_str(bot.choose(state))
             drawn += 1
         elif state.phase == "turn" and started < 3:
@@ -212,3 +212,47 @@ def test_the_bench_times_positions_where_the_search_thinks(name: str) -> None:
     found = opening_positions(load_game(name), 5, seed=1)
     assert len(found) == 5 and all(SearchBot(0).searches(state) for state in found)
     assert len({json.dumps(state.to_json(), sort_keys=True) for state in found}) == 5  # spread, not one
+
+
+def evaluator_scores(state: State) -> dict[object, float]:
+    """The evaluator's score of each action for the seat on turn, as the greedy bot scores it (an
+    action that ends the game by its outcome)."""
+    evaluator = EVALUATORS[state.game.name]
+    prepared = evaluator.prepare(state)
+    me = state.current_player
+    scores: dict[object, float] = {}
+    for action in state.legal_actions():
+        after = state.apply(action)
+        ended = after.is_terminal()
+        scores[action] = (
+            WIN_SCORE * (after.returns()[me] - 0.5) if ended else evaluator.score(prepared, action, after, me)
+        )
+    return scores
+
+
+def test_actions_scored_alike_come_in_a_seeded_random_order_best_first() -> None:
+    """The search widens into the best actions first; among equals it draws (from its seed), so two
+    searches do not walk into the same first move of a quiet position every time."""
+    state = load_game("klotz").new_game(players=2, seed=0)
+    scores = evaluator_scores(state)
+    orders = [Leaf(EVALUATORS["klotz"], random.Random(seed)).ordered(state, state.legal_actions()) for seed in range(4)]
+    for order in orders:
+        assert sorted(order, key=str) == sorted(state.legal_actions(), key=str)
+        assert [scores[action] for action in order] == sorted(scores.values(), reverse=True)
+    assert len({tuple(order) for order in orders}) > 1
+    again = Leaf(EVALUATORS["klotz"], random.Random(2)).ordered(state, state.legal_actions())
+    assert again == orders[2]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_searches_at_klotz_do_not_shuffle_a_block_to_and_fro_until_the_draw(seed: int) -> None:
+    """At the start both squares are walled in by the 1-blocks, and every quiet move scores alike:
+    searches that took them in the engine's order pushed one 3-block to and fro for all 600 plies."""
+    state = load_game("klotz").new_game(players=2, seed=seed)
+    start = {cell: (block.kind, block.size) for cell, block in state.blocks.items()}
+    bots = [SearchBot(seed * 2 + seat, SearchBudget(simulations=25)) for seat in range(2)]
+    while not state.is_terminal() and state.ply < 40:
+        state = state.apply(bots[state.current_player].choose(state))
+    now = {cell: (block.kind, block.size) for cell, block in state.blocks.items()}
+    moved = [kind for cell, kind in start.items() if now.get(cell) != kind]
+    assert ("square", 4) in moved or ("cylinder", 1) in moved, moved
