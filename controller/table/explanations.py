@@ -232,3 +232,32 @@ def in_turn(
         for second in seconds
         if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], scene.dating, landed_by)
     ]
+
+
+def sensed_in_turn(
+    readings: Sequence[int], candidates: CandidateTable, scene: Scene, table: Callable[[State], CandidateTable]
+) -> list[ThenMove]:
+    """Where the board read a knock and, so read, nothing fits: the readings as the sensors have them
+    as a move of the player on turn, then a whole move of the next player after it. The next player
+    reaching early beside the mover's landing lifts a piece just before it lands, which reads as the
+    start of a slide there (a slide takes anything up to its time); their piece landing later, too
+    late for a slide, shows the two moves. Each such reading is asked (the knock fits as well)."""
+    sensed = frozenset(
+        (channel, value)
+        for channel, value in enumerate(readings)
+        if value != candidates.expected[channel] and channel not in scene.masked
+    )
+    found: list[ThenMove] = []
+    for first in candidates.actions:
+        own = scene.unmasked(candidates.mismatch(first))
+        if not own or not own < sensed:
+            continue
+        following = table(candidates.successor(first))
+        after = frozenset(
+            (channel, value)
+            for channel, value in enumerate(readings)
+            if value != following.expected[channel] and channel not in scene.masked
+        )
+        seconds = following.matching(after, scene.masked)
+        found += [ThenMove(first, second) for second in in_turn(candidates.expected, following, seconds, scene)]
+    return found

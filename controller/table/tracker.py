@@ -36,7 +36,7 @@ from controller.table.decisions import (
     display,
 )
 from controller.table.evidence import arrives, in_order
-from controller.table.explanations import Scene, apart, fresh, ordered, then_next, two_moves
+from controller.table.explanations import Scene, apart, fresh, ordered, sensed_in_turn, then_next, two_moves
 from controller.table.following import Seams
 from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import hands_unseen
@@ -473,7 +473,9 @@ class Tracker:
             actions = list(two_moves(mismatch, candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
             sensed = self.observed.matching(candidates, self.observed.as_sensed())
-            actions = list(choice.with_card(state, ordered(sensed, candidates, scene)))
+            actions = list(choice.with_card(state, ordered(sensed, candidates, scene))) or list(
+                sensed_in_turn(self.observed.debouncer.stable, candidates, scene, self.candidates_of)
+            )
         corrections = self._seams.last_move_read_again(mismatch, scene)
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask

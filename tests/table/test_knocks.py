@@ -843,3 +843,30 @@ def test_in_every_game_a_knock_beside_a_move_made_by_hand_ends_in_that_move(data
         out = table.run(1000)
     assert table.state == state.apply(action), table.texts(begin)
     assert out.display.mode == "idle" and not out.display.faults
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("landing_after_ms", [100, 150])
+def test_the_next_player_reaching_beside_the_landing_just_before_it_is_asked_as_two_moves(
+    model: str, landing_after_ms: int
+) -> None:
+    """Red carries c7's piece to e6; the next player lifts f7's piece, diagonally beside e6, 50 ms
+    before it lands (which reads as f7's piece sliding onto e6: a knock) and puts it on e7
+    100-150 ms after, too late for a slide. Read as knocked, c7's piece would have gone to e7,
+    which no move does; read as the sensors have it, the board shows c7-e6 and then f7-e7. Both
+    fit, so the board asks, and a confirmation takes both moves (it used to guide everything back)."""
+    table = Table(model=model)
+    start = table.now
+    carried = table.lift("c7")
+    table.run(200)
+    reached = table.lift("f7")
+    table.run(50)
+    table.place("e6", carried)
+    table.run(landing_after_ms)
+    table.place("e7", reached)
+    out = table.run(600)
+    assert out.display.mode == "confirm" and [str(a) for a in out.display.candidates] == ["f7-e7"]
+    assert table.texts(start) == []  # never taken alone
+    table.press("confirm")
+    table.run(600)
+    assert table.texts(start) == ["c7-e6", "f7-e7"]
