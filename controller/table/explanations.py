@@ -12,7 +12,7 @@ from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
 from controller.table.evidence import Dating, came, in_order, left, older_apart, one_after_other
-from controller.table.tracker_types import Mismatch, unmasked
+from controller.table.tracker_types import Mismatch, differences, unmasked
 
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
 # 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
@@ -242,22 +242,13 @@ def sensed_in_turn(
     reaching early beside the mover's landing lifts a piece just before it lands, which reads as the
     start of a slide there (a slide takes anything up to its time); their piece landing later, too
     late for a slide, shows the two moves. Each such reading is asked (the knock fits as well)."""
-    sensed = frozenset(
-        (channel, value)
-        for channel, value in enumerate(readings)
-        if value != candidates.expected[channel] and channel not in scene.masked
-    )
+    sensed = differences(readings, candidates.expected, scene.masked)
     found: list[ThenMove] = []
     for first in candidates.actions:
         own = scene.unmasked(candidates.mismatch(first))
         if not own or not own < sensed:
             continue
         following = table(candidates.successor(first))
-        after = frozenset(
-            (channel, value)
-            for channel, value in enumerate(readings)
-            if value != following.expected[channel] and channel not in scene.masked
-        )
-        seconds = following.matching(after, scene.masked)
+        seconds = following.matching(differences(readings, following.expected, scene.masked), scene.masked)
         found += [ThenMove(first, second) for second in in_turn(candidates.expected, following, seconds, scene)]
     return found

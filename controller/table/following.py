@@ -20,7 +20,7 @@ from controller.table.evidence import came, in_order, left, older_apart
 from controller.table.explanations import Scene, in_turn, set_apart
 from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
-from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig
+from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
 
 REACH_MS = 700  # a fast reply starts up to this long after the last placement, or this long before it
 
@@ -449,10 +449,7 @@ class Seams:
         return False
 
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
-        masked = self.e.observed.masked
-        return frozenset(
-            (ch, v) for ch, v in enumerate(self.e.observed.board_readings()) if v != expected[ch] and ch not in masked
-        )
+        return differences(self.e.observed.board_readings(), expected, self.e.observed.masked)
 
     def declared(self, asked: Choice, text: str) -> bool:
         """Whether `text` names the candidate `asked` (in the state it would be played in)."""

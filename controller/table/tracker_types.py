@@ -4,7 +4,7 @@ front-ends can speak it without importing the tracker itself."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -12,6 +12,11 @@ from controller.games import Action, Cell, State
 
 Mismatch = frozenset[tuple[int, int]]
 """(channel, reading) pairs where the board differs, or would differ, from the game's position."""
+
+
+def differences(readings: Sequence[int], expected: Sequence[int], masked: Collection[int]) -> Mismatch:
+    """Where `readings` differ from the `expected` ones, failed (`masked`) channels left out."""
+    return frozenset((ch, v) for ch, v in enumerate(readings) if v != expected[ch] and ch not in masked)
 
 
 def unmasked(mismatch: Mismatch, masked: Collection[int]) -> Mismatch:
