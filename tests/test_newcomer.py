@@ -134,6 +134,9 @@ def test_ctrl_c_stops_quietly() -> None:
         text=True,
         cwd=ROOT,
         env=ENV,
+        # As from a terminal: a test run started in the background (CI) ignores Ctrl-C, and a
+        # program inherits that, so the person's Ctrl-C is given its default meaning back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None
     for line in process.stdout:  # wait until the game waits for the person

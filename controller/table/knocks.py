@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.games import Cell
-from controller.games.footprint import Footprint
+from controller.games import Cell, State
 from controller.table.board import BoardMap
+from controller.table.candidates import CandidateTable
+from controller.table.decisions import Acknowledge, Ask, Idle, Shown
 from controller.table.evidence import came, left
 from controller.table.tracker_types import HintKind
 
@@ -518,10 +519,23 @@ def _apart(departure: Change, arrival: Change) -> float:
 
 
 def hands_unseen(
-    prints: Iterable[Footprint], channel_of: Mapping[Cell, int], masked: Mapping[int, int]
+    shown: Shown,
+    state: State,
+    candidates_of: Callable[[State], CandidateTable],
+    channel_of: Mapping[Cell, int],
+    masked: Mapping[int, int],
 ) -> frozenset[int]:
-    """The failed sensors' fields (`masked`) where moves with these footprints put a piece: a hand
-    may be at work there unseen, so a slide beside one is its knock."""
+    """The failed sensors' fields (`masked`) where the move shown or asked about puts a piece, or
+    with nothing shown, where a move no trusted sensor sees may be putting one: a hand may be at
+    work there unseen, so a slide beside one is its knock."""
+    if not isinstance(shown, Acknowledge | Ask | Idle):
+        return frozenset()
+    if isinstance(shown, Idle):
+        candidates = candidates_of(state)
+        prints = [candidates.footprint(action) for action in candidates.hidden(masked)]
+    else:
+        actions = shown.candidates if isinstance(shown, Ask) else (shown.action,)
+        prints = [candidates_of(shown.played_in.get(a, state)).footprint(a) for a in actions]
     return frozenset(
         channel
         for footprint in prints

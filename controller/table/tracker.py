@@ -356,7 +356,10 @@ class Tracker:
         shown = decision if not isinstance(decision, Commit | TakeBack) else Guide("moving")
         # Kept while the move is under way (the board may show it as moving a moment), until the
         # game moves on.
-        self.observed.knocks.unseen_hands |= self._unseen_hands(shown)
+        if self.observed.masked:
+            self.observed.knocks.unseen_hands |= hands_unseen(
+                shown, self._state, self.candidates_of, self.board.channel_of, self.observed.masked
+            )
         output = self._output_of(shown, committed, took_back, messages)
         self._set_deadline(self.observed.knocks.next_expiry)
         self._set_deadline(self.observed.debouncer.next_settle())
@@ -384,20 +387,6 @@ class Tracker:
         if previous is not None and shown.same_as(previous):
             shown = previous  # the same picture: the same object, so consumers can skip it
         return TrackerOutput(shown, happened if happened else NOTHING_HAPPENED)
-
-    def _unseen_hands(self, decision: Shown) -> frozenset[int]:
-        """Where the move shown or asked about puts a piece on a failed sensor's field, or with
-        nothing shown, where a move no trusted sensor sees may be putting one (knocks.py)."""
-        masked = self.observed.masked
-        if not masked or not isinstance(decision, Acknowledge | Ask | Idle):
-            return frozenset()
-        if isinstance(decision, Idle):
-            candidates = self.candidates_of(self._state)
-            prints = [candidates.footprint(action) for action in candidates.hidden(masked)]
-        else:
-            actions = decision.candidates if isinstance(decision, Ask) else (decision.action,)
-            prints = [self.candidates_of(decision.played_in.get(a, self._state)).footprint(a) for a in actions]
-        return hands_unseen(prints, self.board.channel_of, masked)
 
     def _set_deadline(self, when: int | None) -> None:
         if when is not None:
@@ -432,9 +421,12 @@ class Tracker:
             mover = self._history[-1].current_player if self._history else None
             return Guide("remote", self._guidance_to(frozenset()), self._stuck(now), mover)
         if self._held():  # another board's seat is to move: only this board's last move may still change
-            mine = self._seams.corrections(mismatch)
-            if len(mine) == 1:
-                return self._single(now, Correction(mine[0]), self.candidates_of(state))
+            mine: list[Choice] = [Correction(action) for action in self._seams.corrections(mismatch)]
+            candidates = self.candidates_of(state)
+            if len(mine) == 1 and not self._seams.must_ask(mine[0], candidates):
+                return self._single(now, mine[0], candidates)
+            if mine:  # as anywhere: a correction the readings cannot tell from something else is asked
+                return self._ask(now, mine, candidates)
             return Guide("restore", self._guidance_to(frozenset()), self._stuck(now))
         if self._setup or self._restore:
             # Set-up and an undo: guide at once towards the position the game is in.
@@ -492,24 +484,30 @@ class Tracker:
         actions = list(dict.fromkeys(actions))  # one reading found two ways is one candidate
         if len(actions) == 1 and not self._seams.must_ask(actions[0], candidates):
             return self._single(now, actions[0], candidates)
-        self._seams.provisional = None
         if actions:
-            choice.ask(actions)
-            previewed = choice.previewed(now, self.observed.since)
-            self._set_deadline(choice.next_change(now, self.observed.since))
-            table = self._seams.table_of(previewed, candidates)
-            hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
-            asked = [a for a in actions if a != TAKEBACK]
-            return Ask(
-                tuple(self._seams.shown_action(a) for a in asked),
-                None if previewed == TAKEBACK else self._seams.shown_action(previewed),
-                self._seams.successor_of(previewed, candidates),
-                hints,
-                self._seams.played_in(asked, candidates),
-            )
+            return self._ask(now, actions, candidates)
+        self._seams.provisional = None
         choice.asking = ()
         reached = self._seams.reached_early(mismatch, candidates)  # the last reading before none
         return self._acknowledge(reached, candidates) if reached is not None else self._unmatched(now, candidates)
+
+    def _ask(self, now: int, actions: list[Choice], candidates: CandidateTable) -> Ask:
+        """Ask which of `actions` was made (the first previewed, the others in turn)."""
+        self._seams.provisional = None
+        choice = self._choice
+        choice.ask(actions)
+        previewed = choice.previewed(now, self.observed.since)
+        self._set_deadline(choice.next_change(now, self.observed.since))
+        table = self._seams.table_of(previewed, candidates)
+        hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
+        asked = [a for a in actions if a != TAKEBACK]
+        return Ask(
+            tuple(self._seams.shown_action(a) for a in asked),
+            None if previewed == TAKEBACK else self._seams.shown_action(previewed),
+            self._seams.successor_of(previewed, candidates),
+            hints,
+            self._seams.played_in(asked, candidates),
+        )
 
     def _single(self, now: int, choice: Choice, candidates: CandidateTable) -> Decision:
         """The one explanation: taken once the board has settled, shown until then."""

@@ -289,3 +289,30 @@ def test_the_card_of_the_last_move_may_be_declared_again_where_the_board_only_in
     table.run(500)
     assert out.happened.messages == () and table.commits(begin) == ["Z-E:f9-h10", "Z-N:f9-h10"]
     assert table.vias(begin) == ["declare", "correction"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_correction_while_another_board_is_to_move_is_asked_where_the_readings_fit_a_piece_in_the_air(
+    model: str,
+) -> None:
+    """Red plays here, Yellow on another board. Red lets go of the Zillo on g8 (W-3:f9-g8 is
+    taken), then lifts it on to h9. With the Zillo in the air the board reads only f9 emptied, which
+    is also W-3:f9-f7, the Zillo put on Yellow's Catchers where a presence sensor does not see it
+    arrive. Waiting for the other board must not turn that into a correction taken by itself (seen in
+    a game between two `tafel run` boards: W-3:l7-j6 corrected to l7-k5 with the Zillo in the hand,
+    then i7 reported as a stray piece): it is asked, and the Zillo landing on h9 is the correction."""
+    state = position(hand=["W-3"], others=["C-N"], catchers={"c12": (0, 3), "f7": (1, 2), "l3": (1, 1)})
+    table = Table(state, model)
+    table.tracker.seats_here = frozenset({0})
+    begin = table.now
+    table.move("f9", "g8")
+    table.run(600)
+    assert table.commits(begin) == ["W-3:f9-g8"]
+    piece = table.lift("g8")
+    out = table.run(400)
+    assert table.commits(begin) == ["W-3:f9-g8"]
+    assert out.display.mode in ("confirm", "restore", "moving")
+    table.place("h9", piece)
+    out = table.run(1000)
+    assert table.commits(begin) == ["W-3:f9-g8", "W-3:f9-h9"] and out.display.mode == "idle"
+    assert table.state.zillo == CELL("h9")
