@@ -11,7 +11,7 @@ evidence model"). Pure functions: the tracker asks them before it believes an ex
   two changes first seen in the same scan, after a scanner outage, tell no order at all).
 - **One move after the other.** The next player may reach for a piece early, but makes the move
   once the one before has landed: two moves read one after the other never have the second
-  finished before the first.
+  finished before the first, nor begun before it.
 - **One hand, one move.** A change that started long before the changes of a move, on fields the
   move does not touch, is not part of it: a piece lifted and held, a piece left lying, or a failed
   sensor. The move can be judged on its own fields; the old change stays unexplained and is judged
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from controller.table.tracker_types import Mismatch
 
 ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
+SLIDE_MS = 60  # a piece slid (or knocked) to the field beside leaves and lands within this (scans and bounce included)
 CARRY_MS = 60  # the least time a hand takes to lift a piece, carry it past the next field and put it down
 APART_MS = 500  # an old change this much older than every other change is not part of their move
 
@@ -84,11 +85,10 @@ def in_order(
     not that piece's departure).
     Judged on the latest the landing may have been. Moves of several pieces from several fields (a
     capture sent home, a board part carried) are not judged here; a stack carried as one is."""
-    departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
-    arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
-    if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
+    piece = _one_piece(evidence, expected)
+    if piece is None:
         return True
-    (departure,), (arrival,) = departures, arrivals
+    departure, arrival = piece
     carried = beside is not None and not beside(departure, arrival)
     landed, lifted = dating.until[arrival], dating.since[departure]
     if carried and departure not in dating.unsure and arrival not in dating.unsure:
@@ -115,6 +115,17 @@ def one_after_other(
     return max(dating.until[channel] for channel in own_second) >= landed - ORDER_SLACK_MS
 
 
+def began_after(first: Collection[int], second: Collection[int], dating: Dating) -> bool:
+    """Whether a move that lifted pieces off the channels `second` can have begun after one that
+    lifted them off `first`: the next player reaches early only for a move under way (two hands meet
+    at the seam between moves), so their first lift is never before the mover's first. Judged on the
+    latest the second's lifts may have been."""
+    own = [channel for channel in second if channel not in first]
+    if not first or not own:
+        return True
+    return max(dating.until[channel] for channel in own) >= min(dating.since[channel] for channel in first)
+
+
 def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:
     """The channels whose change is older, by APART_MS or more, than every other change of the board
     (none, when every change is recent or every change is old)."""
@@ -126,3 +137,30 @@ def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[
         if since[recent[0]] - since[old[-1]] >= APART_MS:
             return frozenset(old)
     return frozenset()
+
+
+def surely_carried(
+    evidence: Mismatch, expected: Sequence[int], dating: Dating, beside: Callable[[int, int], bool] | None
+) -> bool:
+    """Whether a move with this evidence was made by a hand that carried its piece, never a slide
+    to the field beside (which a knock makes as well, knocks.py): its piece went further than the
+    field beside, or landed later after it left than any slide takes, or it moved several pieces.
+    A scanner outage that hid when either field changed leaves a slide possible."""
+    piece = _one_piece(evidence, expected)
+    if piece is None:
+        return True
+    departure, arrival = piece
+    if beside is None or not beside(departure, arrival):
+        return True
+    if departure in dating.unsure or arrival in dating.unsure:
+        return False
+    return dating.since[arrival] - dating.until[departure] > SLIDE_MS
+
+
+def _one_piece(evidence: Mismatch, expected: Sequence[int]) -> tuple[int, int] | None:
+    """The field left and the field reached, where the evidence is one piece (or one stack) moved."""
+    departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
+    arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
+    if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
+        return None
+    return departures[0], arrivals[0]

@@ -11,7 +11,16 @@ from dataclasses import dataclass, replace
 from controller.games import Action, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
-from controller.table.evidence import Dating, came, in_order, left, older_apart, one_after_other
+from controller.table.evidence import (
+    Dating,
+    began_after,
+    came,
+    in_order,
+    left,
+    older_apart,
+    one_after_other,
+    surely_carried,
+)
 from controller.table.tracker_types import Mismatch, differences, unmasked
 
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
@@ -200,11 +209,13 @@ def two_moves(
 ) -> list[ThenMove]:
     """The board shows two whole moves on fields of their own, and no move was shown a moment ago
     (`then_next` reads that case): a move of the player on turn, then one of the next player after
-    it, as the sensors saw them in turn. One of them is a lone arrival (its lift unseen: a piece
+    it, as the sensors saw them in turn. One of them may be a lone arrival (its lift unseen: a piece
     taken off a stack under a presence sensor, or a field emptied and filled again), perhaps old (a
     question about it nobody answered), which `apart` would otherwise set apart as a stray or an
-    old change; but never older than this player's turn (`fresh`: a sensor that stuck on before the
-    last move was made is no move of this player's). Each such reading is asked."""
+    old change; or the next player reached early, so no moment showed the first move alone (their
+    lift came before its landing, which then fitted their piece as well); but never older than this
+    player's turn (`fresh`: a sensor that stuck on before the last move was made is no move of this
+    player's). Each such reading is asked."""
     if scene.acknowledged is not None:
         return []
     firsts: dict[Action, None] = {}
@@ -215,7 +226,47 @@ def two_moves(
     found: list[ThenMove] = []
     for first in fresh(list(firsts), candidates, scene):  # (made in this player's turn)
         found += then_next(candidates, replace(scene, acknowledged=first, acknowledged_at=None), table, against)
+    return found + _reached_early(evidence, candidates, scene, table, against)
+
+
+def _reached_early(
+    evidence: Mismatch,
+    candidates: CandidateTable,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[ThenMove]:
+    """Two whole moves in turn with no moment that showed the first alone: the next player lifted
+    their piece before the first landed (two hands at the seam). Only pieces surely carried: a
+    piece that may have slid to the field beside may have been knocked, and knocks.py reads slides."""
+    found: list[ThenMove] = []
+    firsts = [
+        action
+        for action in candidates.reaching_any([channel for channel, _ in evidence])
+        if (own := scene.unmasked(candidates.mismatch(action))) and own < evidence
+        if _carried(action, candidates, scene)
+    ]
+    for first in fresh(firsts, candidates, scene):
+        following = table(candidates.successor(first))
+        readings = then_next(candidates, replace(scene, acknowledged=first, acknowledged_at=None), table, against)
+        lifted = _lifts(first, candidates, scene)
+        found += [
+            reading
+            for reading in readings
+            if _carried(reading.second, following, scene)
+            and began_after(lifted, _lifts(reading.second, following, scene), scene.dating)
+        ]
     return found
+
+
+def _lifts(action: Action, candidates: CandidateTable, scene: Scene) -> list[int]:
+    """The channels the action lifts a piece off (as the sensors see it)."""
+    expected, evidence = candidates.expected, scene.unmasked(candidates.mismatch(action))
+    return [channel for channel, reading in evidence if left(expected[channel], reading)]
+
+
+def _carried(action: Action, candidates: CandidateTable, scene: Scene) -> bool:
+    return surely_carried(scene.unmasked(candidates.mismatch(action)), candidates.expected, scene.dating, scene.beside)
 
 
 def in_turn(

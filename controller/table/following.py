@@ -16,9 +16,8 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
-from controller.table.evidence import came, in_order, left, older_apart
+from controller.table.evidence import SLIDE_MS, came, in_order, left, older_apart
 from controller.table.explanations import Scene, in_turn, set_apart
-from controller.table.knocks import SLIDE_MS
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
 

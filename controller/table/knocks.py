@@ -22,10 +22,9 @@ from controller.games import Cell, State
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.decisions import Acknowledge, Ask, Idle, Shown
-from controller.table.evidence import came, left
+from controller.table.evidence import SLIDE_MS, came, left
 from controller.table.tracker_types import HintKind
 
-SLIDE_MS = 60  # a knocked piece leaves its field and lands beside it within this (scans and bounce included)
 TIE_MS = 10  # arrivals this close in time cannot be told apart (one scan)
 BOUNCE_MS = 25  # contact bounce may date a lift this much after the piece really left
 KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece down next to it
