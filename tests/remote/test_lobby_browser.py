@@ -1,6 +1,6 @@
 """Inviting a board from the lobby in a real browser (headless Chromium): the inviting board's
-lobby offers the boards online on the broker for a seat, the invited board's lobby shows the
-invitation with Accept, and the game starts on both (docs/remote.md, "Inviting a board")."""
+lobby offers the boards online on the broker for a seat, the invited board's lobby (open before
+the invitation came) shows it with Accept, and the game starts on both (docs/remote.md, "Inviting a board")."""
 
 from __future__ import annotations
 
@@ -52,7 +52,12 @@ def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own
         host_web = stack.enter_context(served(host, tmp_path / "h" / "state", PIN))
         guest_web = stack.enter_context(served(guest, tmp_path / "g1" / "state", PIN))
         driver = stack.enter_context(chromium(1000, 1200))
+        # The invited board's lobby is open before the invitation is sent: it shows it as it comes.
+        driver.get(guest_web.url + "lobby")
+        wait(driver, lambda d: "This board is g1" in css(d, "#lobby-remote-status")[0].text)
+        guest_tab = driver.current_window_handle
         wait(driver, lambda d: lobby_ready(host, "g1") and lobby_ready(guest, "h"))
+        driver.switch_to.new_window("tab")
         driver.get(host_web.url + "lobby")
         wait(driver, lambda d: len(css(d, "#lobby-seats select")) == 2)
         seat = Select(css(driver, "#lobby-seats select")[1])
@@ -63,7 +68,8 @@ def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own
             driver.save_screenshot(str(shot))
         css(driver, "#lobby-start")[0].click()
         wait(driver, lambda d: guest.remote is not None and "h" in guest.remote.lobby.received)
-        driver.get(guest_web.url + "lobby")
+        driver.close()
+        driver.switch_to.window(guest_tab)
         wait(driver, lambda d: "Board h invites this board to Klotz" in css(d, "#lobby-invitations")[0].text)
         css(driver, "#lobby-pin")[0].send_keys(PIN)
         accept = next(b for b in css(driver, "#lobby-invitations button") if b.text == "Accept")

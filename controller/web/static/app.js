@@ -289,7 +289,23 @@ async function loadLobby() {
     $("lobby-abandon-label").hidden = lobby.current.terminal || !lobby.current.moves;
   }
   lobbyGame();
-  const remote = lobby.remote;
+  drawRemote(lobby.remote);
+  $("lobby-resumable").replaceChildren(...lobby.resumable.map((record) => {
+    const item = li(`${record.title}, ${record.players} players: ${record.result} (${record.ended}) `);
+    const button = document.createElement("button");
+    button.textContent = "Resume";
+    button.addEventListener("click", () => send(
+      {type: "resume", game_id: record.id, pin: $("lobby-pin").value, abandon: $("lobby-abandon").checked},
+      answer("lobby-notice")));
+    item.append(button);
+    return item;
+  }));
+}
+
+// The boards online and the invitations change while the page is open (another board comes online,
+// invites this one): the lobby asks the board again every few seconds and redraws that part only,
+// keeping what the person has chosen.
+function drawRemote(remote) {
   $("lobby-remote").hidden = !remote;
   if (remote) {
     $("lobby-remote-status").textContent = remote.waiting_for.length
@@ -308,16 +324,29 @@ async function loadLobby() {
       return item;
     }));
   }
-  $("lobby-resumable").replaceChildren(...lobby.resumable.map((record) => {
-    const item = li(`${record.title}, ${record.players} players: ${record.result} (${record.ended}) `);
-    const button = document.createElement("button");
-    button.textContent = "Resume";
-    button.addEventListener("click", () => send(
-      {type: "resume", game_id: record.id, pin: $("lobby-pin").value, abandon: $("lobby-abandon").checked},
-      answer("lobby-notice")));
-    item.append(button);
-    return item;
-  }));
+}
+
+let remoteShown = null;
+async function refreshRemote() {
+  let fresh;
+  try { fresh = await (await fetch("/api/lobby")).json(); } catch (error) { return; } // away: the link state says so
+  const key = JSON.stringify(fresh.remote);
+  if (key === remoteShown) return;
+  remoteShown = key;
+  lobby.remote = fresh.remote;
+  drawRemote(fresh.remote);
+  const boards = fresh.remote ? fresh.remote.online : [];
+  for (const select of $("lobby-seats").querySelectorAll("select")) {
+    for (const option of [...select.options]) {
+      const board = option.value.startsWith("board:") ? option.value.slice(6) : null;
+      if (board !== null && !boards.includes(board) && !option.selected) option.remove();
+    }
+    for (const board of boards) {
+      if (![...select.options].some((o) => o.value === `board:${board}`)) {
+        select.append(new Option(`someone on board ${board}`, `board:${board}`));
+      }
+    }
+  }
 }
 
 function lobbyGame() {
@@ -518,6 +547,6 @@ if (watching) { for (const node of document.querySelectorAll(".buttons, #seats-t
 if (pageName === "table") connect(seatToken ? `?seat=${encodeURIComponent(seatToken)}` : watching ? "?view=watch" : "");
 else if (pageName === "health") connect("?view=health");
 else connect("");
-if (pageName === "lobby") loadLobby();
+if (pageName === "lobby") loadLobby().then(() => { remoteShown = JSON.stringify(lobby.remote); setInterval(refreshRemote, 2000); });
 if (pageName === "history") loadHistory();
 window.tafelReady = true;
