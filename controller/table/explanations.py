@@ -48,8 +48,11 @@ class Scene:
 
 def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The actions made of changes from this player's turn: a change older than the last move (by
-    more than a fast reply's head start) happened before this player could act. A masked field has
-    no time."""
+    more than a fast reply's head start) happened before this player could act. That holds for a
+    field whose pieces the action all takes away and replaces by others, too, though it reads as
+    before: a hand lifts before it puts down, so the field read empty a moment (a Zillo part
+    carried with its pieces), and a field that has read as it does since before the turn was never
+    touched in it. A masked field has no time."""
     if not actions or scene.moved_at is None:
         return actions
     oldest = scene.moved_at - REPLY_HEAD_START_MS
@@ -58,7 +61,19 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
         action
         for action in actions
         if all(until[ch] >= oldest for ch, _ in scene.unmasked(candidates.mismatch(action)))
+        and all(until[ch] >= oldest for ch in _replaced(action, candidates) if ch not in scene.masked)
     ]
+
+
+def _replaced(action: Action, candidates: CandidateTable) -> list[int]:
+    """The channels of the fields whose pieces the action all takes away and replaces by others."""
+    channel_of, occupancy = candidates.board.channel_of, candidates.occupancy
+    found = []
+    for cell in candidates.footprint(action).captures:
+        before, after = occupancy.get(cell, ()), candidates.pieces_after(action, cell)
+        if before and after and not set(before) & set(after) and cell in channel_of:
+            found.append(channel_of[cell])
+    return found
 
 
 def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
@@ -92,7 +107,7 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     it all, nor where what is set apart is itself a move on fields of its own (`two_moves`); where
     several such readings fit, each is a candidate (the board asks)."""
     old = _old(scene, candidates)
-    lone = strays(evidence, candidates.expected) if not old else []
+    lone = strays(evidence, candidates.expected)
     if not old and not lone:
         return []  # (most scans that match nothing, a piece in the air among them, end here)
     channels = [channel for channel, _ in evidence]
@@ -121,9 +136,11 @@ def set_apart(
     kept: Collection[int] = (),
 ) -> list[Action]:
     """The actions of `table` the evidence shows with the old changes set apart, or failing those
-    (none is old) with each lone arrival set apart in turn (`strays`), never one on `kept`."""
-    if old:
-        return beside(evidence, old, table, masked)
+    (none is old, or the recent changes are no move: the old ones may be the move, and a sensor
+    that stuck on since the recent change) with each lone arrival set apart in turn (`strays`),
+    never one on `kept`."""
+    if old and (found_beside := beside(evidence, old, table, masked)):
+        return found_beside
     found: dict[Action, None] = {}
     for stray in strays(evidence, table.expected):
         if stray not in kept:

@@ -920,3 +920,26 @@ def test_two_pieces_slid_at_once_are_never_read_as_two_moves_in_turn(model: str)
     table.place("f6", table.lift("f5"))
     table.run(1500)
     assert table.texts(start) == ["f7-e7"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_knocked_piece_left_lying_is_read_as_it_is_though_a_sensor_stuck_meanwhile(model: str) -> None:
+    """Red's c7-e6 knocks f6's piece to f5, and nobody puts it back; 5 s later k12's sensor sticks
+    on under an empty field. Once the knock is forgotten the board is read as it is: f6-f5 (a move
+    of the next player) is the old change, and k12 the newer one with no lift to pair with it. The
+    move is taken and k12 judged on its own (reported), never the game held on guidance for good
+    because the newer change alone is no move (seen in a three-player game with fast hands)."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(60)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(5000)
+    table.sim.stick(CELL("k12"), 1)
+    out = table.run(8000)
+    assert table.texts(start) == ["c7-e6", "f6-f5"] and out.display.mode == "idle"
+    assert [fault.cell for fault in out.display.faults] == [CELL("k12")]

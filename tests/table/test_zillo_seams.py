@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 
 from controller.games import Piece
+from controller.games.zillo.deck import CARDS
 from controller.table.corrections import reveals
 from controller.table.tracker import TrackerOutput
 from controller.terminal.physical import play_physical_game
-from tests.games.zillo_helpers import GAME, position
+from tests.games.zillo_helpers import GAME, position, strings
 from tests.table.test_tracker_zillo import CELL, MODELS, SQUARE14, Table
 
 
@@ -316,3 +317,42 @@ def test_a_correction_while_another_board_is_to_move_is_asked_where_the_readings
     out = table.run(1000)
     assert table.commits(begin) == ["W-3:f9-g8", "W-3:f9-h9"] and out.display.mode == "idle"
     assert table.state.zillo == CELL("h9")
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_part_shift_is_never_read_where_a_field_it_replaces_was_never_touched(model: str) -> None:
+    """Yellow carries the Zillo to d12 (W-3), knocking a Catcher off Red's stack on c12 onto b12;
+    the next seat, to move, holds S-1, and Yellow lifts the Zillo again to look at it. Under a
+    presence sensor the board then shows d12 emptied and b12 filled, exactly S-1:1r0@b12 (part 1
+    one field west: the Zillo onto c12, Red's Catchers onto b12). But a part carried lifts all its
+    pieces before it puts any down, so c12 would have read empty a moment, and it has read as it
+    does since before the turn: no shift was made (seen in three-player Zillo with knocking hands:
+    the shift taken by the sensors, and 152 wrong commits after it)."""
+    layout = [("c8", 0), ("h8", 90), ("h3", 180), ("c3", 270)]
+    catchers = {"c12": (0, 3), "l3": (2, 3), "l12": (1, 3)}
+    hands = [["C-N", "C-E"], ["W-3", "Z-E"], ["S-1", "W-1"]]
+    pile = [card for card in CARDS if not any(card in hand for hand in hands)]
+    state = position(
+        players=3, layout=layout, catchers=catchers, zillo="d10", current=1, hand=["W-3", "Z-E"],
+        hands=hands, hand_sizes=[2, 2, 2], pile=pile, pile_count=len(pile),
+    )  # fmt: skip
+    table = Table(state, model)
+    table.run(3000)  # the board stood as it is for a while
+    begin = table.now
+    table.move("d10", "d12")  # Yellow's W-3
+    table.run(150)
+    knocked = table.lift("c12", 1)  # ...whose hand knocks a Catcher off Red's stack
+    table.run(20)
+    table.place("b12", knocked)
+    table.run(2000)
+    assert table.commits(begin) == ["W-3:d10-d12"] and table.state.current_player == 2
+    assert "S-1:1r0@b12" in strings(table.state, "S-1")
+    begin = table.now
+    zillo = table.lift("d12")
+    out = table.run(1000)
+    assert table.commits(begin) == [] and out.display.mode != "acknowledged"
+    table.place("d12", zillo)
+    table.run(500)
+    table.place("c12", table.lift("b12"))
+    out = table.run(1000)
+    assert table.commits(begin) == [] and out.display.mode == "idle"
