@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from controller.games import Action
+from controller.games import Action, Cell
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.debounce import Debouncer
@@ -91,6 +91,11 @@ class Observed:
         for channel, value in self.knocks.overrides.items():
             board[channel] = value
         return board
+
+    def changed_cells(self) -> list[Cell]:
+        """The fields where the board differs from the position."""
+        cells = self.board.cell_of_channel
+        return [cells[channel] for channel in self.mismatch if channel in cells]
 
     def as_sensed(self) -> Mismatch:
         """The mismatch as the sensors read it, no knock undone (where the board read a knock, the

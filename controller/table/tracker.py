@@ -242,11 +242,11 @@ class Tracker:
             self._take_back(now)
             return 1
         if isinstance(choice, Correction):
-            self._correct(now, choice.action, committed)
+            self._correct(now, choice.action, committed, via)
             return 0
         if isinstance(choice, ThenMove):
             if isinstance(choice.first, Correction):
-                self._correct(now, choice.first.action, committed)
+                self._correct(now, choice.first.action, committed, via)
             else:
                 self._commit(now, choice.first, via)
                 committed.append(choice.first)
@@ -289,8 +289,9 @@ class Tracker:
         self.observed.health.taken_back()
         self._last_commit = None
 
-    def _correct(self, now: int, action: Action, committed: list[Action]) -> None:
-        """Replace the last commit by `action` of the same player (see corrections.py)."""
+    def _correct(self, now: int, action: Action, committed: list[Action], via: str = "correction") -> None:
+        """Replace the last commit by `action` of the same player (see corrections.py); a move the
+        person declared is not replaced by a reading of the sensors again (as a declared move)."""
         window = self._seams.correction
         assert window is not None and self._history and self._history[-1] is window.before
         unseen = bool(self._transitions) and self._transitions[-1][0] is window.before
@@ -304,6 +305,8 @@ class Tracker:
         self._take_back(now)
         self._commit(now, action, "correction", window.readings(shown=not unseen), card)
         committed.append(action)
+        if via == "declare":
+            self._seams.correction = None
 
     def _enter(self, now: int, state: State) -> None:
         self._state = state
@@ -499,7 +502,7 @@ class Tracker:
         previewed = choice.previewed(now, self.observed.since)
         self._set_deadline(choice.next_change(now, self.observed.since))
         table = self._seams.table_of(previewed, candidates)
-        hints = guidance.preview_hints(self._changed_cells(), self._seams.shown_action(previewed), table)
+        hints = guidance.preview_hints(self.observed.changed_cells(), self._seams.shown_action(previewed), table)
         asked = [a for a in actions if a != TAKEBACK]
         return Ask(
             tuple(self._seams.shown_action(a) for a in asked),
@@ -529,7 +532,7 @@ class Tracker:
                 return TakeBack()
             if auto:
                 self._set_deadline(due)
-            return OfferTakeBack(self._history[-1], {cell: "confirm" for cell in self._changed_cells()})
+            return OfferTakeBack(self._history[-1], {cell: "confirm" for cell in self.observed.changed_cells()})
         # No commit while a field of the move is still changing, nor before the board has been left
         # alone for the settle time: a piece touched down on its way is not a move.
         if not self.observed.moving() and now >= due and not isinstance(choice, str):
@@ -593,7 +596,3 @@ class Tracker:
         return guidance.guide(
             observed.mismatch, None, observed.expected, self.board, candidates, observed.unmasked, takeback
         )
-
-    def _changed_cells(self) -> list[Cell]:
-        cells = self.board.cell_of_channel
-        return [cells[ch] for ch in self.observed.mismatch if ch in cells]

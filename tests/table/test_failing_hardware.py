@@ -104,3 +104,23 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, 3, 6, "greedy", profile, model, "high")
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seed", "hands"),
+    [("klotz", 3, 6100183, "hasty"), ("fillit", 2, 6100183, "hasty"), ("zillo", 3, 6100184, "knocky")],
+)
+def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
+    game: str, players: int, seed: int, hands: str
+) -> None:
+    """Games of a sweep with hand styles and seeds no issue named (selfplay seed 61, presence
+    sensors, the high mix's failures). Klotz: a reply read as a knock was left lying until the
+    knock was forgotten, and a sensor stuck on elsewhere meanwhile; the move, older than the stuck
+    field, was never set apart from it, and the board guided until the hands gave up. Fillit: a
+    pawn moved on from a field whose sensor then stuck; the player declared the move on, and the
+    board later replaced the declaration by what the sensors showed. Zillo: a Catcher knocked off a
+    stack and the Zillo lifted to look read as a part shift, taken, and 152 wrong commits after it."""
+    rules = load_game(game)
+    profile = load_profile(physical.default_profile(rules))
+    stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
+    assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
