@@ -254,15 +254,20 @@ def _reached_early(
     against: Callable[[tuple[int, ...]], Mismatch],
 ) -> list[ThenMove]:
     """Two whole moves in turn with no moment that showed the first alone: the next player lifted
-    their piece before the first landed (two hands at the seam). Only pieces surely carried: a
-    piece that may have slid to the field beside may have been knocked, and knocks.py reads slides."""
+    their piece before the first landed (two hands at the seam, one piece in each). Only pieces
+    surely carried: a piece that may have slid to the field beside may have been knocked, and
+    knocks.py reads slides."""
     found: list[ThenMove] = []
-    firsts = [
-        action
-        for action in candidates.reaching_any([channel for channel, _ in evidence])
-        if (own := scene.unmasked(candidates.mismatch(action))) and own < evidence
-        if _carried(action, candidates, scene)
-    ]
+    expected = candidates.expected
+    lifts = [channel for channel, reading in evidence if left(expected[channel], reading)]
+    arrivals = [channel for channel, reading in evidence if came(expected[channel], reading)]
+    if len(evidence) != 4 or len(lifts) != 2 or len(arrivals) != 2:
+        return found  # one piece carried by each of two hands: two fields left, two reached
+    firsts: list[Action] = []
+    for lift in lifts:
+        for arrival in arrivals:
+            part = frozenset(pair for pair in evidence if pair[0] in (lift, arrival))
+            firsts += [a for a in candidates.matching(part, scene.masked) if _carried(a, candidates, scene)]
     for first in fresh(firsts, candidates, scene):
         following = table(candidates.successor(first))
         readings = then_next(candidates, replace(scene, acknowledged=first, acknowledged_at=None), table, against)
