@@ -87,7 +87,9 @@ CLUMSY = HandStyle(
 # Named styles for `tafel selfplay --physical --hands STYLE`: the noise mixes' own, and the high mix
 # pushed past the ranges above, in one direction or two, to try the tracker on hands nobody tuned it to.
 # Blitz: think and carry in a blink, and answer the last move at once nearly always.
-QUICK: dict[str, Any] = dict(think_ms=(50, 200), travel_ms=(60, 200), fast_reply=0.8, fast_reply_ms=(20, 300))
+# A piece is carried for half the travel time (the other half is the reach): 60-200 ms here, no faster
+# than a hand lifts a piece, carries it past the next field and puts it down (evidence.CARRY_MS).
+QUICK: dict[str, Any] = dict(think_ms=(50, 200), travel_ms=(120, 400), fast_reply=0.8, fast_reply_ms=(20, 300))
 # A piece carried through the air for up to two seconds, after up to four of thought.
 SLOW: dict[str, Any] = dict(think_ms=(500, 4000), travel_ms=(400, 2000))
 # A knock in three moves of ten, up to 400 ms after the placement, put back after up to 5 s.
