@@ -267,6 +267,9 @@ def _reached_early(
     for lift in lifts:
         for arrival in arrivals:
             part = frozenset(pair for pair in evidence if pair[0] in (lift, arrival))
+            may_have_slid = not surely_carried(part, expected, scene.dating, scene.beside)
+            if may_have_slid and candidates.matching(evidence - part, scene.masked):
+                return []  # a knock onto the field beside one legal move: a reading as well (knocks.py)
             firsts += [a for a in candidates.matching(part, scene.masked) if _carried(a, candidates, scene)]
     for first in fresh(firsts, candidates, scene):
         following = table(candidates.successor(first))
@@ -288,7 +291,14 @@ def _lifts(action: Action, candidates: CandidateTable, scene: Scene) -> list[int
 
 
 def _carried(action: Action, candidates: CandidateTable, scene: Scene) -> bool:
-    return surely_carried(scene.unmasked(candidates.mismatch(action)), candidates.expected, scene.dating, scene.beside)
+    """Whether the action moves one piece (or one stack) and the sensors show it surely carried by a
+    hand, landing after it left (a capture moves two, and what its fields show may be other hands')."""
+    if len({(move.origin, move.target) for move in candidates.footprint(action).moves}) != 1:
+        return False
+    evidence, expected = scene.unmasked(candidates.mismatch(action)), candidates.expected
+    return surely_carried(evidence, expected, scene.dating, scene.beside) and in_order(
+        evidence, expected, scene.dating, scene.beside
+    )
 
 
 def in_turn(

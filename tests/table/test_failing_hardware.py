@@ -108,7 +108,13 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
 
 @pytest.mark.parametrize(
     ("game", "players", "seed", "hands"),
-    [("klotz", 3, 6100183, "hasty"), ("fillit", 2, 6100183, "hasty"), ("zillo", 3, 6100184, "knocky")],
+    [
+        ("klotz", 3, 6100183, "hasty"),
+        ("fillit", 2, 6100183, "hasty"),
+        ("zillo", 3, 6100184, "knocky"),
+        ("klotz", 3, 6400192, "hasty"),
+        ("klotz", 4, 6400192, "hasty"),
+    ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     game: str, players: int, seed: int, hands: str
@@ -119,7 +125,10 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     field, was never set apart from it, and the board guided until the hands gave up. Fillit: a
     pawn moved on from a field whose sensor then stuck; the player declared the move on, and the
     board later replaced the declaration by what the sensors showed. Zillo: a Catcher knocked off a
-    stack and the Zillo lifted to look read as a part shift, taken, and 152 wrong commits after it."""
+    stack and the Zillo lifted to look read as a part shift, taken, and 152 wrong commits after it.
+    Klotz at seed 64: two moves read in turn with the next player reaching early where a capture's
+    victim went home beside a knocked piece, and where a piece knocked on the mover's way let the
+    mover's piece be paired with the knocked one's landing."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
