@@ -83,7 +83,7 @@ def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> 
         action
         for action in actions
         if len({(move.origin, move.target) for move in candidates.footprint(action).moves}) != 1
-        or in_order(scene.unmasked(candidates.mismatch(action)), scene.expected, scene.dating, scene.beside)
+        or in_order(scene.unmasked(candidates.mismatch(action)), candidates.expected, scene.dating, scene.beside)
     ]
 
 
@@ -306,13 +306,14 @@ def in_turn(
 ) -> list[Action]:
     """The moves of `seconds` that can have followed the change from the readings `before` to the
     position of `following` (a move, or a correction, that had landed by `landed_by` if known):
-    none ended before that change had landed."""
+    none ended before that change had landed, and each could have been made in the order the
+    sensors saw (`ordered`: its piece did not land before it left)."""
     if not seconds:
         return []
     first = [ch for ch, value in enumerate(following.expected) if value != before[ch] and ch not in scene.masked]
     return [
         second
-        for second in seconds
+        for second in ordered(seconds, following, scene)
         if one_after_other(first, [ch for ch, _ in scene.unmasked(following.mismatch(second))], scene.dating, landed_by)
     ]
 

@@ -114,6 +114,8 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
         ("zillo", 3, 6100184, "knocky"),
         ("klotz", 3, 6400192, "hasty"),
         ("klotz", 4, 6400192, "hasty"),
+        ("klotz", 4, 6500197, "rushed"),
+        ("klotz", 3, 6600198, "rushed"),
     ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
@@ -128,7 +130,10 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     stack and the Zillo lifted to look read as a part shift, taken, and 152 wrong commits after it.
     Klotz at seed 64: two moves read in turn with the next player reaching early where a capture's
     victim went home beside a knocked piece, and where a piece knocked on the mover's way let the
-    mover's piece be paired with the knocked one's landing."""
+    mover's piece be paired with the knocked one's landing. Klotz at seeds 65 and 66: a correction
+    back to the field let go on, then the next player's move onto the field corrected to, read
+    while that player's piece brushed the field let go on; the next move's piece would have landed
+    before it left."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
