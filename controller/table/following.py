@@ -360,6 +360,8 @@ class Seams:
         table = self.table_of(choice, candidates)
         action = self.shown_action(choice)
         channels = table.channels(action)
+        if isinstance(choice, Correction) and self.correction is not None:
+            channels |= self.correction.channels  # a correction undoes the move taken on its fields too
         observed = self.e.observed
         if channels & observed.masked.keys() or observed.knocks.doubts(channels):
             return True

@@ -527,7 +527,7 @@ class Tracker:
             expected = self.observed.expected
             put_back = any(arrives(channel, reading, expected) for channel, reading in self.observed.mismatch.items())
             auto = self.config.takeback == "auto" and put_back and self._choice.card is None
-            auto &= not self._seams.capture_may_follow(candidates)
+            auto &= not self._seams.capture_may_follow(candidates) and not self.observed.knocks.knocks
             if auto and now >= due and not self.observed.moving():
                 return TakeBack()
             if auto:

@@ -116,6 +116,8 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
         ("klotz", 4, 6400192, "hasty"),
         ("klotz", 4, 6500197, "rushed"),
         ("klotz", 3, 6600198, "rushed"),
+        ("klotz", 3, 6800204, "hasty"),
+        ("klotz", 4, 6800205, "hasty"),
     ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
@@ -133,7 +135,10 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     mover's piece be paired with the knocked one's landing. Klotz at seeds 65 and 66: a correction
     back to the field let go on, then the next player's move onto the field corrected to, read
     while that player's piece brushed the field let go on; the next move's piece would have landed
-    before it left."""
+    before it left. Klotz at seed 68: the next player's hand knocked the piece just moved aside as
+    it lifted a piece beside it, which read as the last mover lifting it again and that lift as a
+    knock, so the next move's landing was taken back automatically; and a piece knocked back onto
+    the field the last move left read as that move corrected into the next player's."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
