@@ -263,13 +263,12 @@ def _reached_early(
     arrivals = [channel for channel, reading in evidence if came(expected[channel], reading)]
     if len(evidence) != 4 or len(lifts) != 2 or len(arrivals) != 2:
         return found  # one piece carried by each of two hands: two fields left, two reached
+    if knock_beside_a_move(evidence, candidates, scene):
+        return found  # a reading as well (knocks.py)
     firsts: list[Action] = []
     for lift in lifts:
         for arrival in arrivals:
             part = frozenset(pair for pair in evidence if pair[0] in (lift, arrival))
-            may_have_slid = not surely_carried(part, expected, scene.dating, scene.beside)
-            if may_have_slid and candidates.matching(evidence - part, scene.masked):
-                return []  # a knock onto the field beside one legal move: a reading as well (knocks.py)
             firsts += [a for a in candidates.matching(part, scene.masked) if _carried(a, candidates, scene)]
     for first in fresh(firsts, candidates, scene):
         following = table(candidates.successor(first))
@@ -282,6 +281,22 @@ def _reached_early(
             and began_after(lifted, _lifts(reading.second, following, scene), scene.dating)
         ]
     return found
+
+
+def knock_beside_a_move(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> bool:
+    """Whether the evidence reads as well as a piece that slid to the field beside (perhaps knocked)
+    and one legal move of the player on turn with the rest: then two moves read from it are not the
+    only reading, since which lifted piece went where is a guess."""
+    expected = candidates.expected
+    lifts = [channel for channel, reading in evidence if left(expected[channel], reading)]
+    arrivals = [channel for channel, reading in evidence if came(expected[channel], reading)]
+    for lift in lifts:
+        for arrival in arrivals:
+            part = frozenset(pair for pair in evidence if pair[0] in (lift, arrival))
+            slid = part != evidence and not surely_carried(part, expected, scene.dating, scene.beside)
+            if slid and candidates.matching(evidence - part, scene.masked):
+                return True
+    return False
 
 
 def _lifts(action: Action, candidates: CandidateTable, scene: Scene) -> list[int]:

@@ -17,7 +17,7 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
 from controller.table.evidence import SLIDE_MS, came, in_order, left, older_apart
-from controller.table.explanations import Scene, in_turn, set_apart
+from controller.table.explanations import Scene, in_turn, knock_beside_a_move, set_apart
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
 
@@ -38,6 +38,7 @@ class SeamsEvidence(Protocol):
     def _set_deadline(self, when: int | None) -> None: ...
     def candidates_of(self, state: State) -> CandidateTable: ...
     def _takeback_mismatch(self) -> Mismatch | None: ...
+    def _scene(self) -> Scene: ...
 
 
 class Seams:
@@ -357,6 +358,10 @@ class Seams:
         first = choice.first if isinstance(choice, ThenMove) else None
         if first is not None and not isinstance(first, Correction) and self.must_ask(first, candidates):
             return True  # what makes a move asked alone makes it asked with the next one after it
+        if first is not None:
+            evidence = frozenset(self.e.observed.mismatch.items())
+            if knock_beside_a_move(evidence, candidates, self.e._scene()):
+                return True  # or one move, beside a piece that slid (a knock on the mover's way)
         table = self.table_of(choice, candidates)
         action = self.shown_action(choice)
         channels = table.channels(action)

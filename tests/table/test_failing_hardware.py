@@ -118,6 +118,7 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
         ("klotz", 3, 6600198, "rushed"),
         ("klotz", 3, 6800204, "hasty"),
         ("klotz", 4, 6800205, "hasty"),
+        ("klotz", 4, 6900207, "knocky"),
     ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
@@ -138,7 +139,9 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     before it left. Klotz at seed 68: the next player's hand knocked the piece just moved aside as
     it lifted a piece beside it, which read as the last mover lifting it again and that lift as a
     knock, so the next move's landing was taken back automatically; and a piece knocked back onto
-    the field the last move left read as that move corrected into the next player's."""
+    the field the last move left read as that move corrected into the next player's. Seed 69: a
+    piece knocked onto the field beside as the mover carried theirs read as the mover's landing,
+    the mover's piece as the next player's reply, and both were taken."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
