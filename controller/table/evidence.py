@@ -157,10 +157,16 @@ def surely_carried(
     return dating.since[arrival] - dating.until[departure] > SLIDE_MS
 
 
-def _one_piece(evidence: Mismatch, expected: Sequence[int]) -> tuple[int, int] | None:
-    """The field left and the field reached, where the evidence is one piece (or one stack) moved."""
+def ends(evidence: Mismatch, expected: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The channels the evidence shows a piece leave, and those it shows a piece reach."""
     departures = [channel for channel, reading in evidence if leaves(channel, reading, expected)]
     arrivals = [channel for channel, reading in evidence if arrives(channel, reading, expected)]
+    return departures, arrivals
+
+
+def _one_piece(evidence: Mismatch, expected: Sequence[int]) -> tuple[int, int] | None:
+    """The field left and the field reached, where the evidence is one piece (or one stack) moved."""
+    departures, arrivals = ends(evidence, expected)
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
         return None
     return departures[0], arrivals[0]

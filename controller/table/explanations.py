@@ -15,6 +15,7 @@ from controller.table.evidence import (
     Dating,
     began_after,
     came,
+    ends,
     in_order,
     left,
     older_apart,
@@ -259,8 +260,7 @@ def _reached_early(
     knocks.py reads slides."""
     found: list[ThenMove] = []
     expected = candidates.expected
-    lifts = [channel for channel, reading in evidence if left(expected[channel], reading)]
-    arrivals = [channel for channel, reading in evidence if came(expected[channel], reading)]
+    lifts, arrivals = ends(evidence, expected)
     if len(evidence) != 4 or len(lifts) != 2 or len(arrivals) != 2:
         return found  # one piece carried by each of two hands: two fields left, two reached
     if knock_beside_a_move(evidence, candidates, scene):
@@ -288,8 +288,7 @@ def knock_beside_a_move(evidence: Mismatch, candidates: CandidateTable, scene: S
     and one legal move of the player on turn with the rest: then two moves read from it are not the
     only reading, since which lifted piece went where is a guess."""
     expected = candidates.expected
-    lifts = [channel for channel, reading in evidence if left(expected[channel], reading)]
-    arrivals = [channel for channel, reading in evidence if came(expected[channel], reading)]
+    lifts, arrivals = ends(evidence, expected)
     for lift in lifts:
         for arrival in arrivals:
             part = frozenset(pair for pair in evidence if pair[0] in (lift, arrival))
@@ -301,8 +300,7 @@ def knock_beside_a_move(evidence: Mismatch, candidates: CandidateTable, scene: S
 
 def _lifts(action: Action, candidates: CandidateTable, scene: Scene) -> list[int]:
     """The channels the action lifts a piece off (as the sensors see it)."""
-    expected, evidence = candidates.expected, scene.unmasked(candidates.mismatch(action))
-    return [channel for channel, reading in evidence if left(expected[channel], reading)]
+    return ends(scene.unmasked(candidates.mismatch(action)), candidates.expected)[0]
 
 
 def _carried(action: Action, candidates: CandidateTable, scene: Scene) -> bool:
