@@ -263,7 +263,8 @@ class Performance:
         hands = self._backends.hands
         if not hands.chance("knock"):
             return landing.cell
-        moving = {step.cell for step in self._steps}
+        # Not a piece the last mover holds up to look, nor one knocked before and not yet back.
+        moving = {step.cell for step in self._steps} | self._backends.mishaps.busy
         steps = knock(hands, self.after.occupancy(), landing.cell, moving, is_field, hands.neighbours)
         if not steps:
             hands.counts["knock"] -= 1  # nothing stands beside it to knock
@@ -274,7 +275,7 @@ class Performance:
         if in_move:
             hands.counts["knock_in_move"] += 1
         at = landing.at - offset if in_move else landing.at + offset
-        self._backends.mishaps.add(self._start + at, steps)
+        self._backends.mishaps.add(self._start + at, steps, knock=True)
         return landing.cell
 
     def _not_taken(self, output: TrackerOutput) -> bool:

@@ -89,13 +89,30 @@ class Mishaps:
     faults: list[FaultOnset] = field(default_factory=list)
     loose: list[LooseContact] = field(default_factory=list)
     chatter: list[Chatter] = field(default_factory=list)
+    knocked: set[Cell] = field(default_factory=set)  # fields of a knock's steps still to come
 
     @property
     def pending(self) -> bool:
         """Whether a knocked or touched piece is still away from its field."""
         return bool(self.steps)
 
-    def add(self, start: int, steps: Iterable[HandStep]) -> None:
+    @property
+    def busy(self) -> set[Cell]:
+        """The fields a knocked or touched piece is still to leave or come back to."""
+        return {step.cell for _, step in self.steps}
+
+    def holds_up(self, fields: set[Cell]) -> bool:
+        """Whether the next player waits before a move on `fields`: while a knocked piece lies
+        beside its field (the board shows it, and people put it back first), or while a piece
+        lifted to look is on one of them. A piece the last mover lifts to look elsewhere does not
+        hold the next player up: people move while the other looks."""
+        return bool(self.knocked) or bool(self.busy & fields)
+
+    def add(self, start: int, steps: Iterable[HandStep], knock: bool = False) -> None:
+        """Disturbance steps from `start`; `knock`: a knocked piece (see `holds_up`)."""
+        steps = list(steps)
+        if knock:
+            self.knocked.update(step.cell for step in steps)
         self.steps.extend((start + step.at, step) for step in steps)
         self.steps.sort(key=lambda entry: entry[0])
 
@@ -106,6 +123,7 @@ class Mishaps:
                 apply(self.board, step)
             except ValueError:  # the piece went elsewhere meanwhile (a move took it): nothing to put back
                 self.steps = [entry for entry in self.steps if entry[1].cell != step.cell]
+        self.knocked &= self.busy
         while self.faults and self.faults[0].at <= now:
             onset = self.faults.pop(0)
             if onset.kind == "loose":

@@ -27,6 +27,9 @@ from controller.table.tracker_types import Mismatch, differences, unmasked
 # How long before the last commit the next player may have started (a fast reply: a piece lifted
 # 40-700 ms after the last one was put down, and the commit follows that placement by `settle_ms`).
 REPLY_HEAD_START_MS = 1_500
+# The last move is dated when the board first showed it, up to a debounce and a scan after its piece
+# landed; a reply's piece lands after that landing (it answers the move it saw), 80 ms at the soonest.
+SHOWN_AFTER_LANDING_MS = 80
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,9 @@ class Scene:
 
 def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The actions made of changes from this player's turn: a change older than the last move (by
-    more than a fast reply's head start) happened before this player could act. That holds for a
+    more than a fast reply's head start) happened before this player could act, and a piece that
+    came before the last move landed is no answer to it (whoever reaches early lifts early, but
+    lands after the move they answer: a sensor that stuck on meanwhile is no move). That holds for a
     field whose pieces the action all takes away and replaces by others, too, though it reads as
     before: a hand lifts before it puts down, so the field read empty a moment (a Zillo part
     carried with its pieces), and a field that has read as it does since before the turn was never
@@ -57,11 +62,15 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
     if not actions or scene.moved_at is None:
         return actions
     oldest = scene.moved_at - REPLY_HEAD_START_MS
-    until = scene.dating.until
+    landed = scene.moved_at - SHOWN_AFTER_LANDING_MS
+    until, expected = scene.dating.until, scene.expected
     return [
         action
         for action in actions
-        if all(until[ch] >= oldest for ch, _ in scene.unmasked(candidates.mismatch(action)))
+        if all(
+            until[ch] >= (landed if came(expected[ch], value) else oldest)
+            for ch, value in scene.unmasked(candidates.mismatch(action))
+        )
         and all(until[ch] >= oldest for ch in _replaced(action, candidates) if ch not in scene.masked)
     ]
 
@@ -126,7 +135,7 @@ def _two_moves(action: Action, evidence: Mismatch, candidates: CandidateTable, s
     rest = evidence - candidates.mismatch(action)
     if not rest or candidates.channels(action) & {channel for channel, _ in rest}:
         return False
-    return bool(candidates.matching(rest, scene.masked))
+    return bool(fresh(list(candidates.matching(rest, scene.masked)), candidates, scene))
 
 
 def set_apart(

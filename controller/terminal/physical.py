@@ -175,15 +175,18 @@ class PhysicalTable:
         sight = sight_of(self.session.tracker)  # the hands' own view of moves, not the tracker's tables
         hands = self.backends.hands
         moves: list[Performance] = []
+        chosen: tuple[State, Action] | None = None  # the next move, decided while a knocked piece lies
         while True:
             if not moves:
                 if self.state.is_terminal():
                     return
-                if self.backends.mishaps.pending:  # a knocked or touched piece goes back first
-                    self.tick()
+                if chosen is None or chosen[0] is not self.state:
+                    chosen = (self.state, bots[self.state.current_player].choose(self.state))
+                if self.backends.mishaps.holds_up(_fields(sight, chosen[1], self.state)):
+                    self.tick()  # a knocked piece goes back first, a piece lifted to look on the move's fields too
                     continue
-                action = bots[self.state.current_player].choose(self.state)
-                moves.append(self._start(action, self.state))
+                moves.append(self._start(chosen[1], self.state))
+                chosen = None
             last = moves[-1]
             if len(moves) == 1 and last.hands_done and last.reply_at is None:
                 can_reply = (

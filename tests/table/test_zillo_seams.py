@@ -17,7 +17,7 @@ from controller.table.corrections import reveals
 from controller.table.tracker import TrackerOutput
 from controller.terminal.physical import play_physical_game
 from tests.games.zillo_helpers import GAME, position, strings
-from tests.table.test_tracker_zillo import CELL, MODELS, SQUARE14, Table
+from tests.table.test_tracker_zillo import CELL, MODELS, PRESENCE, SQUARE14, Table
 
 
 def candidate_names(table: Table, out: TrackerOutput) -> list[str]:
@@ -356,3 +356,32 @@ def test_a_part_shift_is_never_read_where_a_field_it_replaces_was_never_touched(
     table.place("c12", table.lift("b12"))
     out = table.run(1000)
     assert table.commits(begin) == [] and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", PRESENCE)
+def test_a_sensor_sticking_on_before_the_last_move_landed_is_no_move_of_the_next_player(model: str) -> None:
+    """Yellow lets go of the Zillo on e7 (Z-S, taken) and moves on to f6; while it is in the air,
+    the sensor under f12 sticks on, where no Z-S move reaches. Under a presence sensor that reads
+    exactly as Red's C-E taking one Catcher off the stack on c12, but no reply lands before the
+    move it answers: the board never asks about C-E, Red's Zillo move that follows is taken alone,
+    and f12 is reported (four-player Zillo with physical cards, fumbling hands: C-E and then W-3
+    were taken as Red's and the next seat's)."""
+    table = Table(position(hand=["Z-S"], others=["C-E", "W-3"], current=1), model)
+    begin = table.now
+    table.move("f9", "e7")
+    table.run(800)
+    assert table.commits(begin) == ["Z-S:f9-e7"]
+    zillo = table.lift("e7")
+    table.run(100)
+    red = table.sim.true_readings()[table.sim.channel_of[CELL("c12")]]  # a Red Catcher's reading
+    table.sim.stick(CELL("f12"), red)
+    table.run(200)
+    table.place("f6", zillo)
+    table.run(1200)
+    assert table.commits(begin) == ["Z-S:f9-e7", "Z-S:f9-f6"]
+    table.move("f6", "f5")
+    out = table.run(6000)
+    assert table.commits(begin) == ["Z-S:f9-e7", "Z-S:f9-f6", "W-3:f6-f5"]
+    assert [fault.cell for fault in out.display.faults] == [CELL("f12")]
+    asked = {name for _, shown in table.since(begin) for name in candidate_names(table, shown)}
+    assert not any(name.startswith("C-E") for name in asked)

@@ -1,0 +1,65 @@
+"""The player who has just moved lifts their piece to look while the next player already moves: at a
+real table nobody waits for the other to put the piece back. The piece in the air is no part of the
+next move, and once it is back nothing happened; the next move is taken as it was made."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from controller.bots import make_bot
+from controller.bots.seeds import bot_seed
+from controller.games import load_game
+from controller.terminal.physical import PhysicalTable, default_profile
+from hal.profile import load_profile
+from sim.backends import simulated
+from sim.hands import CALM, HandStep
+
+
+def test_a_piece_lifted_to_look_holds_up_only_a_move_on_its_field_and_a_knocked_piece_every_move() -> None:
+    rules = load_game("klotz")
+    mishaps = simulated(load_profile(default_profile(rules))).mishaps
+    looked_at, knocked = (3, 3), (5, 5)
+    assert not mishaps.holds_up({looked_at, (4, 4)})
+    mishaps.add(100, [HandStep(0, "lift", looked_at, ()), HandStep(900, "place", looked_at, ())])
+    assert mishaps.holds_up({looked_at, (4, 4)})
+    assert not mishaps.holds_up({(4, 4), (4, 5)})
+    mishaps.add(200, [HandStep(0, "lift", knocked, ()), HandStep(10, "place", (5, 6), ())], knock=True)
+    assert mishaps.holds_up({(4, 4), (4, 5)})
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed"])
+@pytest.mark.parametrize(("game", "players", "seed"), [("klotz", 2, 1), ("fillit", 2, 2), ("zillo", 3, 3)])
+def test_moves_made_while_the_last_mover_holds_their_piece_up_are_taken_right(
+    model: str, game: str, players: int, seed: int
+) -> None:
+    """Calm hands, except that after every move its player lifts the piece to look and puts it
+    back 0.3-3 s later. The next player's hands are at work while it is up (checked), and every
+    move is taken as meant."""
+    rules = load_game(game)
+    options = {"max_plies": 80} if game == "klotz" else {}  # a Klotz game drawn after 80 plies
+    state = rules.new_game(players=players, seed=seed, **options)
+    table = PhysicalTable(rules, state, load_profile(default_profile(rules)), model, "none", seed)
+    table.backends.hands.style = replace(CALM, touch=1.0)
+    overlapping = 0
+    tick = table.tick
+
+    def watched_tick():  # type: ignore[no-untyped-def]
+        nonlocal overlapping
+        looked_at = {step.cell for _, step in table.backends.mishaps.steps}
+        held = {cell for cell in looked_at if not table.sim.occupancy().get(cell)}
+        moving = {
+            cell
+            for cell in set(table.sim.occupancy()) | set(table.state.occupancy())
+            if cell not in looked_at and table.sim.occupancy().get(cell) != table.state.occupancy().get(cell)
+        }
+        overlapping += bool(held and moving)
+        return tick()
+
+    table.tick = watched_tick  # type: ignore[method-assign]
+    table.settle()
+    table.play([make_bot("greedy", bot_seed(seed, seat)) for seat in range(players)])
+    assert table.backends.hands.counts["touch"] > 5
+    assert overlapping > 0
+    assert table.stats.wrong_commits == 0 and table.state.is_terminal()
