@@ -341,7 +341,7 @@ class KnockWatch:
             for pair in [*self._slides, *self._settling]
             if pair != slide and (self._beside_slide(pair, departure) or self._beside_slide(slide, pair[0]))
         ]
-        if slid_beside or self._arrived_beside(departure, arrival, KNOCK_MS, DOUBT_MS):
+        if slid_beside or self._arrived_beside(departure, arrival, -KNOCK_MS, DOUBT_MS, surely=False):
             self._doubtful += [slide, *(pair for pair in slid_beside if pair not in self._doubtful)]
             self._settling = [pair for pair in self._settling if pair not in slid_beside]
         return []
@@ -374,10 +374,10 @@ class KnockWatch:
             if departure.channel not in self._beside.get(placement.channel, frozenset()):
                 continue
             known = any(k.origin == departure.channel for k in self.knocks)
-            gap = placement.at - departure.at
-            if pair in self._slides and 0 <= gap <= KNOCK_MS and not known:
+            least, most = _gap_range(placement, departure)
+            if pair in self._slides and least >= 0 and most <= KNOCK_MS and not known:
                 found.append(self._knock(departure, arrival))
-            elif KNOCK_MS < gap <= DOUBT_MS:
+            elif least <= DOUBT_MS and most > KNOCK_MS:
                 self._slides = [other for other in self._slides if other != pair]
                 self._settling = [other for other in self._settling if other != pair]
                 self._doubtful.append(pair)
@@ -406,18 +406,25 @@ class KnockWatch:
         """The arrivals that ended a slide: pieces that slid there, none put down by a hand."""
         return [landing for _, landing in self._slid_pieces()]
 
-    def _arrived_beside(self, departure: Change, arrival: Change, earliest: int, latest: int) -> list[Change]:
+    def _arrived_beside(
+        self, departure: Change, arrival: Change, earliest: int, latest: int, surely: bool = True
+    ) -> list[Change]:
         """The pieces that arrived beside the sliding piece from `earliest` to `latest` ms before it
-        left (negative: after), whether put down by a hand or slid there."""
+        left (negative: after), whether put down by a hand or slid there: at every moment a scanner
+        outage leaves open for either, or (not `surely`) at some such moment."""
         beside = self._beside.get(departure.channel, frozenset())
-        return [
-            change
-            for change in self._recent
-            if change.arrival
-            and change.channel in beside
-            and change.channel not in (departure.channel, arrival.channel)
-            and earliest <= departure.at - change.at <= latest
-        ]
+        found = []
+        for change in self._recent:
+            if (
+                not change.arrival
+                or change.channel not in beside
+                or change.channel in (departure.channel, arrival.channel)
+            ):
+                continue
+            least, most = _gap_range(departure, change)
+            if (earliest <= least and most <= latest) if surely else (least <= latest and most >= earliest):
+                found.append(change)
+        return found
 
     def _knock(self, departure: Change, arrival: Change) -> Knock:
         self._slides = [pair for pair in self._slides if pair != (departure, arrival)]
@@ -479,6 +486,12 @@ class KnockWatch:
                 kept.append(knock)
         self.knocks = kept
         return homing
+
+
+def _gap_range(later: Change, earlier: Change) -> tuple[int, int]:
+    """The least and the most time from `earlier` to `later` as the scanner saw them: each seen
+    when it was, or (after an outage) any time during the silence before."""
+    return later.first_possible - earlier.at, later.at - earlier.first_possible
 
 
 def _gaps(departure: Change, arrival: Change) -> tuple[int, int]:

@@ -943,3 +943,37 @@ def test_a_knocked_piece_left_lying_is_read_as_it_is_though_a_sensor_stuck_meanw
     out = table.run(8000)
     assert table.texts(start) == ["c7-e6", "f6-f5"] and out.display.mode == "idle"
     assert [fault.cell for fault in out.display.faults] == [CELL("k12")]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("silent_from_ms", [50, 230, 450])
+def test_1_a_slide_a_scanner_outage_hid_beside_a_placement_is_never_taken_alone(
+    model: str, silent_from_ms: int
+) -> None:
+    """Red puts c7's piece on e6; the scanner falls silent `silent_from_ms` later, for half a
+    second, and meanwhile f6's piece, beside e6, slides onto f5. When the scanner comes back the
+    slide may have been a knock (at any moment of the silence: within a knock's time of the
+    placement, or a little later) or the next player's move: the board asks and takes nothing
+    alone; putting the piece back is the answer (before: taken as the next player's f6-f5 where
+    the silence began past a knock's time, and the game parted from the board)."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("c7")
+    table.run(250)
+    table.place("e6", pieces)
+    table.run(silent_from_ms)
+    scan = table.sim.scan
+    table.sim.scan = lambda: None  # type: ignore[method-assign]
+    table.run(150)
+    knocked = table.lift("f6")
+    table.run(SLIDE)
+    table.place("f5", knocked)
+    table.run(350)
+    table.sim.scan = scan  # type: ignore[method-assign]
+    out = table.run(3000)
+    assert table.texts(start) == ["c7-e6"] and out.display.mode == "confirm"
+    back = table.lift("f5")
+    table.run(200)
+    table.place("f6", back)
+    out = table.run(1500)
+    assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0 and out.display.mode == "idle"
