@@ -22,6 +22,9 @@ from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
 
 REACH_MS = 700  # a fast reply starts up to this long after the last placement, or this long before it
+# A hand that let go of its piece on the way may rest this long before it goes on (people let go for
+# 0.3-0.8 s, fumbling ones for up to 1.5 s): a lift of that piece this soon may still be its own hand's.
+LET_GO_MS = 1_500
 
 
 class SeamsEvidence(Protocol):
@@ -378,21 +381,23 @@ class Seams:
 
     def last_hand_may_hold(self, choice: Choice, candidates: CandidateTable) -> bool:
         """Whether `choice` holds a move of the next seat that lifts only pieces the move before it put
-        down, within REACH_MS of their landing (at once, when both are read together). A fast reply
-        starts that soon, and a hand that let go on the way goes on that soon too: until the pieces
+        down, within LET_GO_MS of their landing (at once, when both are read together). A hand that
+        let go on the way goes on that soon, and a reply may start as soon: until the pieces
         land where a correction puts them, the two look the same (pieces any seat may move: the
         Zillo, moved by Zillo and Wild cards alike; Catchers on a part turned)."""
         window = self.correction
+        # A card shown for the move of this position is the next player's (Z-6): they have started.
+        card_shown = self.e._choice.card is not None
         if isinstance(choice, ThenMove):
             first = choice.first
             if not isinstance(first, Correction):
                 landed_at = self.acknowledged_at if first == self.acknowledged else None
                 return self._moves_on(candidates, first, self.table_of(choice, candidates), choice.second, landed_at)
-            if window is None:
+            if window is None or card_shown:
                 return False
             before = self.e.candidates_of(window.before)
             return self._moves_on(before, first.action, self.table_of(choice, candidates), choice.second, None)
-        if window is None or isinstance(choice, str | Correction):
+        if window is None or card_shown or isinstance(choice, str | Correction):
             return False
         return self._moves_on(self.e.candidates_of(window.before), window.action, candidates, choice, window.made_at)
 
@@ -400,7 +405,7 @@ class Seams:
         self, first_table: CandidateTable, first: Action, table: CandidateTable, second: Action, landed_at: int | None
     ) -> bool:
         """Whether `second` (played in `table`) lifts only pieces `first` (played in `first_table`)
-        put down, within REACH_MS of `landed_at` (None: at once), and is another seat's."""
+        put down, within LET_GO_MS of `landed_at` (None: at once), and is another seat's."""
         if first_table.state.current_player == table.state.current_player:
             return False  # the same seat's next part (Fillit's pawn after its stone): one hand either way
         channel_of = self.e.board.channel_of
@@ -409,7 +414,7 @@ class Seams:
         if not lifted or not landed.issuperset(lifted):
             return False
         since = self.e.observed.debouncer.dating.since
-        return landed_at is None or min(since[channel] for channel in lifted) - landed_at <= REACH_MS
+        return landed_at is None or min(since[channel] for channel in lifted) - landed_at <= LET_GO_MS
 
     def unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor

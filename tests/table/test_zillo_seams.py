@@ -81,15 +81,19 @@ def test_a_move_on_from_a_reading_a_correction_replaced_is_asked_never_a_second_
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize(("lift_after", "asked"), [(100, True), (300, True), (650, True), (800, False), (1500, False)])
+@pytest.mark.parametrize(
+    ("lift_after", "asked"),
+    [(100, True), (300, True), (650, True), (800, True), (1400, True), (1700, False), (2500, False)],
+)
 def test_the_next_seats_move_of_the_piece_just_put_down_is_asked_while_the_last_hand_may_hold_it(
     model: str, lift_after: int, asked: bool
 ) -> None:
     """Red's W-1 puts the Zillo on d10; the Zillo is lifted again and put on d7, Yellow's Z-S (W-1
-    does not reach d7). Lifted within REACH_MS (700 ms) of its landing, it may be Red's hand going
-    on, let go on the way to a field a correction reaches, as surely as Yellow's fast reply: asked,
-    and naming Yellow's move takes both. Lifted later, it is Yellow's move (seen with fumbling hands:
-    a Zillo that rested on a field on the way was read as three moves of two seats)."""
+    does not reach d7). Lifted within LET_GO_MS (1.5 s) of its landing, it may be Red's hand going
+    on, let go on the way to a field a correction reaches, as surely as Yellow's reply: asked, and
+    naming Yellow's move takes both. Lifted later, it is Yellow's move (seen with fumbling hands: a
+    Zillo that rested on a field on the way was read as three moves of two seats; and one let go
+    for 1.1 s, then moved on, was read as the next seat's move)."""
     table = Table(position(hand=["W-1"], others=["Z-S"]), model)
     begin = table.now
     table.move("f9", "d10")
@@ -377,7 +381,7 @@ def test_a_sensor_sticking_on_before_the_last_move_landed_is_no_move_of_the_next
     table.sim.stick(CELL("f12"), red)
     table.run(200)
     table.place("f6", zillo)
-    table.run(1200)
+    table.run(2000)  # (Red lifts the Zillo once Yellow's hand can no longer be on it)
     assert table.commits(begin) == ["Z-S:f9-e7", "Z-S:f9-f6"]
     table.move("f6", "f5")
     out = table.run(6000)
