@@ -29,6 +29,7 @@ ORDER_SLACK_MS = 30  # contact bounce may date a lift up to this much late
 SLIDE_MS = 60  # a piece slid (or knocked) to the field beside leaves and lands within this (scans and bounce included)
 CARRY_MS = 60  # the least time a hand takes to lift a piece, carry it past the next field and put it down
 APART_MS = 500  # an old change this much older than every other change is not part of their move
+HELD_MS = 2_000  # a piece in the air longer than any carry (slow hands carry up to 2 s) was held
 
 
 @dataclass(frozen=True)
@@ -170,3 +171,21 @@ def _one_piece(evidence: Mismatch, expected: Sequence[int]) -> tuple[int, int] |
     if len(departures) != 1 or len(arrivals) != 1 or len(evidence) != 2:
         return None
     return departures[0], arrivals[0]
+
+
+def either_held(board: Mismatch, move: Mismatch, expected: Sequence[int], dating: Dating) -> bool:
+    """Whether a move (`move`: its own changes) was a piece held longer than any carry, while the
+    board (`board`: every change) shows another piece lifted before it landed: either may be the
+    one held and landed, and the other a piece still in the air or a sensor that died under it.
+    Age tells them apart no better than that: people hold pieces as long as they think."""
+    lifts = [channel for channel, value in move if left(expected[channel], value)]
+    landings = [channel for channel, value in move if came(expected[channel], value)]
+    if not lifts or not landings:
+        return False
+    landed = min(dating.until[channel] for channel in landings)
+    if landed - max(dating.until[channel] for channel in lifts) <= HELD_MS:
+        return False
+    return any(
+        (channel, value) not in move and left(expected[channel], value) and dating.since[channel] < landed
+        for channel, value in board
+    )

@@ -16,7 +16,7 @@ from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
-from controller.table.evidence import SLIDE_MS, came, in_order, left, older_apart
+from controller.table.evidence import SLIDE_MS, came, either_held, in_order, left, older_apart
 from controller.table.explanations import Scene, in_turn, knock_beside_a_move, set_apart
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
@@ -377,6 +377,9 @@ class Seams:
         evidence = table.mismatch(action)
         if evidence and not any(left(expected[channel], value) for channel, value in evidence):
             return True  # no sensor sees a piece leave
+        board = observed.unmasked(frozenset(observed.mismatch.items()))
+        if table is candidates and either_held(board, evidence, expected, observed.debouncer.dating):
+            return True  # a piece held long, and another lifted before it landed: which landed?
         return table.unseen_placement(action)
 
     def last_hand_may_hold(self, choice: Choice, candidates: CandidateTable) -> bool:

@@ -16,7 +16,7 @@ from controller.games import Action, IllegalAction, State
 from controller.games.seats import in_words
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
-from controller.table.corrections import Correction, CorrectionWindow, reveals
+from controller.table.corrections import Correction, CorrectionWindow, ThenMove, reveals
 from controller.table.decisions import Choice, Commit, TakeBack
 from controller.table.evidence import left, more
 from controller.table.tracker_types import TAKEBACK, Mismatch
@@ -41,6 +41,7 @@ class Board:
     against: Callable[[tuple[int, ...]], Mismatch]  # the board's evidence against a position's readings
     names: Callable[[Choice, str], bool]  # whether a text names a candidate
     field_name: Callable[[int], str]  # a channel's field in the game's notation
+    acknowledged: Action | None = None  # the move the board showed as made in this position
 
 
 @dataclass
@@ -127,9 +128,12 @@ class Inputs:
         state = board.state
         if state.is_terminal():
             return Outcome(message=f"{text}: the game is over")
-        for asked in self.choice.asking:  # a candidate of the request, named (a correction too)
-            if asked != TAKEBACK and board.names(asked, text):
-                return Outcome(_decision(asked, "declare"))
+        named = [asked for asked in self.choice.asking if asked != TAKEBACK and board.names(asked, text)]
+        said = next((asked for asked in named if not _adds_a_move(asked, board)), None)
+        if said is not None:  # a candidate of the request, named (a correction too)
+            return Outcome(_decision(said, "declare"))
+        if named and not _legal_here(text, board):
+            return Outcome(_decision(named[0], "declare"))  # the move named after another: no other reading
         try:
             action = state.parse_action(text)
             if not board.candidates_of(state).is_legal(action):
@@ -228,6 +232,21 @@ class Inputs:
             return self._doubt(text, Correction(meant), shown, fields, evidence, before_table.expected, board, window)
         self._doubted = None
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
+
+
+def _adds_a_move(asked: Choice, board: Board) -> bool:
+    """Whether a candidate named by a declared move puts another move before it that nobody declared
+    and the board never showed as made: a declaration names one move, so where its words are a
+    move of the game's position too, that is the move declared (judged as declared moves are)."""
+    return isinstance(asked, ThenMove) and not isinstance(asked.first, Correction) and asked.first != board.acknowledged
+
+
+def _legal_here(text: str, board: Board) -> bool:
+    """Whether `text` is a legal move in the game's position."""
+    try:
+        return board.candidates_of(board.state).is_legal(board.state.parse_action(text))
+    except (IllegalAction, ValueError):
+        return False
 
 
 def _then_a_move(action: Action, candidates: CandidateTable, board: Board) -> bool:

@@ -168,6 +168,7 @@ class Tracker:
             self._seams.evidence_against,
             self._seams.declared,
             self._field_name,
+            self._seams.acknowledged,
         )
 
     def plays_here(self, seat: int) -> bool:

@@ -453,3 +453,24 @@ def test_a_short_game_with_high_noise_commits_exactly_the_intended_actions(model
     stats = table.stats
     assert stats.wrong_commits == 0 and stats.missed == 0 and stats.committed == stats.intended == len(intended)
     assert stats.declared == invisible == (1 if model == "signed" else 2)  # blind sensors miss the pawn swap too
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed"])
+def test_a_stone_held_long_is_never_taken_from_a_field_whose_sensor_died_meanwhile(model: str) -> None:
+    """Red lifts the stone on e6 and holds it for 9 s; 4 s in, the sensor under d4 dies (it reads
+    empty with the stone on it), and the stone lands on d5, where both e6's and d4's stones may
+    step. Both lifts came long before the landing: either stone may be the one held, so the board
+    never takes d4-d5 by the age of e6's lift; it asks, and Red's declaration takes e6-d5 (Fillit,
+    quick hands, rough noise: d4-d5 taken, and the game parted from the board)."""
+    table = Table(position(red=("d4", "e6", "c7", "f3")), model)
+    start = table.now
+    stone = table.lift("e6")
+    table.run(3800)
+    table.sim.stick(CELL("d4"), 0)
+    table.run(5200)
+    table.place("d5", stone)
+    out = table.run(3000)
+    assert table.commits(start) == [] and out.display.mode == "confirm"
+    table.declare("s:e6-d5")
+    out = table.run(1000)
+    assert [text for _, text in table.commits(start)] == ["s:e6-d5"]

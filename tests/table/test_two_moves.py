@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 import controller.terminal.physical as physical
 from controller.games import GAMES, State
+from controller.table.corrections import ThenMove
 from hal.profile import load_profile
 from tests.table.scripted import ScriptedTable
 from tests.table.test_loose_contact import changes, reached
+from tests.table.test_tracker_klotz import Table as KlotzTable
 
 ZILLO = GAMES["zillo"]
 CELL = ZILLO.parse_cell
@@ -211,3 +213,30 @@ def test_in_every_game_a_move_and_the_next_players_made_by_hand_are_both_taken(d
             out = table.run(1000)
     assert table.texts(begin) == wanted and table.state == end
     assert out.display.mode == "idle" and not out.display.faults
+
+
+@pytest.mark.parametrize("model", ["binary", "signed", "count"])
+def test_a_declared_move_the_board_asked_about_only_after_another_move_is_taken_alone(model: str) -> None:
+    """The board asks about Red's slide i9-i10 followed by Blue's c7-e6 (both pieces are anyone's
+    in Klotz), and nothing else, though the words c7-e6 are a move of Red's too. Red declares c7-e6:
+    a declaration names one move, and the slide before it was never shown as made, so c7-e6 is
+    taken as Red's move alone (before: the slide was taken as Red's and c7-e6 as Blue's, and the
+    game parted from the board; two-player Klotz, a capture and a knock hidden by a scanner
+    outage)."""
+    table = KlotzTable(model=model)
+    start = table.now
+    red = table.state
+    slide = red.parse_action("i9-i10")
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("e6", pieces)
+    knocked = table.lift("i9")
+    table.run(10)
+    table.place("i10", knocked)
+    table.run(100)
+    table.tracker._choice.ask([ThenMove(slide, red.apply(slide).parse_action("c7-e6"))])  # (that game's question)
+    table.physical.backends.inputs.push("declare", "c7-e6")
+    table.run(10)
+    taken = [(before.current_player, before.action_to_str(action)) for _, out in table.since(start)
+             for before, action, _ in out.happened.transitions]  # fmt: skip
+    assert taken[:1] == [(0, "c7-e6")]
