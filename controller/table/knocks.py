@@ -375,7 +375,7 @@ class KnockWatch:
                 continue
             known = any(k.origin == departure.channel for k in self.knocks)
             least, most = _gap_range(placement, departure)
-            if pair in self._slides and least >= 0 and most <= KNOCK_MS and not known:
+            if pair in self._slides and least >= -KNOCK_MS and most <= KNOCK_MS and not known:
                 found.append(self._knock(departure, arrival))
             elif least <= DOUBT_MS and most > KNOCK_MS:
                 self._slides = [other for other in self._slides if other != pair]
