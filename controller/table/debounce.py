@@ -48,6 +48,9 @@ class Debouncer:
         self._seen = 0  # the last scan that came in
         self._earliest: dict[int, int] = {}  # channel -> the earliest its pending change may have been
         self.unsure: set[int] = set()  # channels whose stable reading was first seen after an outage
+        # The end of the last outage (the scanner silent longer than the debounce): before it, any
+        # field may have changed and changed back unseen.
+        self.blind_until = -(10**9)
         self.dating = Dating(self.stable_since, self.stable_until, self.unsure)
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
@@ -55,6 +58,8 @@ class Debouncer:
         if readings is None:
             return NOTHING
         seen, self._seen = self._seen, now
+        if now - seen > self.debounce_ms and self.started:
+            self.blind_until = now
         if readings == self._last and not self.pending:
             return NOTHING
         scan = Scan()

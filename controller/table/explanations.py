@@ -45,6 +45,7 @@ class Scene:
     beside: Callable[[int, int], bool] | None = None  # whether two channels' fields are neighbours
     acknowledged_at: int | None = None  # when the acknowledged move was first shown (it had landed)
     asked: tuple[Action | str, ...] = ()  # the moves asked about in this position, not answered yet
+    blind_until: int = -(10**9)  # the end of the last scanner outage (debounce.Debouncer.blind_until)
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -58,12 +59,14 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
     field whose pieces the action all takes away and replaces by others, too, though it reads as
     before: a hand lifts before it puts down, so the field read empty a moment (a Zillo part
     carried with its pieces), and a field that has read as it does since before the turn was never
-    touched in it. A masked field has no time."""
+    touched in it, unless the scanner fell silent since (it may have emptied and filled unseen). A
+    masked field has no time."""
     if not actions or scene.moved_at is None:
         return actions
     oldest = scene.moved_at - REPLY_HEAD_START_MS
     landed = scene.moved_at - SHOWN_AFTER_LANDING_MS
     until, expected = scene.dating.until, scene.expected
+    blind = scene.blind_until >= oldest  # the scanner fell silent since: a field may have emptied and filled unseen
     return [
         action
         for action in actions
@@ -71,7 +74,7 @@ def fresh(actions: list[Action], candidates: CandidateTable, scene: Scene) -> li
             until[ch] >= (landed if came(expected[ch], value) else oldest)
             for ch, value in scene.unmasked(candidates.mismatch(action))
         )
-        and all(until[ch] >= oldest for ch in _replaced(action, candidates) if ch not in scene.masked)
+        and (blind or all(until[ch] >= oldest for ch in _replaced(action, candidates) if ch not in scene.masked))
     ]
 
 

@@ -233,6 +233,7 @@ class Tracker:
             self.observed.knocks.beside,
             self._seams.acknowledged_at,
             self._choice.asked_here,
+            self.observed.debouncer.blind_until,
         )
 
     # --- commit and take-back ------------------------------------------------------------------

@@ -149,18 +149,19 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "seed", "hands", "model"),
+    ("game", "players", "seed", "hands", "model", "options"),
     [
-        ("klotz", 3, 1100034, "hasty", "binary"),
-        ("klotz", 2, 7600229, "hasty", "binary"),
-        ("fillit", 2, 7500227, "quick", "binary"),
-        ("fillit", 2, 7700231, "fumbling", "binary"),
-        ("zillo", 3, 7500227, "rushed", "signed"),
-        ("zillo", 4, 7500227, "hasty", "binary"),
+        ("klotz", 3, 1100034, "hasty", "binary", {}),
+        ("klotz", 2, 7600229, "hasty", "binary", {}),
+        ("fillit", 2, 7500227, "quick", "binary", {}),
+        ("fillit", 2, 7700231, "fumbling", "binary", {}),
+        ("zillo", 3, 7500227, "rushed", "signed", {}),
+        ("zillo", 4, 7500227, "hasty", "binary", {}),
+        ("zillo", 3, 7900238, "knocky", "binary", {"show_cards": True}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
-    game: str, players: int, seed: int, hands: str, model: str
+    game: str, players: int, seed: int, hands: str, model: str, options: dict[str, bool]
 ) -> None:
     """Games with the rough mix (the high one with a silent scanner every few seconds), selfplay
     seeds 11 and 75-77. A knock hidden by an outage read as the next player's move once the
@@ -169,8 +170,12 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     moved on read as the next seat's move (Zillo 3 and 4 players). A Fillit stone held 9 s landed
     where the stone over a sensor that died meanwhile could also step, and that step was taken.
     Red's declared capture read as Blue's move after Red's knocked piece, as the board had asked
-    (Klotz 2 players: 428 wrong commits)."""
+    (Klotz 2 players: 428 wrong commits). A Zillo capture made while the scanner was silent left
+    its target reading full, as before it; the board took the field as never touched and the
+    capture for a move to the field the victim went home to (Zillo 3 players, cards shown)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
-    stats, final = play_physical_game(rules, players, seed, "greedy", profile, model, "rough", hand_style=hands)
+    stats, final = play_physical_game(
+        rules, players, seed, "greedy", profile, model, "rough", hand_style=hands, **options
+    )
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
