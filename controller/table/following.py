@@ -396,7 +396,7 @@ class Seams:
             if not isinstance(first, Correction):
                 landed_at = self.acknowledged_at if first == self.acknowledged else None
                 return self._moves_on(candidates, first, self.table_of(choice, candidates), choice.second, landed_at)
-            if window is None or card_shown:
+            if window is None:  # (the board's earlier reading of the last move, then the card's move: asked)
                 return False
             before = self.e.candidates_of(window.before)
             return self._moves_on(before, first.action, self.table_of(choice, candidates), choice.second, None)

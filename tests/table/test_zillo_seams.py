@@ -178,6 +178,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (3, "count", 1300039, "clumsy", "physical, no reader"),
         (2, "signed", 1700052, "fumbling", "dealt"),
         (4, "binary", 2400072, "fumbling", "physical"),
+        (3, "binary", 8100243, "fumbling", "dealt, shown"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -193,10 +194,13 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     corrected to another Z-E move, though the card had been Z-N. A Zillo let go on the way, then
     moved on to catch a Catcher: the Catcher lifted to go home read as the next player's start, and
     the catch was never taken. A sensor that stuck on two moves before, read as the player's own
-    first move of two (four players, physical cards). Before: wrong commits, a stalled game."""
+    first move of two (four players, physical cards). A part shift whose Zillo rested on the way
+    where the board's earlier reading of the last move, then the shift, would put it: taken without
+    asking once the next player's card was shown (seed 81). Before: wrong commits, a stalled game."""
 
+    shown = cards in ("physical", "dealt, shown")  # the players show each card to the reader
     stats, final = play_physical_game(
-        GAME, players, seed, "greedy", SQUARE14, model, "high", hand_style=hands, show_cards=cards == "physical",
+        GAME, players, seed, "greedy", SQUARE14, model, "high", hand_style=hands, show_cards=shown,
         hands=cards.split(",")[0],
     )  # fmt: skip
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
