@@ -85,11 +85,11 @@ class Mishaps:
 
     board: SimBoard
     counts: Counter[str]  # the hands' counts: a fault is counted when it sets in
-    steps: list[tuple[int, HandStep]] = field(default_factory=list)
+    # Disturbance steps due, with their time and whether they are a knocked piece's (see `holds_up`).
+    steps: list[tuple[int, HandStep, bool]] = field(default_factory=list)
     faults: list[FaultOnset] = field(default_factory=list)
     loose: list[LooseContact] = field(default_factory=list)
     chatter: list[Chatter] = field(default_factory=list)
-    knocked: set[Cell] = field(default_factory=set)  # fields of a knock's steps still to come
 
     @property
     def pending(self) -> bool:
@@ -99,31 +99,27 @@ class Mishaps:
     @property
     def busy(self) -> set[Cell]:
         """The fields a knocked or touched piece is still to leave or come back to."""
-        return {step.cell for _, step in self.steps}
+        return {step.cell for _, step, _ in self.steps}
 
     def holds_up(self, fields: set[Cell]) -> bool:
         """Whether the next player waits before a move on `fields`: while a knocked piece lies
         beside its field (the board shows it, and people put it back first), or while a piece
         lifted to look is on one of them. A piece the last mover lifts to look elsewhere does not
         hold the next player up: people move while the other looks."""
-        return bool(self.knocked) or bool(self.busy & fields)
+        return any(knocked for _, _, knocked in self.steps) or bool(self.busy & fields)
 
     def add(self, start: int, steps: Iterable[HandStep], knock: bool = False) -> None:
         """Disturbance steps from `start`; `knock`: a knocked piece (see `holds_up`)."""
-        steps = list(steps)
-        if knock:
-            self.knocked.update(step.cell for step in steps)
-        self.steps.extend((start + step.at, step) for step in steps)
+        self.steps.extend((start + step.at, step, knock) for step in steps)
         self.steps.sort(key=lambda entry: entry[0])
 
     def before_scan(self, now: int, apply: Callable[[SimBoard, HandStep], None]) -> None:
         while self.steps and self.steps[0][0] <= now:
-            _, step = self.steps.pop(0)
+            _, step, _ = self.steps.pop(0)
             try:
                 apply(self.board, step)
             except ValueError:  # the piece went elsewhere meanwhile (a move took it): nothing to put back
                 self.steps = [entry for entry in self.steps if entry[1].cell != step.cell]
-        self.knocked &= self.busy
         while self.faults and self.faults[0].at <= now:
             onset = self.faults.pop(0)
             if onset.kind == "loose":

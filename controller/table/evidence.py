@@ -178,8 +178,7 @@ def either_held(board: Mismatch, move: Mismatch, expected: Sequence[int], dating
     board (`board`: every change) shows another piece lifted before it landed: either may be the
     one held and landed, and the other a piece still in the air or a sensor that died under it.
     Age tells them apart no better than that: people hold pieces as long as they think."""
-    lifts = [channel for channel, value in move if left(expected[channel], value)]
-    landings = [channel for channel, value in move if came(expected[channel], value)]
+    lifts, landings = ends(move, expected)
     if not lifts or not landings:
         return False
     landed = min(dating.until[channel] for channel in landings)

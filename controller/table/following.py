@@ -377,8 +377,9 @@ class Seams:
         evidence = table.mismatch(action)
         if evidence and not any(left(expected[channel], value) for channel, value in evidence):
             return True  # no sensor sees a piece leave
-        board = observed.unmasked(frozenset(observed.mismatch.items()))
-        if table is candidates and either_held(board, evidence, expected, observed.debouncer.dating):
+        if table is candidates and either_held(
+            observed.unmasked(frozenset(observed.mismatch.items())), evidence, expected, observed.debouncer.dating
+        ):
             return True  # a piece held long, and another lifted before it landed: which landed?
         return table.unseen_placement(action)
 

@@ -47,7 +47,7 @@ def test_moves_made_while_the_last_mover_holds_their_piece_up_are_taken_right(
 
     def watched_tick():  # type: ignore[no-untyped-def]
         nonlocal overlapping
-        looked_at = {step.cell for _, step in table.backends.mishaps.steps}
+        looked_at = table.backends.mishaps.busy
         held = {cell for cell in looked_at if not table.sim.occupancy().get(cell)}
         moving = {
             cell
