@@ -129,7 +129,7 @@ class Inputs:
         if state.is_terminal():
             return Outcome(message=f"{text}: the game is over")
         named = [asked for asked in self.choice.asking if asked != TAKEBACK and board.names(asked, text)]
-        said = next((asked for asked in named if not _adds_a_move(asked, board)), None)
+        said = next((asked for asked in named if not _adds_a_move(asked, board, text)), None)
         if said is not None:  # a candidate of the request, named (a correction too)
             return Outcome(_decision(said, "declare"))
         if named and not _legal_here(text, board):
@@ -234,11 +234,39 @@ class Inputs:
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
 
-def _adds_a_move(asked: Choice, board: Board) -> bool:
+def _adds_a_move(asked: Choice, board: Board, text: str) -> bool:
     """Whether a candidate named by a declared move puts another move before it that nobody declared
-    and the board never showed as made: a declaration names one move, so where its words are a
-    move of the game's position too, that is the move declared (judged as declared moves are)."""
-    return isinstance(asked, ThenMove) and not isinstance(asked.first, Correction) and asked.first != board.acknowledged
+    and the board does not show as made: a declaration names one move, so where its words are a
+    move of the game's position too, that is the move declared (judged as declared moves are). A
+    move the board showed as made a moment ago stands before it, unless the sensors now read the
+    declared move alone, that earlier move's fields as before it (a knocked piece put back: what
+    the board showed was no move)."""
+    if not isinstance(asked, ThenMove) or isinstance(asked.first, Correction):
+        return False
+    return asked.first != board.acknowledged or _sensed_alone(asked.first, text, board)
+
+
+def _sensed_alone(first: Action, text: str, board: Board) -> bool:
+    """Whether the sensors read exactly the move `text` in the game's position, where the move
+    `first` would have changed what they read."""
+    candidates = board.candidates_of(board.state)
+    try:
+        action = board.state.parse_action(text)
+    except (IllegalAction, ValueError):
+        return False
+    if not candidates.is_legal(action) or not board.unmasked(candidates.mismatch(first)):
+        return False
+    return board.unmasked(candidates.mismatch(action)) == _sensed(board, candidates.expected)
+
+
+def _sensed(board: Board, expected: tuple[int, ...]) -> Mismatch:
+    """The board's differences from a position's readings as the sensors read them, no knock
+    undone, failed channels left out."""
+    return frozenset(
+        (channel, reading)
+        for channel, reading in enumerate(board.stable)
+        if reading != expected[channel] and channel not in board.masked
+    )
 
 
 def _legal_here(text: str, board: Board) -> bool:
@@ -283,12 +311,7 @@ def _one_field_off(
     if shown == evidence:
         return {}
     expected = candidates.expected if expected is None else expected
-    sensed = frozenset(
-        (channel, reading)
-        for channel, reading in enumerate(board.stable)
-        if reading != expected[channel] and channel not in board.masked
-    )
-    if shown == sensed:
+    if shown == _sensed(board, expected):
         return {}  # every sensor reads the move: a knock the board read among its fields was the move's hand
     if board.mismatch and candidates.matching(frozenset(board.mismatch.items()), board.masked):
         return None

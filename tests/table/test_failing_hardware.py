@@ -158,6 +158,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("zillo", 3, 7500227, "rushed", "signed", {}),
         ("zillo", 4, 7500227, "hasty", "binary", {}),
         ("zillo", 3, 7900238, "knocky", "binary", {"show_cards": True}),
+        ("klotz", 3, 8200247, "knocky", "binary", {}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -172,7 +173,10 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     Red's declared capture read as Blue's move after Red's knocked piece, as the board had asked
     (Klotz 2 players: 428 wrong commits). A Zillo capture made while the scanner was silent left
     its target reading full, as before it; the board took the field as never touched and the
-    capture for a move to the field the victim went home to (Zillo 3 players, cards shown)."""
+    capture for a move to the field the victim went home to (Zillo 3 players, cards shown). A
+    piece knocked on Red's way, in an outage, read as Red's move and was shown as made; put back
+    while the board asked about it followed by Red's capture, it was still taken when Red declared
+    the capture (Klotz 3 players: 25 wrong commits)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(

@@ -240,3 +240,41 @@ def test_a_declared_move_the_board_asked_about_only_after_another_move_is_taken_
     taken = [(before.current_player, before.action_to_str(action)) for _, out in table.since(start)
              for before, action, _ in out.happened.transitions]  # fmt: skip
     assert taken[:1] == [(0, "c7-e6")]
+
+
+@pytest.mark.parametrize("model", ["binary", "signed", "count"])
+@pytest.mark.parametrize("back_ms", [0, 10, 30])
+@pytest.mark.parametrize("put_back", [True, False])
+def test_a_move_shown_as_made_stands_before_a_declared_move_only_while_the_sensors_show_it(
+    model: str, back_ms: int, put_back: bool
+) -> None:
+    """A piece slides i9-i10 (a move of Red's: the board shows it as made), then c7 goes to e6,
+    and the board asks about Red's i9-i10 followed by Blue's c7-e6. Where the slid piece is then
+    put back (`back_ms` between its lift and its landing: a knocked piece, quickly) and c7-e6 is
+    declared, the sensors read c7-e6 alone: it is Red's move, and the slide was none (before: the
+    slide was taken as Red's move, c7-e6 as Blue's, and the board then showed i9 full against a
+    game that had moved it; three-player Klotz, a piece knocked on the mover's way during a scanner
+    outage). Where the slid piece stays, the board's question stands: Red's i9-i10, then Blue's
+    c7-e6."""
+    table = KlotzTable(model=model)
+    start = table.now
+    knocked = table.lift("i9")
+    table.run(10)
+    table.place("i10", knocked)
+    table.run(300)
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("e6", pieces)
+    table.run(400)
+    assert table.tracker._choice.asking and table.output.display.mode == "confirm"
+    if put_back:
+        knocked = table.lift("i10")
+        table.run(back_ms)
+        table.place("i9", knocked)
+    table.run(60)
+    table.physical.backends.inputs.push("declare", "c7-e6")
+    table.run(2000)
+    taken = [(before.current_player, before.action_to_str(action)) for _, out in table.since(start)
+             for before, action, _ in out.happened.transitions]  # fmt: skip
+    assert taken == ([(0, "c7-e6")] if put_back else [(0, "i9-i10"), (1, "c7-e6")])
+    assert table.output.display.mode == "idle"
