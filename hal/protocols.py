@@ -20,16 +20,21 @@ EventKind = Literal["button", "card", "menu", "declare"]
 @dataclass(frozen=True, slots=True)
 class InputEvent:
     """A discrete input: a button press (`confirm`, `undo`, `menu`), a card id from a reader, a menu
-    choice, or a declared action in the game's notation (decisions no sensor sees)."""
+    choice, or a declared action in the game's notation (decisions no sensor sees). `seat` is the
+    seat whose player gave it, where the device knows (a seat's own page); None for the board's
+    buttons, a card reader and a shared screen."""
 
     kind: EventKind
     value: str
+    seat: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("button", "card", "menu", "declare"):
             raise ValueError(f"unknown input event kind {self.kind!r} (button, card, menu, declare)")
         if not isinstance(self.value, str) or not self.value.strip():
             raise ValueError(f"a {self.kind} event needs a non-empty text value, got {self.value!r}")
+        if self.seat is not None and (isinstance(self.seat, bool) or not isinstance(self.seat, int) or self.seat < 0):
+            raise ValueError(f"a {self.kind} event's seat is a seat number, got {self.seat!r}")
 
 
 BUTTONS: tuple[str, ...] = ("confirm", "undo", "menu")

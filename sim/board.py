@@ -233,8 +233,8 @@ class SimInputs:
     def __init__(self) -> None:
         self._queue: list[InputEvent] = []
 
-    def push(self, kind: str, value: str) -> None:
-        self._queue.append(InputEvent(kind, value))  # type: ignore[arg-type]
+    def push(self, kind: str, value: str, seat: int | None = None) -> None:
+        self._queue.append(InputEvent(kind, value, seat))  # type: ignore[arg-type]
 
     def poll(self) -> list[InputEvent]:
         events, self._queue = self._queue, []

@@ -179,6 +179,13 @@ def button_for(action: Action, shown: Display | None, before: State | None = Non
     return "confirm" if shown.previewed == action else "menu"
 
 
+def speaks_on_own_page(seat: int) -> bool:
+    """Where a simulated player says a move (a declaration, a tap on a candidate): the players in
+    seats 0 and 2 on their own seat's page, so the board knows whose word it is; the others on the
+    table's shared screen, which does not. Every game has both kinds."""
+    return seat % 2 == 0
+
+
 class Performance:
     """One action carried out by the virtual hands, scan by scan, until the tracker commits it.
 
@@ -209,6 +216,8 @@ class Performance:
         self._on_hand = on_hand  # told of every step as the hands make it
         self.before = before if before is not None else tracker.state  # a fast reply starts from the move meant
         self.text = self.before.action_to_str(action)
+        mover = self.before.current_player
+        self._speaker = mover if speaks_on_own_page(mover) else None  # whose word a declaration is, if the board knows
         self.ack_frame: tuple[RGB, ...] | None = None  # the LED frame that acknowledged the action
         self._backends = backends
         self._stats = stats
@@ -312,7 +321,7 @@ class Performance:
             # offers it as their finger comes down (as with the buttons); else they wait to be asked.
             shown = self._shown
             if shown is not None and shown.mode == "confirm" and offered(self.action, shown, self.before):
-                self._backends.inputs.push("declare", self.text)
+                self._backends.inputs.push("declare", self.text, self._speaker)
             else:
                 self._asked = False
             self._confirm_at = None
@@ -341,9 +350,9 @@ class Performance:
         if done and any(message.endswith(f"declare {self.text} again") for message in output.happened.messages):
             # The board names a field that does not show the move; the person sees it empty (or full):
             # its sensor has failed, and they say the move again.
-            self._backends.inputs.push("declare", self.text)
+            self._backends.inputs.push("declare", self.text, self._speaker)
         if done and self._declare and output.display.mode == "idle":
-            self._backends.inputs.push("declare", self.text)
+            self._backends.inputs.push("declare", self.text, self._speaker)
             self._declare = False
         if done and output.display.acknowledged == action and self.acknowledged_at is None:
             self.acknowledged_at = now  # the green light: the next player may go
@@ -393,7 +402,7 @@ class Performance:
             # The board does not take the move (a failed sensor under it): the player says it.
             self._declared_unseen = True
             hands.counts["declared_unseen"] += 1
-            self._backends.inputs.push("declare", self.text)
+            self._backends.inputs.push("declare", self.text, self._speaker)
         if done and self.answers and now - self.finished_at >= GIVE_UP_MS:
             stats.missed += 1
             return False

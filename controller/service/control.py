@@ -48,18 +48,23 @@ class Press:
 @dataclass(frozen=True)
 class Declare:
     """An action in the game's notation: the answer to a confirmation request, or a decision no sensor
-    sees (a card game's draw or discard). `seat` is who sends it (None: the table view)."""
+    sees (a card game's draw or discard). `seat` is the seat it acts for (None: the table's);
+    `own_page` says that seat's own page sent it, so it is that player's word about their own move
+    (the table view acts for whoever decides, and its words carry no seat)."""
 
     text: str
     seat: int | None = None
+    own_page: bool = False
 
 
 @dataclass(frozen=True)
 class ShowCard:
-    """A card shown before its move (Zillo): only that card's moves count, and they light up."""
+    """A card shown before its move (Zillo): only that card's moves count, and they light up.
+    `seat` and `own_page` as for `Declare`."""
 
     card: str
     seat: int | None = None
+    own_page: bool = False
 
 
 @dataclass(frozen=True)

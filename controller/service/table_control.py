@@ -271,13 +271,18 @@ class TableControl:
             return f"the board shows the table PIN on its LEDs for {SHOW_MS // 1000} s"
         raise CommandError(f"unknown command {type(command).__name__}")
 
-    def _check_decider(self, seat: int | None, state: State, output: TrackerOutput | None) -> None:
+    def _check_decider(
+        self, seat: int | None, state: State, output: TrackerOutput | None, own_move: bool = False
+    ) -> None:
         """A decision is its seat's: refused for another seat, and on the simulated board for a seat a
-        bot plays (its virtual hands answer the board themselves)."""
+        bot plays (its virtual hands answer the board themselves). With `own_move` (a declaration or
+        a card shown), the seat on turn may always say its own move, whatever the board asks."""
         assert self.host.session is not None
         decider = deciding_seat(state, self.host.session.tracker.history, output)
         if decider is None:
             raise CommandError("the game is over")
+        if own_move and seat is not None and seat == state.current_player:
+            decider = seat
         if seat is not None and seat != decider:
             raise CommandError(f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, seat)}'s")
         if self.host.driver is not None and decider < len(self.seats) and self.seats[decider] != HUMAN:
@@ -306,12 +311,13 @@ class TableControl:
     def _decision(self, command: Declare | ShowCard, state: State) -> str:
         assert self.host.session is not None
         output = self.host.session.last_output
-        self._check_decider(command.seat, state, output)
+        self._check_decider(command.seat, state, output, own_move=command.own_page)
+        speaker = command.seat if command.own_page else None  # whose word it is, where a seat's page said it
         if isinstance(command, ShowCard):
             self._page_input(command.card, command.seat)
-            self.host.session.inject(InputEvent("card", command.card))
+            self.host.session.inject(InputEvent("card", command.card, speaker))
             return f"card {command.card} shown"
-        asked = self._named_candidate(command.text, state, output)
+        asked = self._named_candidate(command.text, state, output, speaker)
         if asked is not None:  # the answer to "which move?": a candidate by its name
             self._check_made(asked, command.text)
             text = asked.text
@@ -323,16 +329,20 @@ class TableControl:
                 raise CommandError(f"{command.text}: {error.reason}", from_rules=True) from None
             text = state.action_to_str(action)
         self._page_input(text, command.seat)
-        self.host.session.inject(InputEvent("declare", text))
+        self.host.session.inject(InputEvent("declare", text, speaker))
         return f"{text} declared"
 
-    def _named_candidate(self, text: str, state: State, output: TrackerOutput | None) -> Candidate | None:
+    def _named_candidate(
+        self, text: str, state: State, output: TrackerOutput | None, seat: int | None = None
+    ) -> Candidate | None:
         """The candidate of the board's question that `text` names (a correction's is played in the
-        state before the last move); None when the board asks nothing, or not this."""
+        state before the last move), `seat`'s own where the words are that seat's; None when the
+        board asks nothing, or not this."""
         if output is None or output.display.mode != "confirm" or self.host.session is None:
             return None
         found = candidates_of(state, self.host.session.tracker.history, output)
-        return next((candidate for candidate in found if candidate.text == text.strip()), None)
+        named = (candidate for candidate in found if candidate.text == text.strip())
+        return next((candidate for candidate in named if seat is None or candidate.seat == seat), None)
 
     def _check_made(self, candidate: Candidate, said: str) -> None:
         """On the simulated board the virtual hands made the move being asked about: a candidate that

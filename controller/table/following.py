@@ -466,9 +466,12 @@ class Seams:
     def evidence_against(self, expected: tuple[int, ...]) -> Mismatch:
         return differences(self.e.observed.board_readings(), expected, self.e.observed.masked)
 
-    def declared(self, asked: Choice, text: str) -> bool:
-        """Whether `text` names the candidate `asked` (in the state it would be played in)."""
+    def declared(self, asked: Choice, text: str, seat: int | None) -> bool:
+        """Whether `text` names the candidate `asked` (in the state it would be played in), as the
+        move of `seat` where the declaration says whose word it is."""
         table = self.table_of(asked, self.e.candidates_of(self.e._state))
+        if seat is not None and table.state.current_player != seat:
+            return False
         return table.state.action_to_str(self.shown_action(asked)) == text.strip()
 
     def shown_action(self, choice: Choice) -> Action:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from controller.games import Action, IllegalAction, State
-from controller.games.seats import in_words
+from controller.games.seats import in_words, seat_name
 from controller.table.candidates import CandidateTable
 from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove, reveals
@@ -39,7 +39,7 @@ class Board:
     candidates_of: Callable[[State], CandidateTable]
     unmasked: Callable[[Mismatch], Mismatch]
     against: Callable[[tuple[int, ...]], Mismatch]  # the board's evidence against a position's readings
-    names: Callable[[Choice, str], bool]  # whether a text names a candidate
+    names: Callable[[Choice, str, int | None], bool]  # whether a text names a candidate (of that seat's)
     field_name: Callable[[int], str]  # a channel's field in the game's notation
     acknowledged: Action | None = None  # the move the board showed as made in this position
 
@@ -72,7 +72,7 @@ class Inputs:
             if shown is not None:
                 return shown
         if event.kind in ("declare", "card", "menu"):
-            return self._declare(event.value, board)
+            return self._declare(event.value, board, event.seat)
         return Outcome(message=f"ignored input {event.kind}:{event.value}")
 
     def _button(self, name: str, board: Board) -> Outcome:
@@ -123,23 +123,31 @@ class Inputs:
         self.choice.card = card
         return Outcome()
 
-    def _declare(self, text: str, board: Board) -> Outcome:
-        """A decision no sensor sees, or the choice among candidates: validated by the rules."""
+    def _declare(self, text: str, board: Board, seat: int | None = None) -> Outcome:
+        """A decision no sensor sees, or the choice among candidates: validated by the rules. Where
+        the declaration says whose it is (`seat`), it is that seat's word about its own move: a
+        candidate of the request that is that seat's move, else its move in the game's position
+        (the seat on turn), else a correction of its last move (the seat that made it)."""
         state = board.state
         if state.is_terminal():
             return Outcome(message=f"{text}: the game is over")
-        named = [asked for asked in self.choice.asking if asked != TAKEBACK and board.names(asked, text)]
-        said = next((asked for asked in named if not _adds_a_move(asked, board, text)), None)
+        named = [asked for asked in self.choice.asking if asked != TAKEBACK and board.names(asked, text, seat)]
+        said = next((asked for asked in named if seat is not None or not _adds_a_move(asked, board, text)), None)
         if said is not None:  # a candidate of the request, named (a correction too)
             return Outcome(_decision(said, "declare"))
         if named and not _legal_here(text, board):
             return Outcome(_decision(named[0], "declare"))  # the move named after another: no other reading
+        last = board.last_commit
+        may_correct = seat is None or (last is not None and last[0].current_player == seat)
+        if seat is not None and seat != state.current_player:
+            instead = self._declared_instead(text, board) if may_correct else None
+            return instead or Outcome(message=f"{text}: it is {seat_name(state, state.current_player)}'s move now")
         try:
             action = state.parse_action(text)
             if not board.candidates_of(state).is_legal(action):
                 state.apply(action)  # raises IllegalAction with the reason
         except IllegalAction as error:
-            instead = self._declared_instead(text, board)
+            instead = self._declared_instead(text, board) if may_correct else None
             if instead is not None:  # the last move was taken wrongly: the player says what they did
                 return instead
             return Outcome(message=f"{text}: {error.reason}")

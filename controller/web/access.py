@@ -25,6 +25,7 @@ from controller.web.views import deciding_seat
 Role = Literal["table", "seat", "watch", "health"]
 GAME_ACTS = frozenset({"press", "declare", "card", "play"})  # messages that act in the game
 DECIDING_BUTTONS = frozenset({"confirm", "menu"})  # while the board asks "which move?", a choice
+OWN_MOVE = frozenset({"declare", "card"})  # the seat on turn saying its own move (or the card it plays)
 OWN_PAGE = (
     "in this game each player plays from their own seat's page (its link is shown with the table PIN), "
     "or the table plays hot seat (chosen in the lobby)"
@@ -68,6 +69,8 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
         raise ProtocolError("the game is over")
     if principal.role == "seat":
         assert principal.seat is not None
+        if kind in OWN_MOVE and principal.seat == state.current_player:
+            return principal.seat  # its turn: its own move may always be said, whatever the board asks
         if principal.seat != decider:
             raise ProtocolError(
                 f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, principal.seat)}'s"

@@ -157,16 +157,16 @@ def _check_fields(data: dict[str, Any]) -> None:
         raise ProtocolError("id is too long (at most 64 characters)")
 
 
-def command_of(message: Mapping[str, Any], seat: int | None) -> Command:
+def command_of(message: Mapping[str, Any], seat: int | None, own_page: bool = False) -> Command:
     """The service command a checked message asks for; `seat` is the seat it acts for (decided by
-    `access.acting_seat`; None: the table's)."""
+    `access.acting_seat`; None: the table's), `own_page` whether that seat's own page sent it."""
     kind = message["type"]
     if kind == "press":
         return Press(message["button"])
     if kind == "declare":
-        return Declare(message["action"].strip(), seat)
+        return Declare(message["action"].strip(), seat, own_page)
     if kind == "card":
-        return ShowCard(message["card"].strip(), seat)
+        return ShowCard(message["card"].strip(), seat, own_page)
     if kind == "play":
         if "action" in message:
             return Play(text=message["action"].strip(), seat=seat)

@@ -278,3 +278,38 @@ def test_a_move_shown_as_made_stands_before_a_declared_move_only_while_the_senso
              for before, action, _ in out.happened.transitions]  # fmt: skip
     assert taken == ([(0, "c7-e6")] if put_back else [(0, "i9-i10"), (1, "c7-e6")])
     assert table.output.display.mode == "idle"
+
+
+@pytest.mark.parametrize("model", ["binary", "signed", "count"])
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_a_declaration_that_says_whose_it_is_takes_that_seats_move(model: str, seat: int | None) -> None:
+    """The board shows i9-i10 as Red's move, then c7-e6, and asks about Red's i9-i10 followed by
+    Blue's c7-e6. Red says c7-e6 on its own page (`seat` 0): Red's word about Red's move, taken
+    alone, and the slide is never taken as Blue's move meanwhile (it is asked about later, if it
+    stays). Blue says it (seat 1), or a screen that does not know who speaks (None): the question's
+    two moves."""
+    table = KlotzTable(model=model)
+    start = table.now
+    knocked = table.lift("i9")
+    table.run(10)
+    table.place("i10", knocked)
+    table.run(300)
+    pieces = table.lift("c7")
+    table.run(200)
+    table.place("e6", pieces)
+    table.run(400)
+    assert table.output.display.mode == "confirm"
+    table.physical.backends.inputs.push("declare", "c7-e6", seat)
+    table.run(2000)
+    taken = [(before.current_player, before.action_to_str(action)) for _, out in table.since(start)
+             for before, action, _ in out.happened.transitions]  # fmt: skip
+    assert taken == ([(0, "c7-e6")] if seat == 0 else [(0, "i9-i10"), (1, "c7-e6")])
+
+
+def test_a_seat_not_on_turn_is_told_whose_move_it_is() -> None:
+    """A move said on Blue's page while Red is to move (nothing asked) is not Red's move, nor taken
+    as one; the board says whose move it is."""
+    table = KlotzTable()
+    table.physical.backends.inputs.push("declare", "c7-e6", 1)
+    out = table.run(10)
+    assert out.happened.messages == ("c7-e6: it is Red's move now",) and not out.happened.transitions

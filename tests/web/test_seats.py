@@ -123,3 +123,45 @@ def test_a_new_game_ends_the_old_games_seat_pages(tmp_path: Path) -> None:
             assert "not for the game now on the board" in ended["message"]
         table.view(lambda v: v["game_id"] == service.table.game_id)
         assert seat_links(table)[0] != link  # new links for the new game
+
+
+def test_the_seat_on_turn_says_its_own_move_while_the_board_asks_about_the_next_seats(tmp_path: Path) -> None:
+    """A piece slides i9-i10 (a move of Red's, shown as made), then c7 goes to e6: the board asks
+    whether that was Yellow's reply, a question for Yellow. Red knows better (the slide was a piece
+    it knocked, c7-e6 its move) and says so on its own page: the seat on turn may always say its own
+    move, and the board takes it as Red's, alone (before: refused, "it is Yellow's decision now")."""
+    game = load_game("klotz")
+    cell = game.parse_cell
+    steps = {0: ("lift", "i9"), 1: ("place", "i10"), 30: ("lift", "c7"), 50: ("place", "e6")}  # scan -> step
+    with (
+        running_service(tmp_path, config_text("klotz", 2)) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as table_socket,
+    ):
+        table = Page(table_socket)
+        table.view(lambda v: v["mode"] == "idle")
+        red, yellow = seat_links(table)
+        with (
+            client.websocket_connect(f"/ws?seat={red}") as red_socket,
+            client.websocket_connect(f"/ws?seat={yellow}") as yellow_socket,
+        ):
+            mine, theirs = Page(red_socket), Page(yellow_socket)
+            mine.view()
+            scans, held = [0], []
+
+            def hands(running: Any) -> None:  # on the loop's thread, one step at a given scan
+                board = running.backends.sim.board
+                step = steps.get(scans[0])
+                scans[0] += 1
+                if step is not None and step[0] == "lift":
+                    held.append(board.lift(cell(step[1])))
+                elif step is not None:
+                    board.place(cell(step[1]), held.pop())
+
+            service.scan_observer = hands
+            asked = theirs.view(lambda v: v["mode"] == "confirm")
+            service.scan_observer = None
+            assert [candidate["text"] for candidate in asked["candidates"]] == ["c7-e6"]
+            assert mine.ask({"type": "declare", "action": "c7-e6"})["type"] == "reply"
+            done = mine.view(lambda v: len(v["moves"]) == 1)
+        assert done["moves"][0]["text"] == "c7-e6" and done["moves"][0]["seat"] == 0
