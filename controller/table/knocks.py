@@ -253,9 +253,17 @@ class KnockWatch:
             return []
         # Of pieces that left within a slide's time, one just put down was lifted by the hand (its
         # own slide would leave the other lift to a second hand); the one that had stood still is
-        # the piece it bumped; one whose slide has already ended beside it did not end here.
+        # the piece it bumped; one whose slide has already ended beside it did not end here. Of
+        # pieces that left at the same moment, one beside a field a hand put a piece on lately may
+        # have been knocked: no time tells them apart, and that reading is the one that doubts.
         departure = min(
-            departures, key=lambda c: (self._just_put_down(c), self._partner_of(c) is not None, _apart(c, arrival))
+            departures,
+            key=lambda c: (
+                self._just_put_down(c),
+                self._partner_of(c) is not None,
+                _apart(c, arrival),
+                not self._arrived_beside(c, arrival, -KNOCK_MS, DOUBT_MS, surely=False),
+            ),
         )
         partner = self._partner_of(departure)
         if partner is not None and self._landing_rank(departure, partner) <= self._landing_rank(departure, arrival):

@@ -262,3 +262,33 @@ def test_in_every_game_a_dropout_during_a_move_made_by_hand_ends_in_that_move(da
         out = table.run(1000)
     assert table.state == state.apply(action), table.texts(begin)
     assert out.display.mode == "idle" and not out.display.faults
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [100, 230, 400])
+def test_a_piece_knocked_as_a_loose_contact_beside_its_landing_drops_out_is_never_a_move(
+    model: str, after_ms: int
+) -> None:
+    """Red puts a piece on f5; `after_ms` later the piece on g6, beside it, is knocked onto g5,
+    and in that very scan the loose contact under h6 (also beside g5) drops out for 300 ms. Two
+    pieces left at once, one landing: no time tells which slid, and the one beside the field a hand
+    just put a piece on may have been knocked, so the slide is held as a knock or asked, never taken
+    as Yellow's move (before: the dropout was taken for the slide's start, a slide beside no
+    placement, and g6-g5 was taken as Yellow's move once h6 read again; two-player Klotz, knocky
+    hands, a loose contact). Put back, the board is Red's move alone."""
+    table = Table(model=model)
+    start = table.now
+    pieces = table.lift("g3")
+    table.run(150)
+    table.place("f5", pieces)
+    table.run(after_ms)
+    knocked = table.lift("g6")
+    table.place("g5", knocked)
+    table.sim.stick(CELL("h6"), 0)
+    table.run(300)
+    table.sim.unstick(CELL("h6"))
+    table.run(2000)
+    assert [text for _, text in table.commits(start)] == ["g3-f5"]
+    table.place("g6", table.lift("g5"))
+    table.run(2000)
+    assert [text for _, text in table.commits(start)] == ["g3-f5"] and table.output.display.mode == "idle"
