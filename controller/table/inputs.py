@@ -68,7 +68,7 @@ class Inputs:
         if event.kind == "button":
             return self._button(event.value, board)
         if event.kind == "card":
-            shown = self._select_card(event.value, board)
+            shown = self._select_card(event.value, board, event.seat)
             if shown is not None:
                 return shown
         if event.kind in ("declare", "card", "menu"):
@@ -106,14 +106,19 @@ class Inputs:
             return Outcome(TakeBack(), restore=True)
         return Outcome(message=f"unknown button {name!r}")
 
-    def _select_card(self, card: str, board: Board) -> Outcome | None:
+    def _select_card(self, card: str, board: Board, seat: int | None = None) -> Outcome | None:
         """A card shown to the reader (or chosen on the screen) before its move: from now on only the
         moves of that card count, and they light up (Zillo's Z-6). Actions that play a card name it
         (`State.action_card`); None when this game has no such actions (the text is then taken as a
-        declared action)."""
-        if board.state.is_terminal():
+        declared action). A card shown on the page of a seat not on turn is for no move now: the
+        answer never depends on the hand of the seat on turn."""
+        state = board.state
+        if state.is_terminal():
             return None
-        cards = board.candidates_of(board.state).cards
+        if seat is not None and seat != state.current_player:
+            on_turn = seat_name(state, state.current_player)
+            return Outcome(message=f"{card}: a card is shown for a move of the seat on turn, {on_turn}")
+        cards = board.candidates_of(state).cards
         if not cards:
             return None
         if card not in cards:

@@ -692,3 +692,16 @@ def test_a_correction_onto_a_stack_no_sensor_counts_is_asked_not_taken() -> None
 
     stats, final = play_physical_game(GAME, 4, 1100057, "greedy", load_profile("square14"), "signed", "high")
     assert stats.wrong_commits == 0 and stats.missed == 0 and final.is_terminal()
+
+
+def test_a_card_shown_on_the_page_of_a_seat_not_on_turn_tells_nothing_of_the_hand_on_turn() -> None:
+    """Yellow's page shows a card while Red is to play: the same words whether Red holds that card
+    or not (before: "no legal move with this card now" only for a card Red does not hold), and
+    nothing is selected for Red's move."""
+    table = Table(start("C-E", "C-S"))
+    said = []
+    for card in ("C-E", "C-W"):  # one in Red's hand, one not
+        table.physical.backends.inputs.push("card", card, 1)
+        said.append([message.replace(card, "CARD") for message in table.run(10).happened.messages])
+    assert said[0] == said[1] == ["CARD: a card is shown for a move of the seat on turn, Red"]
+    assert table.tracker._choice.card is None
