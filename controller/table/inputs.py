@@ -137,10 +137,11 @@ class Inputs:
         if state.is_terminal():
             return Outcome(message=f"{text}: the game is over")
         named = [asked for asked in self.choice.asking if asked != TAKEBACK and board.names(asked, text, seat)]
-        said = next((asked for asked in named if seat is not None or not _adds_a_move(asked, board, text)), None)
+        here = _move_here(text, board)
+        said = next((asked for asked in named if seat is not None or not _adds_a_move(asked, board, here)), None)
         if said is not None:  # a candidate of the request, named (a correction too)
             return Outcome(_decision(said, "declare"))
-        if named and not _legal_here(text, board):
+        if named and here is None:
             return Outcome(_decision(named[0], "declare"))  # the move named after another: no other reading
         last = board.last_commit
         may_correct = seat is None or (last is not None and last[0].current_player == seat)
@@ -247,27 +248,23 @@ class Inputs:
         return Outcome(Commit(Correction(meant), "declare"), missed=missed, window=window)
 
 
-def _adds_a_move(asked: Choice, board: Board, text: str) -> bool:
+def _adds_a_move(asked: Choice, board: Board, here: Action | None) -> bool:
     """Whether a candidate named by a declared move puts another move before it that nobody declared
     and the board does not show as made: a declaration names one move, so where its words are a
-    move of the game's position too, that is the move declared (judged as declared moves are). A
-    move the board showed as made a moment ago stands before it, unless the sensors now read the
-    declared move alone, that earlier move's fields as before it (a knocked piece put back: what
+    move of the game's position too (`here`), that is the move declared (judged as declared moves
+    are). A move the board showed as made a moment ago stands before it, unless the sensors now read
+    the declared move alone, that earlier move's fields as before it (a knocked piece put back: what
     the board showed was no move)."""
     if not isinstance(asked, ThenMove) or isinstance(asked.first, Correction):
         return False
-    return asked.first != board.acknowledged or _sensed_alone(asked.first, text, board)
+    return asked.first != board.acknowledged or (here is not None and _sensed_alone(asked.first, here, board))
 
 
-def _sensed_alone(first: Action, text: str, board: Board) -> bool:
-    """Whether the sensors read exactly the move `text` in the game's position, where the move
-    `first` would have changed what they read."""
+def _sensed_alone(first: Action, action: Action, board: Board) -> bool:
+    """Whether the sensors read exactly `action` in the game's position, where the move `first`
+    would have changed what they read."""
     candidates = board.candidates_of(board.state)
-    try:
-        action = board.state.parse_action(text)
-    except (IllegalAction, ValueError):
-        return False
-    if not candidates.is_legal(action) or not board.unmasked(candidates.mismatch(first)):
+    if not board.unmasked(candidates.mismatch(first)):
         return False
     return board.unmasked(candidates.mismatch(action)) == _sensed(board, candidates.expected)
 
@@ -282,12 +279,13 @@ def _sensed(board: Board, expected: tuple[int, ...]) -> Mismatch:
     )
 
 
-def _legal_here(text: str, board: Board) -> bool:
-    """Whether `text` is a legal move in the game's position."""
+def _move_here(text: str, board: Board) -> Action | None:
+    """The move `text` names in the game's position, if it is a legal one there."""
     try:
-        return board.candidates_of(board.state).is_legal(board.state.parse_action(text))
+        action = board.state.parse_action(text)
     except (IllegalAction, ValueError):
-        return False
+        return None
+    return action if board.candidates_of(board.state).is_legal(action) else None
 
 
 def _then_a_move(action: Action, candidates: CandidateTable, board: Board) -> bool:
