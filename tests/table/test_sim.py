@@ -227,6 +227,10 @@ def test_input_events_are_validated() -> None:
         InputEvent("knob", "1")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="a button event needs a non-empty text value"):
         InputEvent("button", " ")
+    for seat in (-1, True, "1"):
+        with pytest.raises(ValueError, match="a declare event's seat is a seat number"):
+            InputEvent("declare", "g12-f10", seat)  # type: ignore[arg-type]
+    assert InputEvent("declare", "g12-f10", 2).seat == 2 and InputEvent("card", "C-E").seat is None
 
 
 # --- virtual hands ---------------------------------------------------------------------------------
