@@ -123,6 +123,11 @@ class KnockWatch:
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
         self._together: list[int] = []  # when pieces that slid at once left (read as they are)
         self._homing: list[Change] = []  # a knocked piece lifted from beside its field, and put back
+        # Fields of the last move taken whose readings no hand changed this turn (a Catcher put on a
+        # stack, a piece swapped for a like one): a hand was there unseen, at some moment from the
+        # turn's start to the move's taking, dated so (a placement as far as knocks go).
+        self._unseen_placements: list[Change] = []
+        self.turn_began = 0  # when the last move was taken (board time): the turn since
         self._returning: dict[int, int] = {}  # channel -> its reading once a doubtful slide's piece is back
         self.knocks: list[Knock] = []
         # Fields whose sensor is out where the move the board shows or asks about puts a piece: a
@@ -182,6 +187,7 @@ class KnockWatch:
             found += knocked
         horizon = now - RECENT_MS
         self._recent = [c for c in self._recent if c.at >= horizon]
+        self._unseen_placements = [c for c in self._unseen_placements if c.at >= horizon]
         self._together = [at for at in self._together if at >= horizon]
         self._homing = [c for c in self._homing if c.at >= horizon]
         return [knock for knock in found if knock in self.knocks]  # (a slide beside it may undo one)
@@ -208,10 +214,16 @@ class KnockWatch:
         self._returning = {}
         self._together = []
         self._homing = []
+        self._unseen_placements = []
 
-    def moved(self, channels: frozenset[int]) -> None:
+    def moved(self, channels: frozenset[int], unseen: frozenset[int] = frozenset(), now: int | None = None) -> None:
         """The game took a move on these fields: a knock or slide there is over, its piece is the
-        move's now (a knocked piece picked up and moved on, say), and the board is read as it is."""
+        move's now (a knocked piece picked up and moved on, say), and the board is read as it is.
+        `unseen`: the move's fields whose readings no hand changed this turn; a hand was there, at
+        some moment of the turn, and a piece that slides beside one may be its knock."""
+        if now is not None:
+            self._unseen_placements = [Change(channel, 0, 1, now, earliest=self.turn_began) for channel in unseen]
+            self.turn_began = now
 
         def apart(pair: tuple[Change, Change]) -> bool:
             return pair[0].channel not in channels and pair[1].channel not in channels
@@ -422,7 +434,7 @@ class KnockWatch:
         outage leaves open for either, or (not `surely`) at some such moment."""
         beside = self._beside.get(departure.channel, frozenset())
         found = []
-        for change in self._recent:
+        for change in [*self._recent, *self._unseen_placements]:
             if (
                 not change.arrival
                 or change.channel not in beside

@@ -112,10 +112,13 @@ class Observed:
         self.mismatch = self._differences(self.board_readings())
         self.since = now
 
-    def committed(self, made: int, fields: frozenset[int], changed: frozenset[int]) -> None:
+    def committed(self, made: int, fields: frozenset[int], changed: frozenset[int], now: int | None = None) -> None:
         """The game took a move made at `made` on `fields` (`changed`: those whose reading it
-        changes): a knock there is over, and faults are judged against the move from now on."""
-        self.knocks.moved(fields)
+        changes), at `now`: a knock there is over, faults are judged against the move from now on,
+        and its fields no sensor saw a hand at this turn are where one was, unseen."""
+        knocks, since = self.knocks, self.debouncer.stable_since
+        unseen = frozenset(channel for channel in fields - changed if since[channel] <= knocks.turn_began)
+        knocks.moved(fields, unseen, now)
         self.health.committed(made, changed)
 
     def expect(self, now: int, expected: tuple[int, ...]) -> None:

@@ -272,7 +272,7 @@ class Tracker:
         self._history.append(before)
         changed = frozenset(channel for channel, _ in candidates.mismatch(action))
         made_at = self._seams.made_at(action, now, changed)
-        self.observed.committed(made_at, candidates.channels(action), changed)
+        self.observed.committed(made_at, candidates.channels(action), changed, now)
         self._enter(now, after)
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):

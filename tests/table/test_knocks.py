@@ -977,3 +977,25 @@ def test_1_a_slide_a_scanner_outage_hid_beside_a_placement_is_never_taken_alone(
     table.place("f6", back)
     out = table.run(1500)
     assert table.texts(start) == ["c7-e6"] and table.took_back(start) == 0 and out.display.mode == "idle"
+
+
+@pytest.mark.parametrize("after_ms", [20, 150, 500])
+def test_1_a_slide_beside_a_field_a_move_no_sensor_saw_put_a_piece_on_is_doubted(after_ms: int) -> None:
+    """A move is taken whose landing no sensor saw (a Catcher put on a like stack, declared at
+    once): the hand was on h6 at some moment of the turn. `after_ms` after the move is taken, the
+    piece on h7, beside h6, slides to h8: it may be that hand's knock, so it is doubted (asked,
+    never taken as the next player's move); a slide beside no field of the move is not."""
+    from controller.table.knocks import Change, KnockWatch, neighbours_on
+
+    table = Table(model="binary")
+    board = table.tracker.board
+    channel = board.channel_of
+    watch = KnockWatch(board.cell_of_channel, neighbours_on(board))
+    h6, h7, h8, a2, a3 = (channel[CELL(name)] for name in ("h6", "h7", "h8", "a2", "a3"))
+    watch.moved(frozenset(), now=1000)  # the turn begins
+    watch.moved(frozenset({h6}), unseen=frozenset({h6}), now=3000)  # taken; h6 read as before all along
+    slid = 3000 + after_ms
+    watch.observe([Change(h7, 1, 0, slid, before_since=0), Change(h8, 0, 1, slid + 10)], slid + 50)
+    watch.observe([Change(a2, 1, 0, slid, before_since=0), Change(a3, 0, 1, slid + 10)], slid + 50)
+    watch.expire(slid + 50 + 250)
+    assert watch.doubts(frozenset({h7, h8})) and not watch.doubts(frozenset({a2, a3}))

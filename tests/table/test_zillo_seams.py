@@ -179,6 +179,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (2, "signed", 1700052, "fumbling", "dealt"),
         (4, "binary", 2400072, "fumbling", "physical"),
         (3, "binary", 8100243, "fumbling", "dealt, shown"),
+        (4, "signed", 9300279, "clumsy", "dealt"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -196,7 +197,9 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     the catch was never taken. A sensor that stuck on two moves before, read as the player's own
     first move of two (four players, physical cards). A part shift whose Zillo rested on the way
     where the board's earlier reading of the last move, then the shift, would put it: taken without
-    asking once the next player's card was shown (seed 81). Before: wrong commits, a stalled game."""
+    asking once the next player's card was shown (seed 81). A Catcher put on a like stack (no
+    sensor saw it, declared at once) knocked the Zillo beside it, which read as the next seat's W-3
+    (seed 93). Before: wrong commits, a stalled game."""
 
     shown = cards in ("physical", "dealt, shown")  # the players show each card to the reader
     stats, final = play_physical_game(
