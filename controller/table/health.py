@@ -36,7 +36,7 @@ the game goes on; it is trusted again as soon as its reading changes (a chatteri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Cell
@@ -59,6 +59,7 @@ class Timing:
     now: int
     quiet_since: int  # the last change of the board
     stable_since: Sequence[int]  # per channel, when its stable reading began
+    unsure: Collection[int] = ()  # channels whose change was first seen after a scanner outage
 
 
 @dataclass
@@ -160,7 +161,7 @@ class SensorHealth:
         # Judged on its own: a single wrong field, fields that all read more than the position has
         # while none reads less (`evidence.more`), or fields that changed together beyond what two
         # hands can do: no hand is making a move there.
-        together = _changed_together(mismatch, timing.stable_since, in_hands)
+        together = _changed_together(mismatch, timing, in_hands)
         alone = len(mismatch) == 1 or all(more(expected[channel], value) for channel, value in mismatch)
         for channel, value in sorted(mismatch):
             outlived = self.outlived(channel, timing.stable_since)
@@ -185,14 +186,17 @@ class SensorHealth:
 
 
 def _changed_together(
-    mismatch: Mismatch, stable_since: Sequence[int], in_hands: Callable[[frozenset[int]], bool] | None
+    mismatch: Mismatch, timing: Timing, in_hands: Callable[[frozenset[int]], bool] | None
 ) -> frozenset[int]:
     """The wrong channels that changed at one moment, at least three of them and more than two
     hands can change at once (a hand lifts or puts down on one field at a time, or on the fields of
-    one legal move together): sensors that failed together. None in set-up (`in_hands` None)."""
+    one legal move together): sensors that failed together. None in set-up (`in_hands` None). A
+    change first seen after a scanner outage may have come at any moment of the silence: it is at
+    one moment with nothing (hands at work through the outage read as changes seen together)."""
     if in_hands is None or len(mismatch) < 3:
         return frozenset()
-    changed = sorted((stable_since[channel], channel) for channel, _ in mismatch)
+    stable_since, unsure = timing.stable_since, timing.unsure
+    changed = sorted((stable_since[channel], channel) for channel, _ in mismatch if channel not in unsure)
     largest: list[int] = []
     for index, (first, _) in enumerate(changed):
         moment = [channel for at, channel in changed[index:] if at - first <= TOGETHER_MS]

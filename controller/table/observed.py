@@ -148,7 +148,7 @@ class Observed:
     ) -> tuple[SensorFault, ...]:
         """The sensor faults the evidence shows (health.py); a failed channel leaves the matching at
         once, so the game goes on without it."""
-        timing = Timing(now, self.since, self.debouncer.stable_since)
+        timing = Timing(now, self.since, self.debouncer.stable_since, self.debouncer.unsure)
         mismatch = frozenset(self.mismatch.items())
         cells = self.board.cell_of_channel
         faults = self.health.judge(mismatch, timing, self.expected, cells, liftable, set_deadline, in_hands)

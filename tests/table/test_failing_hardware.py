@@ -160,6 +160,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("zillo", 3, 7900238, "knocky", "binary", {"show_cards": True}),
         ("klotz", 3, 8200247, "knocky", "binary", {}),
         ("klotz", 2, 8700261, "knocky", "binary", {}),
+        ("klotz", 2, 9500286, "hasty", "binary", {}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -179,7 +180,9 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     while the board asked about it followed by Red's capture, it was still taken when Red declared
     the capture (Klotz 3 players: 25 wrong commits). A piece knocked beside a capture's victim
     put home, in the scan where a loose contact beside its landing dropped out, read as a slide
-    from the loose field, beside no placement, and was taken (Klotz 2 players: 13)."""
+    from the loose field, beside no placement, and was taken (Klotz 2 players: 13). A move and a
+    knock beside it made while the scanner was silent, seen at once, read as a failed chip: the
+    move's fields were left out and the game stalled (Klotz 2 players)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(

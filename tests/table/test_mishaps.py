@@ -612,3 +612,20 @@ def test_2_fields_that_flip_polarity_together_are_pieces_carried_on_a_part_not_f
     # Changes before the flipped reading began (the piece arriving there) do not excuse the flip.
     assert health.impossible([Change(0, -1, 1, 5140, before_since=5000)], [5140, 4990, 4980, 0]) == (0,)
     assert health.impossible([Change(0, -1, 1, 5140, before_since=5000)], [5140, 5010, 4980, 0]) == ()
+
+
+@pytest.mark.parametrize("outage", [False, True])
+def test_2_fields_first_seen_changed_together_after_a_scanner_outage_are_not_a_failed_chip(outage: bool) -> None:
+    """Four fields read otherwise at one moment, beyond what two hands change at once: sensors that
+    failed together, judged at once. Seen so only after the scanner was silent, the changes may have
+    come at any moments of the silence (a move and a knock beside it): no failed chip, and nobody
+    is blamed at once (before: a move's two fields and the knock's landing were masked, and the
+    game stalled; two-player Klotz, hasty hands, rough noise)."""
+    from controller.table.health import SensorHealth, Timing
+
+    health = SensorHealth(stuck_after_ms=5000, mask=True)
+    since = [0, 3000, 3000, 3000, 3000, 0]
+    mismatch = frozenset({(1, 0), (2, 1), (3, 0), (4, 1)})
+    timing = Timing(3100, 3000, since, {1, 2, 3, 4} if outage else ())
+    faults = health.judge(mismatch, timing, [0, 1, 0, 1, 0, 0], {}, None, lambda _: None, lambda _: False)
+    assert [fault.channel for fault in faults] == ([] if outage else [1, 2, 3, 4])
