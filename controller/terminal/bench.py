@@ -24,7 +24,7 @@ from controller.terminal.bench_search import format_think_times, think_times
 from controller.terminal.bench_service import RUNS, PauseLog, format_service, service_bench
 from controller.terminal.physical import collect_physical
 from hal.sensors import MODEL_NAMES
-from sim.driver import percentile
+from sim.stats import percentile
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from typing import Any
 from hal.gpio import open_gpio
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
 from hal.profile import load_profile
-from sim.driver import percentile
 from sim.gpiochip import chip_for
 from sim.lgpio_standin import pi_libraries
+from sim.stats import percentile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "wiring" / "examples"
 

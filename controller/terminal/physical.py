@@ -22,10 +22,11 @@ from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
 from hal.protocols import RGB
 from sim.backends import simulated
-from sim.driver import GIVE_UP_MS, Judge, Performance, PhysicalStats, apply_step, percentile, sight_of
+from sim.driver import GIVE_UP_MS, Judge, Performance, apply_step, sight_of
 from sim.hands import BEHAVIOURS, HandStep, hands_for
 from sim.mishaps import fault_onsets
 from sim.sight import MoveSight
+from sim.stats import PhysicalStats, percentile
 
 SCAN_MS = 10  # 100 scans per second
 

@@ -17,7 +17,7 @@ from controller.games.klotz import PASS, Move
 from controller.table.tracker import TrackerConfig
 from controller.terminal.physical import SCAN_MS, PhysicalTable, play_physical_game, run_physical_selfplay
 from hal.profile import FieldWiring, load_profile
-from sim.driver import MACHINE_TIMES
+from sim.stats import MACHINE_TIMES
 from tests.table.klotz_positions import KLOTZ, blocked_position
 
 SQUARE14 = load_profile("square14")
