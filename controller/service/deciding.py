@@ -64,3 +64,14 @@ def deciding_seat(state: State, history: Sequence[State], output: TrackerOutput 
         if len(movers) == 1:
             return movers.pop()
     return state.current_player
+
+
+def decider_for(
+    state: State, history: Sequence[State], output: TrackerOutput | None, seat: int | None, own_move: bool
+) -> int | None:
+    """Whose decision a message sent for `seat` is judged against: the deciding seat, except that
+    the seat on turn may always say its own move (`own_move`: a declaration or a card shown),
+    whatever the board asks (docs/web.md, "Acting"). None when the game is over."""
+    if own_move and seat is not None and not state.is_terminal() and seat == state.current_player:
+        return seat
+    return deciding_seat(state, history, output)

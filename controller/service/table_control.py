@@ -44,7 +44,7 @@ from controller.service.control import (
     ShowPin,
     Snapshot,
 )
-from controller.service.deciding import Candidate, candidate_of, candidates_of, deciding_seat
+from controller.service.deciding import Candidate, candidate_of, candidates_of, decider_for
 from controller.service.host import Host
 from controller.service.remote_play import RemotePlay
 from controller.service.table_settings import TableSettings
@@ -278,11 +278,9 @@ class TableControl:
         bot plays (its virtual hands answer the board themselves). With `own_move` (a declaration or
         a card shown), the seat on turn may always say its own move, whatever the board asks."""
         assert self.host.session is not None
-        decider = deciding_seat(state, self.host.session.tracker.history, output)
+        decider = decider_for(state, self.host.session.tracker.history, output, seat, own_move)
         if decider is None:
             raise CommandError("the game is over")
-        if own_move and seat is not None and seat == state.current_player:
-            decider = seat
         if seat is not None and seat != decider:
             raise CommandError(f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, seat)}'s")
         if self.host.driver is not None and decider < len(self.seats) and self.seats[decider] != HUMAN:

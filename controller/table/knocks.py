@@ -274,7 +274,7 @@ class KnockWatch:
                 self._just_put_down(c),
                 self._partner_of(c) is not None,
                 _apart(c, arrival),
-                not self._arrived_beside(c, arrival, -KNOCK_MS, DOUBT_MS, surely=False),
+                len(departures) > 1 and not self._arrived_beside(c, arrival, -KNOCK_MS, DOUBT_MS, surely=False),
             ),
         )
         partner = self._partner_of(departure)

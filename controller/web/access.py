@@ -64,13 +64,11 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
         return None  # the board's buttons are the table's
-    decider = deciding_seat(snapshot)
+    decider = deciding_seat(snapshot, principal.seat, kind in OWN_MOVE)
     if decider is None:
         raise ProtocolError("the game is over")
     if principal.role == "seat":
         assert principal.seat is not None
-        if kind in OWN_MOVE and principal.seat == state.current_player:
-            return principal.seat  # its turn: its own move may always be said, whatever the board asks
         if principal.seat != decider:
             raise ProtocolError(
                 f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, principal.seat)}'s"

@@ -103,9 +103,11 @@ def candidate_of(snapshot: Snapshot, action: Action) -> Candidate | None:
     )
 
 
-def deciding_seat(snapshot: Snapshot) -> int | None:
-    """Whose decision the board waits for (see `controller.service.deciding`)."""
-    return deciding.deciding_seat(snapshot.position.state, snapshot.position.history, snapshot.board.output)
+def deciding_seat(snapshot: Snapshot, seat: int | None = None, own_move: bool = False) -> int | None:
+    """Whose decision the board waits for, as a message of `seat` is judged (see
+    `controller.service.deciding.decider_for`)."""
+    position = snapshot.position
+    return deciding.decider_for(position.state, position.history, snapshot.board.output, seat, own_move)
 
 
 def public_move(state: State, candidate: Candidate) -> str:
