@@ -168,10 +168,11 @@ class Performance:
         self._steps: list[HandStep] = hands.plan(
             self.before.occupancy(), self.after.occupancy(), is_field, alternatives
         )
-        card = self.before.action_card(action)
-        if show_card and card is not None:
-            # The player shows the card to the reader before moving (Zillo's Z-6): only its moves count.
-            backends.inputs.push("card", card)
+        # The player thinks, shows the card to the reader, then reaches for the piece (Zillo's Z-6):
+        # only the card's moves count.
+        self._card = self.before.action_card(action) if show_card else None
+        first = self._steps[0].at if self._steps else 0
+        self._card_at = start + max(0, first - hands.between(hands.style.card_lead_ms)) if self._card else start
         # An action no sensor sees still moves pieces (a swap of like pieces): the hands make it, then
         # the player declares it once the board has settled.
         self._declare = sight.is_invisible(self.before, action)
@@ -248,6 +249,9 @@ class Performance:
         """The hands carry out every step that is due, and answer a confirmation request in time."""
         steps = self._steps
         board = self._backends.board
+        if self._card is not None and now >= self._card_at:
+            self._backends.inputs.push("card", self._card)
+            self._card = None
         while self._index < len(steps) and self._start + steps[self._index].at <= now:
             step = steps[self._index]
             apply_step(board, step)

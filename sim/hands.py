@@ -57,6 +57,10 @@ class HandStyle:
     think_long_ms: tuple[int, int] = (1000, 3000)  # the hesitation after a graze
     fast_reply: float = 0.0  # the next move starts 40-700 ms after this one's last placement
     fast_reply_ms: tuple[int, int] = (40, 700)
+    # Cards (Zillo, Z-6): the player thinks, shows the card, then reaches for the piece this long after.
+    card_lead_ms: tuple[int, int] = (100, 400)
+    early_card: float = 0.0  # the next player shows their card while the last move settles
+    early_card_ms: tuple[int, int] = (20, 400)  # after the last move's last placement
     buttons: float = 0.0  # answer a confirmation request with menu/confirm instead of the screen
     press_ms: tuple[int, int] = (250, 650)  # from seeing the wanted candidate to pressing confirm
     # Mishaps (sim/mishaps.py): the hand knocks a piece beside the field it puts a piece on, one field
@@ -76,13 +80,13 @@ class HandStyle:
 
 CALM = HandStyle(hesitate=0.0, slide=0.0, wrong_field=0.0)
 HUMAN = HandStyle(
-    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5
+    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, early_card=0.3, buttons=0.5
 )  # the behaviours people show at a real table, for the noisy mixes
 # The high noise mix adds the mishaps: knocked pieces, touches by the player who has just moved, and
 # a sensor failing in some games.
 CLUMSY = HandStyle(
-    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, buttons=0.5, knock=0.05,
-    touch=0.05, fault=0.3,
+    graze=0.08, let_go=0.08, victim_pause=0.3, long_hold=0.03, fast_reply=0.3, early_card=0.3, buttons=0.5,
+    knock=0.05, touch=0.05, fault=0.3,
 )  # fmt: skip
 # Named styles for `tafel selfplay --physical --hands STYLE`: the noise mixes' own, and the high mix
 # pushed past the ranges above, in one direction or two, to try the tracker on hands nobody tuned it to.
@@ -118,8 +122,8 @@ def hands_for(noise: str, hand_style: str | None = None) -> str | None:
 
 
 BEHAVIOURS = (
-    "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "buttons", "knock", "knock_in_move", "touch",
-    "dead", "stuck", "loose", "declared_unseen",
+    "graze", "let_go", "victim_pause", "long_hold", "fast_reply", "early_card", "buttons", "knock", "knock_in_move",
+    "touch", "dead", "stuck", "loose", "declared_unseen",
 )  # fmt: skip
 
 

@@ -7,14 +7,28 @@ the player did not see. (With `preview_ms` set, candidates also rotate by themse
 takes what was shown `confirm_grace_ms` earlier when the preview changed just before it, since
 nobody reacts that fast to a new colour.) When the board shows no change but the rules
 allow invisible moves (a Fillit stone-stone swap), `menu` offers them the same way. A card shown to
-the reader (Zillo's Z-6) narrows every choice to that card's moves.
+the reader (Zillo's Z-6) narrows every choice to that card's moves; one shown once the board has read
+the move on turn from its pieces, and that does not play it, waits for the next move (`CardAhead`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from controller.games import Action, State
+
+
+@dataclass(frozen=True)
+class CardAhead:
+    """A card shown for the move after the one the board has read from the pieces (acknowledged or
+    asked about) but not taken yet: the next player's, shown to the inputs again once the position it
+    was shown in (`shown_in`) has moved on by a commit. `seat`: the seat whose page showed it (None
+    for the reader or a shared screen)."""
+
+    card: str
+    seat: int | None
+    shown_in: State
 
 
 class Confirmation:
@@ -29,16 +43,32 @@ class Confirmation:
         self.offer: tuple[Action, ...] = ()  # invisible actions offered by the menu button
         self.offer_since = 0
         self.card: str | None = None  # the card shown before its move, if any
+        self.card_at = 0  # when it was shown
+        # A card shown (by the reader or a shared screen) while the move was under way and not read yet:
+        # the mover's if it plays the move the board then takes, else the next player's.
+        self.card_late: str | None = None
+        self.card_ahead: CardAhead | None = None  # a card shown for the next move (kept across its commit)
         self._offset = 0  # menu presses since the request began
         self._stepped_at: int | None = None  # when menu was last pressed
 
-    def reset(self) -> None:
-        """A new position: no request, no offer, no card."""
+    def reset(self, keep_card_ahead: bool = False) -> None:
+        """A new position: no request, no offer, no card (but the one kept for the next move, if it
+        is the position that move is made in)."""
         self.asking = ()
         self.asked_here = ()
         self.offer = ()
-        self.card = None
+        self.card = self.card_late = None
+        self.card_ahead = self.card_ahead if keep_card_ahead else None
         self._offset = 0
+
+    def card_played(self, state: State, action: Action) -> str | None:
+        """The card shown for `action`, the move of `state` being taken: the one chosen, or one shown
+        late that plays it; one shown late that does not is the next player's (kept ahead)."""
+        late, self.card_late = self.card_late, None
+        if late is not None and state.action_card(action) != late:
+            self.card_ahead = self.card_ahead or CardAhead(late, None, state)
+            late = None
+        return self.card or late
 
     def ask(self, candidates: Iterable[Action | str]) -> None:
         """Ask about `candidates`; a request for the same candidates goes on where it was."""
@@ -94,7 +124,11 @@ class Confirmation:
         return now + self.preview_ms - elapsed % self.preview_ms
 
     def with_card(self, state: State, actions: Iterable[Action]) -> list[Action]:
-        """Only the moves of the card shown, when a card was shown: `actions` of `state`."""
-        if self.card is None:
+        """Only the moves of the card shown, when a card was shown: `actions` of `state`. A card shown
+        late narrows them only where it plays one of them."""
+        card = self.card or self.card_late
+        if card is None:
             return list(actions)
-        return [action for action in actions if state.action_card(action) == self.card]
+        actions = list(actions)
+        played = [action for action in actions if state.action_card(action) == card]
+        return played if played or self.card is not None else actions

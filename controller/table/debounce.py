@@ -123,6 +123,11 @@ class Debouncer:
             self.stable[channel] = value
         return scan
 
+    def silent_at(self, now: int) -> bool:
+        """Whether the scanner has been silent longer than the debounce at `now`: the board cannot
+        tell what changes meanwhile (a piece may be moving unseen)."""
+        return self.started and now - self._seen > self.debounce_ms
+
     def next_settle(self) -> int | None:
         """When the earliest pending reading becomes stable, if any is pending."""
         if not self.pending:

@@ -246,6 +246,16 @@ class Seams:
         assert window is not None
         return self.e.candidates_of(window.before).successor(correction.action)
 
+    def card_started(self, mismatch: Mismatch) -> bool:
+        """Whether a card shown for the move of this position marks the next player's start for the
+        board now: shown before every change on the last move's fields (a change already on the board
+        when the card came is no part of the card's move, Z-6: the card comes first)."""
+        choice, window = self.e._choice, self.correction
+        if choice.card is None:
+            return False
+        since, channels = self.e.observed.debouncer.stable_since, window.channels if window is not None else ()
+        return all(since[channel] >= choice.card_at for channel, _ in mismatch if channel in channels)
+
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead
         (none while the next player has started)."""
@@ -267,7 +277,7 @@ class Seams:
         slid = {channel for channel, at in self.slid.items() if since[channel] == at}
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.
-        shown = self.e._choice.card is not None
+        shown = self.card_started(mismatch)
         expected = self.e.observed.expected
         judged = frozenset(pair for pair in mismatch - young if pair[0] not in slid)
         started = shown or window.next_player_started(judged, expected, since)
@@ -391,7 +401,7 @@ class Seams:
         Zillo, moved by Zillo and Wild cards alike; Catchers on a part turned)."""
         window = self.correction
         # A card shown for the move of this position is the next player's (Z-6): they have started.
-        card_shown = self.e._choice.card is not None
+        card_shown = self.card_started(frozenset(self.e.observed.mismatch.items()))
         if isinstance(choice, ThenMove):
             first = choice.first
             if not isinstance(first, Correction):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from controller.games import Action, IllegalAction, State
 from controller.games.seats import in_words, seat_name
 from controller.table.candidates import CandidateTable
-from controller.table.confirmation import Confirmation
+from controller.table.confirmation import CardAhead, Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove, reveals
 from controller.table.decisions import Choice, Commit, TakeBack
 from controller.table.evidence import left, more
@@ -42,6 +42,7 @@ class Board:
     names: Callable[[Choice, str, int | None], bool]  # whether a text names a candidate (of that seat's)
     field_name: Callable[[int], str]  # a channel's field in the game's notation
     acknowledged: Action | None = None  # the move the board showed as made in this position
+    silent: bool = False  # the scanner is silent now (an outage): a move may be under way unseen
 
 
 @dataclass
@@ -110,23 +111,60 @@ class Inputs:
         """A card shown to the reader (or chosen on the screen) before its move: from now on only the
         moves of that card count, and they light up (Zillo's Z-6). Actions that play a card name it
         (`State.action_card`); None when this game has no such actions (the text is then taken as a
-        declared action). A card shown on the page of a seat not on turn is for no move now: the
-        answer never depends on the hand of the seat on turn."""
+        declared action). Whose card it is follows from when it is shown (docs/tracker.md, "A card
+        shown first"): before the move, the mover's; once the board has read the move from its
+        pieces, the mover's only if it plays that move, else the next player's, kept for the next
+        move; while the move is under way and not read yet, the mover's if it plays the move then
+        read (`Confirmation.card_late`). A card on the page of a seat not on turn is never checked
+        against the hand on turn: the answer tells nothing of it."""
         state = board.state
         if state.is_terminal():
             return None
-        if seat is not None and seat != state.current_player:
-            on_turn = seat_name(state, state.current_player)
+        mover, choice, under_way = state.current_player, self.choice, bool(board.mismatch) or board.silent
+        if seat is not None and seat != mover and not under_way:
+            on_turn = seat_name(state, mover)
             return Outcome(message=f"{card}: a card is shown for a move of the seat on turn, {on_turn}")
         cards = board.candidates_of(state).cards
         if not cards:
             return None
+        read = self._read_moves(board)
+        not_the_read_move = bool(read) and all(state.action_card(move) != card for move in read)
+        if seat == mover and not_the_read_move:
+            return Outcome(message=f"{card}: {seat_name(state, mover)}'s move on the board is not played with it")
+        if under_way and (seat is not None or choice.card not in (None, card)) and seat != mover:
+            return self._keep_for_next_move(card, seat, state)  # another seat's page, or a second card
+        if not_the_read_move:
+            return self._keep_for_next_move(card, seat, state)
         if card not in cards:
+            if under_way and seat is None:
+                return self._keep_for_next_move(card, seat, state)  # no card of the mover's: the next player's
             return Outcome(
                 message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
             )
-        self.choice.card = card
+        if under_way and seat is None and not read:
+            choice.card_late = card  # the mover's if it plays the move read, else the next player's
+            return Outcome()
+        choice.card, choice.card_late, choice.card_at = card, None, board.now
         return Outcome()
+
+    def with_card_ahead(self, events: tuple[InputEvent, ...], state: State) -> tuple[InputEvent, ...]:
+        """`events`, after the card kept for the next move once the move it waited for is taken (the
+        game is in another position than the one it was shown in): shown again, now for its move."""
+        ahead = self.choice.card_ahead
+        if ahead is None or ahead.shown_in is state:
+            return events
+        self.choice.card_ahead = None
+        return (InputEvent("card", ahead.card, ahead.seat), *events)
+
+    def _keep_for_next_move(self, card: str, seat: int | None, state: State) -> Outcome:
+        self.choice.card_ahead = CardAhead(card, seat, state)
+        return Outcome(message=f"{card}: kept for the next move, once this one is taken")
+
+    def _read_moves(self, board: Board) -> list[Action]:
+        """The moves on turn the board has read from the pieces and not taken yet: the one shown as
+        made, or the candidates asked about."""
+        asked = [move for move in self.choice.asking if not isinstance(move, str | Correction | ThenMove)]
+        return [board.acknowledged, *asked] if board.acknowledged is not None else asked
 
     def _declare(self, text: str, board: Board, seat: int | None = None) -> Outcome:
         """A decision no sensor sees, or the choice among candidates: validated by the rules. Where

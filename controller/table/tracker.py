@@ -20,7 +20,7 @@ from controller.games.seats import seat_name
 from controller.table import guidance
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
-from controller.table.confirmation import Confirmation
+from controller.table.confirmation import CardAhead, Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, Reading, ThenMove, reveals
 from controller.table.decisions import (
     Acknowledge,
@@ -89,7 +89,6 @@ class Tracker:
         self._vias: list[str] = []
         self.last_evaluated = False  # whether the last step did any work beyond the hot path
         self.last_worked_ahead = False  # whether the last (quiet) step worked ahead (TableCache.work_ahead)
-
         self._now = 0  # the time of the step being made
         self._last_commit: tuple[State, Action] | None = None  # the move that stands last, and its state
 
@@ -126,7 +125,7 @@ class Tracker:
         A dropped scan is no evidence either way: it neither confirms a pending reading nor lets a
         timer run out, so a single noisy scan followed by lost ones can never become a move.
         """
-        events = tuple(events)
+        events = self._inputs.with_card_ahead(tuple(events), self._state)  # a card kept for this move
         self._now = now
         if readings is None and not events and self._output is not None:
             return self._output
@@ -169,6 +168,7 @@ class Tracker:
             self._seams.declared,
             self._field_name,
             self._seams.acknowledged,
+            self.observed.debouncer.silent_at(now),
         )
 
     def plays_here(self, seat: int) -> bool:
@@ -259,12 +259,10 @@ class Tracker:
         committed.append(choice)
         return 0
 
-    def _commit(
-        self, now: int, action: Action, via: str = "sensors", earlier: tuple[Reading, ...] = (), card: str | None = None
-    ) -> None:
-        """Take `action`; `earlier`: the readings of it shown before, each replaced by a correction;
-        `card`: the card shown before the move (else the one shown now, if any)."""
-        before, shown = self._state, card or self._choice.card
+    def _commit(self, now: int, action: Action, via: str = "sensors", earlier: tuple[Reading, ...] = ()) -> None:
+        """Take `action`; `earlier`: the readings of it shown before, each replaced by a correction."""
+        before = self._state
+        shown = self._choice.card_played(before, action)
         candidates = self.candidates_of(before)
         after = candidates.successor(action)
         self._transitions.append((before, action, after))
@@ -273,7 +271,7 @@ class Tracker:
         changed = frozenset(channel for channel, _ in candidates.mismatch(action))
         made_at = self._seams.made_at(action, now, changed)
         self.observed.committed(made_at, candidates.channels(action), changed, now)
-        self._enter(now, after)
+        self._enter(now, after, moved_on=True)
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
@@ -303,17 +301,20 @@ class Tracker:
             committed.remove(window.action)
         else:
             self._replaced += 1
-        card = self._choice.card  # (the take-back forgets it)
+        # A card shown since the commit is the next player's (Z-6): kept for their move after this one.
+        card, ahead = self._choice.card, self._choice.card_ahead
         self._take_back(now)
-        self._commit(now, action, "correction", window.readings(shown=not unseen), card)
+        self._choice.card_ahead = CardAhead(card, None, window.before) if card is not None else ahead
+        self._commit(now, action, "correction", window.readings(shown=not unseen))
         committed.append(action)
         if via == "declare":
             self._seams.correction = None
 
-    def _enter(self, now: int, state: State) -> None:
+    def _enter(self, now: int, state: State, moved_on: bool = False) -> None:
+        """Go to `state`; `moved_on`: by a move taken, which a card shown for the next move waited for."""
         self._state = state
         self.observed.expect(now, self.candidates_of(state).expected)
-        self._choice.reset()
+        self._choice.reset(keep_card_ahead=moved_on)
         self._seams.enter()
         self._setup = False
         self.observed.knocks.unseen_hands = frozenset()
@@ -359,8 +360,7 @@ class Tracker:
                 break
             decision = self._decide(now)
         shown = decision if not isinstance(decision, Commit | TakeBack) else Guide("moving")
-        # Kept while the move is under way (the board may show it as moving a moment), until the
-        # game moves on.
+        # Kept while the move is under way (it may show as moving a moment), until the game moves on.
         if self.observed.masked:
             self.observed.knocks.unseen_hands |= hands_unseen(
                 shown, self._state, self.candidates_of, self.board.channel_of, self.observed.masked
@@ -434,8 +434,7 @@ class Tracker:
                 return self._ask(now, mine, candidates)
             return Guide("restore", self._guidance_to(frozenset()), self._stuck(now))
         if self._setup or self._restore:
-            # Set-up and an undo: guide at once towards the position the game is in.
-            # A sensor that fails at power-up would otherwise hold set-up forever without a word.
+            # Set-up and an undo: guide at once to the game's position (and name a sensor failed at power-up).
             faults = self._stuck(now)
             return Guide("setup" if self._setup else "restore", self._guidance_to(frozenset()), faults)
         candidates = self.candidates_of(state)

@@ -21,8 +21,8 @@ from controller.table.session import Session
 from controller.table.tracker import TrackerConfig, TrackerOutput
 from hal.profile import BoardProfile, load_profile
 from hal.protocols import RGB
-from sim.backends import simulated
-from sim.driver import GIVE_UP_MS, Judge, Performance, apply_step, sight_of
+from sim.backends import SimBackends, simulated
+from sim.driver import GIVE_UP_MS, Judge, Performance, apply_step, sight_of, speaks_on_own_page
 from sim.hands import BEHAVIOURS, HandStep, hands_for
 from sim.mishaps import fault_onsets
 from sim.sight import MoveSight
@@ -177,18 +177,30 @@ class PhysicalTable:
         hands = self.backends.hands
         moves: list[Performance] = []
         chosen: tuple[State, Action] | None = None  # the next move, decided while a knocked piece lies
+        early: EarlyCard | None = None  # the next move, whose card its player shows while the last one settles
+        drawn: Performance | None = None  # the last move whose next player was drawn for an early card
         while True:
             if not moves:
                 if self.state.is_terminal():
                     return
-                if chosen is None or chosen[0] is not self.state:
-                    chosen = (self.state, bots[self.state.current_player].choose(self.state))
+                if early is not None and early.state == self.state:
+                    chosen = (self.state, early.action)  # the move chosen while the last one settled
+                elif chosen is None or chosen[0] is not self.state:
+                    chosen, early = (self.state, bots[self.state.current_player].choose(self.state)), None
                 if self.backends.mishaps.holds_up(_fields(sight, chosen[1], self.state)):
                     self.tick()  # a knocked piece goes back first, a piece lifted to look on the move's fields too
                     continue
-                moves.append(self._start(chosen[1], self.state))
-                chosen = None
+                moves.append(self._start(chosen[1], self.state, show_card=early is None or not early.shown))
+                chosen = early = None
             last = moves[-1]
+            if self.show_cards and len(moves) == 1 and last.hands_done and drawn is not last:
+                drawn = last
+                if not last.after.is_terminal() and hands.chance("early_card"):
+                    following = last.after
+                    at = last.finished_at + hands.between(hands.style.early_card_ms)
+                    early = EarlyCard(following, bots[following.current_player].choose(following), at)
+            if early is not None and not early.shown and early.at <= self.now:
+                early.show(self.backends)
             if len(moves) == 1 and last.hands_done and last.reply_at is None:
                 can_reply = (
                     not self.show_cards
@@ -229,12 +241,36 @@ class PhysicalTable:
                     if not moves:
                         move.touch_again(self.now)
 
-    def _start(self, action: Action, before: State) -> Performance:
+    def _start(self, action: Action, before: State, show_card: bool = True) -> Performance:
         move = Performance(
-            self.backends, self.session.tracker, action, self.now, self.stats, self.show_cards, before=before
+            self.backends,
+            self.session.tracker,
+            action,
+            self.now,
+            self.stats,
+            self.show_cards and show_card,
+            before=before,
         )
         self.judge.intend(move)
         return move
+
+
+@dataclass
+class EarlyCard:
+    """The next move, chosen in the position the last move leads to, whose player shows its card at
+    `at`, while the last move settles (or, if the board is quicker, once it is taken)."""
+
+    state: State
+    action: Action
+    at: int
+    shown: bool = False
+
+    def show(self, backends: SimBackends) -> None:
+        mover = self.state.current_player
+        card = self.state.action_card(self.action)
+        if card is not None:
+            backends.inputs.push("card", card, mover if speaks_on_own_page(mover) else None)
+        self.shown = True
 
 
 def _fields(sight: MoveSight, action: Action, state: State) -> set[Cell]:

@@ -161,6 +161,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("klotz", 3, 8200247, "knocky", "binary", {}),
         ("klotz", 2, 8700261, "knocky", "binary", {}),
         ("klotz", 2, 9500286, "hasty", "binary", {}),
+        ("zillo", 3, 9700292, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -182,7 +183,9 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     put home, in the scan where a loose contact beside its landing dropped out, read as a slide
     from the loose field, beside no placement, and was taken (Klotz 2 players: 13). A move and a
     knock beside it made while the scanner was silent, seen at once, read as a failed chip: the
-    move's fields were left out and the game stalled (Klotz 2 players)."""
+    move's fields were left out and the game stalled (Klotz 2 players). The next player's card,
+    shown while the scanner was silent over the last move, replaced the mover's card as if nothing
+    had moved yet (Zillo 3 players, physical cards: a wrong card and a stalled game)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(

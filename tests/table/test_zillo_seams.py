@@ -180,6 +180,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (4, "binary", 2400072, "fumbling", "physical"),
         (3, "binary", 8100243, "fumbling", "dealt, shown"),
         (4, "signed", 9300279, "clumsy", "dealt"),
+        (2, "binary", 9600288, "rushed", "physical"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -199,7 +200,9 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     where the board's earlier reading of the last move, then the shift, would put it: taken without
     asking once the next player's card was shown (seed 81). A Catcher put on a like stack (no
     sensor saw it, declared at once) knocked the Zillo beside it, which read as the next seat's W-3
-    (seed 93). Before: wrong commits, a stalled game."""
+    (seed 93). The next player's card, shown while the board asked whether the last move was moved
+    on, was forgotten when it was, and the card shown after it by the player after them was taken
+    for theirs (seed 96). Before: wrong commits, a stalled game."""
 
     shown = cards in ("physical", "dealt, shown")  # the players show each card to the reader
     stats, final = play_physical_game(

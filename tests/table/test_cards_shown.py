@@ -1,0 +1,150 @@
+"""Whose card a card shown is (docs/tracker.md, "A card shown first"): the mover's before the move,
+the mover's late only where it plays the move the board reads, and otherwise the next player's, kept
+for their move while the last one settles or is asked about. A card never decides whose a change
+already on the board was."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.games import State
+from tests.games.zillo_helpers import position
+from tests.table.test_tracker_zillo import MODELS, SLOW_PREVIEW, Table, fields, start, texts
+
+KEPT = "C-N: kept for the next move, once this one is taken"
+YELLOWS_MOVE = {"l3": "origin", "l6": "destination"}  # C-N: Yellow's three Catchers from l3 north
+
+
+def opening(cards: str) -> State:
+    """Red to play: holding C-E and C-ES (dealt, Yellow holds C-N), or any unseen card (physical)."""
+    return start("C-E", "C-ES") if cards == "dealt" else position(hands_mode="physical")
+
+
+def messages(table: Table) -> list[str]:
+    return [message for _, output in table.log for message in output.happened.messages]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("cards", ["dealt", "physical"])
+@pytest.mark.parametrize("after_ms", [20, 100, 200])
+def test_the_next_players_card_shown_while_the_last_move_settles_is_kept_for_their_move(
+    model: str, cards: str, after_ms: int
+) -> None:
+    """Red shows C-E and moves; Yellow shows C-N `after_ms` after Red's Catchers land, before the
+    board takes Red's move. Before: refused as not Red's (dealt hands), or taken as Red's card, so
+    that Red's move matched nothing and the game stood still (physical cards)."""
+    table = Table(opening(cards), model)
+    table.physical.backends.inputs.push("card", "C-E")
+    table.run(20)
+    table.move("c12", "f12")
+    table.run(after_ms)
+    table.physical.backends.inputs.push("card", "C-N")
+    out = table.run(1000)
+    assert table.commits() == ["C-E:c12-f12/3"] and table.state.current_player == 1
+    assert messages(table) == [KEPT]
+    assert out.display.mode == "idle" and fields(out.display.hints) == YELLOWS_MOVE  # C-N's moves lit
+    table.move("l3", "l6")
+    table.run(1000)
+    assert table.commits() == ["C-E:c12-f12/3", "C-N:l3-l6/3"]
+
+
+@pytest.mark.parametrize("cards", ["dealt", "physical"])
+def test_a_card_that_plays_none_of_the_moves_asked_about_waits_and_the_question_stays(cards: str) -> None:
+    """Red moves three east without a card: the board asks which card. Yellow's C-N plays none of
+    them: the question stays as it was (before, with physical cards, it vanished: every candidate
+    was filtered out), and C-N is Yellow's once Red's move is taken."""
+    table = Table(opening(cards), "binary", SLOW_PREVIEW)
+    table.move("c12", "f12")
+    asked = texts(table.state, table.run(1000).display.candidates)
+    table.physical.backends.inputs.push("card", "C-N")
+    out = table.run(100)
+    assert out.display.mode == "confirm" and texts(table.state, out.display.candidates) == asked
+    assert messages(table) == [KEPT]
+    table.declare("C-E:c12-f12/3")
+    out = table.run(20)
+    assert table.commits() == ["C-E:c12-f12/3"] and fields(out.display.hints) == YELLOWS_MOVE
+
+
+@pytest.mark.parametrize("cards", ["dealt", "physical"])
+@pytest.mark.parametrize("card", ["C-E", "C-ES"])
+def test_a_card_shown_while_the_piece_is_in_the_air_is_the_movers_where_it_plays_the_move(
+    cards: str, card: str
+) -> None:
+    """Shown late (the Catchers lifted, not yet down) by the reader: both cards move them three east,
+    so the card settles which one was played."""
+    table = Table(opening(cards), "binary", SLOW_PREVIEW)
+    pieces = table.lift("c12")
+    table.run(100)
+    table.physical.backends.inputs.push("card", card)
+    table.run(100)
+    table.place("f12", pieces)
+    table.run(1000)
+    assert table.commits() == [f"{card}:c12-f12/3"] and messages(table) == []
+
+
+def test_a_card_shown_while_the_piece_is_in_the_air_that_does_not_play_the_move_is_the_next_players() -> None:
+    """Physical cards: C-N, shown while Red's Catchers are in the air, could be Red's until they
+    land three east, which it cannot play: the board asks which card Red played, and C-N is
+    Yellow's once Red's move is taken."""
+    table = Table(opening("physical"), "binary", SLOW_PREVIEW)
+    pieces = table.lift("c12")
+    table.run(100)
+    table.physical.backends.inputs.push("card", "C-N")
+    table.run(100)
+    table.place("f12", pieces)
+    out = table.run(1000)
+    assert out.display.mode == "confirm" and "C-E:c12-f12/3" in texts(table.state, out.display.candidates)
+    table.declare("C-E:c12-f12/3")
+    out = table.run(20)
+    assert table.commits() == ["C-E:c12-f12/3"] and fields(out.display.hints) == YELLOWS_MOVE
+
+
+def test_a_card_on_the_next_seats_page_while_the_move_is_under_way_is_kept_for_its_move() -> None:
+    """Yellow's own page shows C-N while Red's Catchers are down and not yet taken: Yellow's card,
+    whether Red could play it or not (nothing is checked against Red's hand)."""
+    table = Table(opening("dealt"), "binary")
+    table.move("c12", "e11")  # only C-ES
+    table.run(100)
+    table.physical.backends.inputs.push("card", "C-N", 1)
+    out = table.run(1000)
+    assert table.commits() == ["C-ES:c12-e11/3"] and messages(table) == [KEPT]
+    assert fields(out.display.hints) == YELLOWS_MOVE
+
+
+def test_the_movers_own_page_is_told_when_its_card_does_not_play_the_move_on_the_board() -> None:
+    table = Table(opening("dealt"), "binary", SLOW_PREVIEW)
+    table.move("c12", "e11")  # only C-ES
+    table.run(100)
+    table.physical.backends.inputs.push("card", "C-E", 0)
+    table.run(1000)
+    assert messages(table) == ["C-E: Red's move on the board is not played with it"]
+    assert table.commits() == ["C-ES:c12-e11/3"]
+
+
+@pytest.mark.parametrize("card_first", [False, True])
+def test_a_card_shown_after_a_change_on_the_last_moves_fields_does_not_decide_whose_it_was(card_first: bool) -> None:
+    """Red's Zillo, let go on e9 (W-2) and taken, moves on to d9: Red's hand going on (W-2:f9-d9) or
+    Yellow's W-1. Yellow's page then shows W-1: the card comes before its move (Z-6), so a change
+    already on the board is no part of it, and the board still asks (before: taken as Yellow's
+    W-1). Red says it was the hand going on: Yellow's card stays Yellow's for the move from d9
+    (before: forgotten with the correction). Shown before the Zillo moves on, it is Yellow's start,
+    and the move is Yellow's."""
+    table = Table(position(hand=["W-2"], others=["W-1"]), "binary", SLOW_PREVIEW)
+    table.move("f9", "e9")
+    table.run(1000)
+    if card_first:
+        table.physical.backends.inputs.push("card", "W-1", 1)
+    table.move("e9", "d9")
+    table.run(500)
+    if not card_first:
+        table.physical.backends.inputs.push("card", "W-1", 1)
+    out = table.run(1000)
+    if card_first:
+        assert table.commits() == ["W-2:f9-e9", "W-1:e9-d9"]
+    else:
+        assert out.display.mode == "confirm" and table.commits() == ["W-2:f9-e9"]
+        assert [out.display.text_of(action) for action in out.display.candidates] == ["W-1:e9-d9", "W-2:f9-d9"]
+        table.physical.backends.inputs.push("declare", "W-2:f9-d9", 0)
+        out = table.run(30)
+        assert table.commits() == ["W-2:f9-e9", "W-2:f9-d9"] and table.state.current_player == 1
+        assert set(fields(out.display.hints).values()) == {"origin", "destination"}  # W-1's moves from d9
