@@ -45,7 +45,8 @@ class Confirmation:
         self.card: str | None = None  # the card shown before its move, if any
         self.card_at = 0  # when it was shown
         # A card shown (by the reader or a shared screen) while the move was under way and not read yet:
-        # the mover's if it plays the move the board then takes, else the next player's.
+        # the mover's if it plays the move the board then takes (and the card shown before does not, a
+        # card shown by mistake), else the next player's.
         self.card_late: str | None = None
         self.card_ahead: CardAhead | None = None  # a card shown for the next move (kept across its commit)
         self._offset = 0  # menu presses since the request began
@@ -62,13 +63,13 @@ class Confirmation:
         self._offset = 0
 
     def card_played(self, state: State, action: Action) -> str | None:
-        """The card shown for `action`, the move of `state` being taken: the one chosen, or one shown
-        late that plays it; one shown late that does not is the next player's (kept ahead)."""
+        """The card shown for `action`, the move of `state` being taken, if one was: the one chosen,
+        or one shown late that plays it; one shown late that does not is the next player's (kept)."""
         late, self.card_late = self.card_late, None
-        if late is not None and state.action_card(action) != late:
+        played = state.action_card(action)
+        if late is not None and late != played:
             self.card_ahead = self.card_ahead or CardAhead(late, None, state)
-            late = None
-        return self.card or late
+        return played if played is not None and played in (self.card, late) else None
 
     def ask(self, candidates: Iterable[Action | str]) -> None:
         """Ask about `candidates`; a request for the same candidates goes on where it was."""
@@ -125,10 +126,10 @@ class Confirmation:
 
     def with_card(self, state: State, actions: Iterable[Action]) -> list[Action]:
         """Only the moves of the card shown, when a card was shown: `actions` of `state`. A card shown
-        late narrows them only where it plays one of them."""
-        card = self.card or self.card_late
-        if card is None:
-            return list(actions)
+        late narrows them where the first card plays none of them and it plays some."""
         actions = list(actions)
-        played = [action for action in actions if state.action_card(action) == card]
-        return played if played or self.card is not None else actions
+        for card in (self.card, self.card_late):
+            played = [action for action in actions if state.action_card(action) == card] if card else []
+            if played:
+                return played
+        return [] if self.card is not None else actions

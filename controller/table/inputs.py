@@ -115,8 +115,8 @@ class Inputs:
         shown first"): before the move, the mover's; once the board has read the move from its
         pieces, the mover's only if it plays that move, else the next player's, kept for the next
         move; while the move is under way and not read yet, the mover's if it plays the move then
-        read (`Confirmation.card_late`). A card on the page of a seat not on turn is never checked
-        against the hand on turn: the answer tells nothing of it."""
+        read, and a card shown before does not (`Confirmation.card_late`). A card on the page of a
+        seat not on turn is never checked against the hand on turn: the answer tells nothing of it."""
         state = board.state
         if state.is_terminal():
             return None
@@ -128,13 +128,13 @@ class Inputs:
         if not cards:
             return None
         read = self._read_moves(board)
-        not_the_read_move = bool(read) and all(state.action_card(move) != card for move in read)
-        if seat == mover and not_the_read_move:
+        plays_read = any(state.action_card(move) == card for move in read)
+        if seat == mover and read and not plays_read:
             return Outcome(message=f"{card}: {seat_name(state, mover)}'s move on the board is not played with it")
-        if under_way and (seat is not None or choice.card not in (None, card)) and seat != mover:
-            return self._keep_for_next_move(card, seat, state)  # another seat's page, or a second card
-        if not_the_read_move:
-            return self._keep_for_next_move(card, seat, state)
+        if under_way and seat is not None and seat != mover:
+            return self._keep_for_next_move(card, seat, state)  # another seat's page
+        if read and seat is None and (not plays_read or choice.card not in (None, card)):
+            return self._keep_for_next_move(card, seat, state)  # not the move read, or a second card for it
         if card not in cards:
             if under_way and seat is None:
                 return self._keep_for_next_move(card, seat, state)  # no card of the mover's: the next player's
@@ -142,7 +142,7 @@ class Inputs:
                 message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
             )
         if under_way and seat is None and not read:
-            choice.card_late = card  # the mover's if it plays the move read, else the next player's
+            choice.card_late = card  # the mover's if the move read plays it (and not a first one), else the next's
             return Outcome()
         choice.card, choice.card_late, choice.card_at = card, None, board.now
         return Outcome()
