@@ -20,7 +20,7 @@ from controller.games import Action, Cell, Occupancy, Piece, State
 from controller.games.base import changed_fields
 from controller.games.footprint import Footprint, footprint
 from controller.table.board import BoardMap
-from controller.table.tracker_types import Mismatch, unmasked
+from controller.table.tracker_types import HintKind, Mismatch, unmasked
 
 _ANYWHERE = None  # an action whose reach the game does not name: weighed for every piece of evidence
 NARROW_REACH = 3  # fields a narrow effect may reach: a move's two and the home of a piece it takes
@@ -53,6 +53,7 @@ class CandidateTable:
         "_unweighed",
         "board",
         "expected",
+        "lift_hints",
         "occupancy",
         "state",
     )
@@ -85,6 +86,9 @@ class CandidateTable:
         self._invisible: list[Action] | None = None
         self._hidden: dict[frozenset[int], list[Action]] = {}  # masked channels -> the actions they hide
         self._unweighed: list[int] | None = None  # effects `weigh_ahead` has still to weigh, last first
+        # What the LEDs show for one lifted field (channel, its reading, the card shown), once worked
+        # out (guidance.lifted_hints): a piece in the air stays lifted over many changed scans.
+        self.lift_hints: dict[tuple[int, int, str | None], dict[Cell, HintKind]] = {}
 
     # --- the legal actions and where they reach ----------------------------------------------------
     @property
@@ -94,6 +98,11 @@ class CandidateTable:
             self._index()
         assert self._legal is not None
         return self._legal
+
+    @property
+    def indexed(self) -> bool:
+        """Whether the legal actions are listed and indexed (`prepare`)."""
+        return self._legal is not None
 
     def prepare(self) -> None:
         """List the legal actions and index them now, rather than when first asked."""

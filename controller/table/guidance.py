@@ -27,38 +27,54 @@ def lifted_hints(
     card: str | None,
 ) -> dict[Cell, HintKind]:
     """While a piece of the player on turn is lifted: its origin and legal destinations (only the
-    moves of `card`, when a card was shown)."""
+    moves of `card`, when a card was shown). Each lifted field's are worked out once per position
+    and kept (`CandidateTable.lift_hints`); a field's origin mark wins over another's destination."""
     hints: dict[Cell, HintKind] = {}
-    lifted = [ch for ch, v in mismatch.items() if left(expected[ch], v)]
+    kept = candidates.lift_hints
     cells = board.cell_of_channel
-    for channel in lifted:
+    for channel, reading in mismatch.items():
         cell = cells.get(channel)
-        if cell is None:
+        if cell is None or not left(expected[channel], reading):
             continue
-        reading = mismatch[channel]
-        # Only actions that may change the lifted field (of the card shown, if one was), and of
-        # actions with one effect only the first: they move the same pieces the same way.
-        for group in candidates.reaching_groups([channel], card):
-            action = group[0]
-            if (channel, reading) not in candidates.mismatch(action):
-                # Where the game names each action's piece (a Fillit swap); other games' actions
-                # all go on at once.
-                for each in group if state.action_fields(action) is not None else ():
-                    swapped = swap_target(state, cell, each, candidates)
-                    if swapped is not None:  # the lifted piece changes places with what stands there
-                        hints[cell] = "origin"
-                        hints.setdefault(swapped, "destination")
-                continue  # this action does not empty the lifted field
-            footprint = candidates.footprint(action)
-            if cell in footprint.origins:
-                hints[cell] = "origin"
-                for target in footprint.targets:
-                    if target != cell:
-                        hints.setdefault(target, "capture" if target in footprint.captures else "destination")
-            elif cell in footprint.captures and hints.get(cell) != "origin":
-                hints.setdefault(cell, "capture")
-                for back in footprint.returns:
-                    hints.setdefault(back, "return")
+        found = kept.get((channel, reading, card))
+        if found is None:
+            found = kept[channel, reading, card] = _lifted_field(channel, reading, cell, state, candidates, card)
+        for each, kind in found.items():
+            if kind == "origin":
+                hints[each] = kind
+            else:
+                hints.setdefault(each, kind)
+    return hints
+
+
+def _lifted_field(
+    channel: int, reading: int, cell: Cell, state: State, candidates: CandidateTable, card: str | None
+) -> dict[Cell, HintKind]:
+    """The origin and destinations of the piece lifted from `cell` (`channel` reads `reading`)."""
+    hints: dict[Cell, HintKind] = {}
+    # Only actions that may change the lifted field (of the card shown, if one was), and of actions
+    # with one effect only the first: they move the same pieces the same way.
+    for group in candidates.reaching_groups([channel], card):
+        action = group[0]
+        if (channel, reading) not in candidates.mismatch(action):
+            # Where the game names each action's piece (a Fillit swap); other games' actions all go
+            # on at once.
+            for each in group if state.action_fields(action) is not None else ():
+                swapped = swap_target(state, cell, each, candidates)
+                if swapped is not None:  # the lifted piece changes places with what stands there
+                    hints[cell] = "origin"
+                    hints.setdefault(swapped, "destination")
+            continue  # this action does not empty the lifted field
+        footprint = candidates.footprint(action)
+        if cell in footprint.origins:
+            hints[cell] = "origin"
+            for target in footprint.targets:
+                if target != cell:
+                    hints.setdefault(target, "capture" if target in footprint.captures else "destination")
+        elif cell in footprint.captures and hints.get(cell) != "origin":
+            hints.setdefault(cell, "capture")
+            for back in footprint.returns:
+                hints.setdefault(back, "return")
     return hints
 
 

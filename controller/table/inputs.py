@@ -147,11 +147,14 @@ class Inputs:
         choice.card, choice.card_late, choice.card_at = card, None, board.now
         return Outcome()
 
-    def with_card_ahead(self, events: tuple[InputEvent, ...], state: State) -> tuple[InputEvent, ...]:
+    def with_card_ahead(
+        self, events: tuple[InputEvent, ...], state: State, indexed: Callable[[State], bool]
+    ) -> tuple[InputEvent, ...]:
         """`events`, after the card kept for the next move once the move it waited for is taken (the
-        game is in another position than the one it was shown in): shown again, now for its move."""
+        game is in another position than the one it was shown in): shown again, now for its move,
+        once the position's moves are listed (`indexed`: a quiet scan lists them, so no scan waits)."""
         ahead = self.choice.card_ahead
-        if ahead is None or ahead.shown_in is state:
+        if ahead is None or ahead.shown_in is state or not indexed(state):
             return events
         self.choice.card_ahead = None
         return (InputEvent("card", ahead.card, ahead.seat), *events)

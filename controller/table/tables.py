@@ -43,6 +43,11 @@ class TableCache:
         self._tables[key] = cached
         return cached
 
+    def indexed(self, state: State) -> bool:
+        """Whether the table of `state` has listed its legal actions."""
+        cached = self._tables.get(id(state))
+        return cached is not None and cached.state is state and cached.indexed
+
     def work_ahead(self, shown: State, current: State) -> bool:
         """On a quiet scan, a little of the work the next changed scans may need, for `shown` (the
         position the LEDs show; `current` is the game's); whether there was any left. The first

@@ -78,7 +78,8 @@ class Tracker:
         # move (docs/remote.md, rule 6) nothing here is a move of it: whatever changes is guided back
         # until its move arrives (`follow`), and no button or declaration commits one.
         self.seats_here: frozenset[int] | None = None
-        self.observed = Observed(board, self.config, self.candidates_of(state).expected)  # readings to evidence
+        (first := self.candidates_of(state)).prepare()  # before the first scan: a card may be shown at once
+        self.observed = Observed(board, self.config, first.expected)  # readings to evidence
         self._choice = Confirmation(self.config.preview_ms, self.config.confirm_grace_ms)
         self._inputs = Inputs(self._choice)
         self._seams = Seams(self)  # fast replies, corrections, the move shown: the seams between moves
@@ -125,7 +126,7 @@ class Tracker:
         A dropped scan is no evidence either way: it neither confirms a pending reading nor lets a
         timer run out, so a single noisy scan followed by lost ones can never become a move.
         """
-        events = self._inputs.with_card_ahead(tuple(events), self._state)  # a card kept for this move
+        events = self._inputs.with_card_ahead(tuple(events), self._state, self._tables.indexed)  # a card kept
         self._now = now
         if readings is None and not events and self._output is not None:
             return self._output
