@@ -200,3 +200,32 @@ def test_weighing_ahead_weighs_each_effect_once_widest_first(name: str, players:
             assert ahead.mismatch(action) == fresh.mismatch(action)
             assert ahead.footprint(action) == fresh.footprint(action)
         assert ahead.evaluated == fresh.evaluated  # nothing weighed twice
+
+
+@pytest.mark.parametrize("model", ["binary", "count"])
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_lifted_hints_kept_field_by_field_are_those_worked_out_at_once(
+    name: str, players: int, options: dict, model: str
+) -> None:
+    """A lifted field's hints are kept per position (`CandidateTable.lift_hints`) and merged: two
+    or three pieces lifted read the same whether each field was worked out before, in any order, or
+    all at once on a fresh table, with each card shown too; each field's own marks are kept, an
+    origin over any other field's mark for it, and otherwise the first lifted field's mark."""
+    from controller.table.guidance import lifted_hints
+
+    game = GAMES[name]
+    states = random_states(name, players, options, games=1, seed=7)[::5]
+    board = board_map(load_profile(default_profile(game)), game, states[0], model)
+    for number, state in enumerate(states):
+        at_once, field_by_field = CandidateTable(state, board), CandidateTable(state, board)
+        expected = at_once.expected
+        occupied = [channel for channel, reading in enumerate(expected) if reading]
+        lifted = occupied[number % 3 :: max(1, len(occupied) // 3)][:3]
+        for card in [None, *sorted(at_once.cards)[:2]]:
+            alone = [lifted_hints({channel: 0}, expected, board, state, field_by_field, card) for channel in lifted]
+            everything = {channel: 0 for channel in lifted}
+            merged = lifted_hints(everything, expected, board, state, field_by_field, card)
+            assert merged == lifted_hints(everything, expected, board, state, at_once, card)
+            for cell, kind in merged.items():
+                marks = [hints[cell] for hints in alone if cell in hints]
+                assert kind == ("origin" if "origin" in marks else marks[0])
