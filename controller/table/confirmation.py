@@ -124,6 +124,11 @@ class Confirmation:
         elapsed = now - since
         return now + self.preview_ms - elapsed % self.preview_ms
 
+    def plays_shown(self, state: State, action: Action) -> bool:
+        """Whether `action` (of `state`) plays the card shown for it, or one shown late; True when
+        none was shown."""
+        return self.card is None or state.action_card(action) in (self.card, self.card_late)
+
     def with_card(self, state: State, actions: Iterable[Action]) -> list[Action]:
         """Only the moves of the card shown, when a card was shown: `actions` of `state`. A card shown
         late narrows them where the first card plays none of them and it plays some."""

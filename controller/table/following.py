@@ -362,10 +362,15 @@ class Seams:
           (knocks.DOUBT_MS): a late knock or the next player's move; putting it back answers;
         - a correction to a move no sensor sees, or one the next player's move may be beginning;
         - the next player's move of the piece the last move put down, lifted so soon after it landed
-          that the last mover's hand may be carrying it on (`last_hand_may_hold`).
+          that the last mover's hand may be carrying it on (`last_hand_may_hold`);
+        - a move the card shown does not play: the card shown or the move made was not the one meant.
         """
         if choice == TAKEBACK:
             return False
+        if not isinstance(choice, str | Correction | ThenMove) and not self.e._choice.plays_shown(
+            self.e._state, choice
+        ):
+            return True
         if self.unseen_correction(choice) or self.last_hand_may_hold(choice, candidates):
             return True
         first = choice.first if isinstance(choice, ThenMove) else None

@@ -78,10 +78,10 @@ def _lifted_field(
     return hints
 
 
-def card_hints(candidates: CandidateTable, actions: Iterable[Action]) -> dict[Cell, HintKind]:
-    """The moves of the card shown (`actions`): where pieces may be lifted, and where they may go."""
+def card_hints(candidates: CandidateTable, card: str) -> dict[Cell, HintKind]:
+    """The moves of the card shown: where pieces may be lifted, and where they may go."""
     hints: dict[Cell, HintKind] = {}
-    for action in actions:
+    for action in candidates.card_actions(card):
         footprint = candidates.footprint(action)
         for cell in footprint.targets:
             hints.setdefault(cell, "capture" if cell in footprint.captures else "destination")

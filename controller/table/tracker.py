@@ -422,7 +422,7 @@ class Tracker:
             self._setup = False
             self._restore = False
             self._remote = False
-            return Idle(self._card_hints())
+            return Idle(guidance.card_hints(self.candidates_of(state), choice.card) if choice.card else {})
         if self._remote:  # a move made on another board, to be made here, lit in the mover's colour
             mover = self._history[-1].current_player if self._history else None
             return Guide("remote", self._guidance_to(frozenset()), self._stuck(now), mover)
@@ -472,6 +472,10 @@ class Tracker:
             sensed = self.observed.matching(candidates, self.observed.as_sensed())
             actions = list(choice.with_card(state, ordered(sensed, candidates, scene))) or list(
                 sensed_in_turn(self.observed.debouncer.stable, candidates, scene, self.candidates_of)
+            )
+        if not actions and choice.card is not None:  # no move of the card shown fits: asked (`must_ask`)
+            actions = list(
+                ordered(fresh(self.observed.matching(candidates, mismatch), candidates, scene), candidates, scene)
             )
         corrections = self._seams.last_move_read_again(mismatch, scene)
         if corrections and actions:
@@ -583,13 +587,6 @@ class Tracker:
         )
 
     # --- hints ---------------------------------------------------------------------------------
-    def _card_hints(self) -> dict[Cell, HintKind]:
-        """The moves of the card shown: where pieces may be lifted, and where they may go."""
-        if self._choice.card is None:
-            return {}
-        candidates = self.candidates_of(self._state)
-        return guidance.card_hints(candidates, candidates.card_actions(self._choice.card))
-
     def _guidance_to(self, target: Mismatch | None) -> dict[Cell, HintKind]:
         """Which fields to clear and fill to reach `target`, or (None) the nearest legal position."""
         if target is not None:

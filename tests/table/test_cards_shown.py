@@ -168,3 +168,20 @@ def test_a_second_card_shown_while_the_piece_is_in_the_air_is_the_movers_where_o
     table.place("e11", pieces)
     table.run(1000)
     assert table.commits() == ["C-ES:c12-e11/3"] and table.tracker._choice.card is None
+
+
+@pytest.mark.parametrize("cards", ["dealt", "physical"])
+def test_a_move_the_card_shown_does_not_play_is_asked_never_taken_nor_left_unanswered(cards: str) -> None:
+    """Red shows C-E and moves two east and one south, which only C-ES plays (or C-SE, with
+    physical cards): the card or the move was not the one meant. The board asks about the moves
+    that fit (before: nothing fitted the card, and the board stood in guidance with nothing lit),
+    and a confirmation takes the one shown."""
+    table = Table(opening(cards), "binary", SLOW_PREVIEW)
+    table.physical.backends.inputs.push("card", "C-E")
+    table.run(20)
+    table.move("c12", "e11")
+    out = table.run(3000)
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert texts(table.state, out.display.candidates)[0] == "C-ES:c12-e11/3"
+    table.press("confirm")
+    assert table.commits() == ["C-ES:c12-e11/3"]
