@@ -58,6 +58,7 @@ class Seams:
         # player's move): like `acknowledged`, a board that showed something unexplained since (a
         # piece let go on the way) does not make it forgotten.
         self.corrected: Correction | None = None
+        self.corrected_at: int | None = None  # when it was first shown: its piece had landed by then
         self.correction: CorrectionWindow | None = None  # the last commit, while it may be corrected
         self.ask_corrections = False  # a correction found may be the next player's move: ask
         self.waiting = False  # the last judgement waits for a young change to grow old
@@ -73,10 +74,22 @@ class Seams:
         self.corrected = None
         self.slid = {}
 
+    def show_correction(self, correction: Correction) -> None:
+        """The LEDs show `correction` as the last move corrected."""
+        if correction != self.corrected:
+            self.corrected, self.corrected_at = correction, self.e._now
+
     def acknowledge(self, move: Action | None) -> None:
         """The LEDs show `move` as the move of this position (None: no move is shown any more)."""
         if move != self.acknowledged:
             self.acknowledged, self.acknowledged_at = move, None if move is None else self.e._now
+
+    def corrected_fields(self) -> frozenset[int]:
+        """The fields of the correction the LEDs showed in this position, if any: its move's and
+        the move it replaces."""
+        if self.corrected is None or self.correction is None:
+            return frozenset()
+        return self.e.candidates_of(self.correction.before).channels(self.corrected.action) | self.correction.channels
 
     def made_at(self, action: Action, now: int, changed: frozenset[int]) -> int:
         """When `action`, taken now, was made: when the board first showed it, if it did; else
@@ -209,7 +222,8 @@ class Seams:
         evidence = self.evidence_against(following.expected)
         if not evidence:
             return []
-        seconds = in_turn(self.e.observed.expected, following, self.e.observed.matching(following, evidence), scene)
+        matches = self.e.observed.matching(following, evidence)
+        seconds = in_turn(self.e.observed.expected, following, matches, scene, self.corrected_at)
         return [ThenMove(shown, second) for second in seconds]
 
     def last_move_read_again(self, mismatch: Mismatch, scene: Scene) -> list[Choice]:

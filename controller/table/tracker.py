@@ -235,6 +235,7 @@ class Tracker:
             self._seams.acknowledged_at,
             self._choice.asked_here,
             self.observed.debouncer.blind_until,
+            self._seams.corrected_fields(),
         )
 
     # --- commit and take-back ------------------------------------------------------------------
@@ -552,7 +553,7 @@ class Tracker:
         table = self._seams.table_of(choice, candidates)
         first = choice.first if isinstance(choice, ThenMove) else choice
         if isinstance(first, Correction):
-            self._seams.corrected = first
+            self._seams.show_correction(first)
         elif isinstance(choice, ThenMove):
             self._seams.acknowledge(choice.first)  # the move of this position; the next comes after it
         else:

@@ -162,6 +162,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("klotz", 2, 8700261, "knocky", "binary", {}),
         ("klotz", 2, 9500286, "hasty", "binary", {}),
         ("zillo", 3, 9700292, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
+        ("zillo", 4, 10100305, "rushed", "binary", {}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -185,7 +186,10 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     knock beside it made while the scanner was silent, seen at once, read as a failed chip: the
     move's fields were left out and the game stalled (Klotz 2 players). The next player's card,
     shown while the scanner was silent over the last move, replaced the mover's card as if nothing
-    had moved yet (Zillo 3 players, physical cards: a wrong card and a stalled game)."""
+    had moved yet (Zillo 3 players, physical cards: a wrong card and a stalled game). Red's
+    Catcher moved on (a correction shown) was knocked by the next player's hand in an outage and
+    lifted to be put back: the next move was taken alone, the correction's lift set apart as old,
+    and the Catcher back on its field left the game stalled (Zillo 4 players)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(

@@ -63,3 +63,38 @@ def test_moves_made_while_the_last_mover_holds_their_piece_up_are_taken_right(
     assert table.backends.hands.counts["touch"] > 5
     assert overlapping > 0
     assert table.stats.wrong_commits == 0 and table.state.is_terminal()
+
+
+@pytest.mark.parametrize("model", ["binary", "count", "signed"])
+@pytest.mark.parametrize("carried_ms", [150, 1000])
+@pytest.mark.parametrize("back_on", ["f10", "e11"])
+def test_a_corrected_piece_lifted_again_while_the_next_player_moves_holds_the_next_move_until_it_is_down(
+    model: str, carried_ms: int, back_on: str
+) -> None:
+    """Red lets go on e11 long enough for it to be taken, then moves the piece on to f10 (a
+    correction, shown as made); Yellow starts d4-b4 at once, and Red lifts the piece off f10 again to
+    look while Yellow's piece is in the air. Put back on f10: Red's correction, then Yellow's move
+    (before: Yellow's move was taken alone while Red's piece was in the air, the lift of e11 set
+    apart as an old change, and the piece back on f10 left the board asking for it on e11 for
+    good; or, with Red's piece carried quickly, nothing was ever taken). Put on e11: no correction
+    after all, and Yellow's move."""
+    from tests.table.test_tracker_klotz import Table
+
+    table = Table(model=model)
+    table.carry("g12", "e11")
+    table.run(1000)
+    red = table.lift("e11")
+    table.run(carried_ms)
+    table.place("f10", red)
+    table.run(100)
+    yellow = table.lift("d4")
+    table.run(100)
+    red = table.lift("f10")
+    table.run(1300)
+    table.place("b4", yellow)
+    table.run(600)
+    assert [text for _, text in table.commits()] == ["g12-e11"]  # Red's piece is still in the air
+    table.place(back_on, red)
+    out = table.run(1500)
+    made = ["g12-e11", "g12-f10", "d4-b4"] if back_on == "f10" else ["g12-e11", "d4-b4"]
+    assert [text for _, text in table.commits()] == made and out.display.mode == "idle"
