@@ -54,6 +54,10 @@ class Noise:
             return True
         return profile.drop > 0 and self._rng.random() < profile.drop
 
+    def silence(self, until: int) -> None:
+        """Lose every scan until `until` (an outage at a moment a test chooses)."""
+        self._silent_until = until
+
     def bounce_window(self) -> int:
         return self._rng.randint(0, self.profile.bounce_ms) if self.profile.bounce_ms else 0
 

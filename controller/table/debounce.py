@@ -51,6 +51,7 @@ class Debouncer:
         # The end of the last outage (the scanner silent longer than the debounce): before it, any
         # field may have changed and changed back unseen.
         self.blind_until = -(10**9)
+        self.blind_since = -(10**9)  # ... and its start (the last scan before it)
         self.dating = Dating(self.stable_since, self.stable_until, self.unsure)
 
     def feed(self, now: int, readings: Readings | None) -> Scan:
@@ -59,7 +60,7 @@ class Debouncer:
             return NOTHING
         seen, self._seen = self._seen, now
         if now - seen > self.debounce_ms and self.started:
-            self.blind_until = now
+            self.blind_since, self.blind_until = seen, now
         if readings == self._last and not self.pending:
             return NOTHING
         scan = Scan()

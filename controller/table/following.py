@@ -85,8 +85,7 @@ class Seams:
             self.acknowledged, self.acknowledged_at = move, None if move is None else self.e._now
 
     def corrected_fields(self) -> frozenset[int]:
-        """The fields of the correction the LEDs showed in this position, if any: its move's and
-        the move it replaces."""
+        """The fields of the correction the LEDs showed in this position, if any (its, the replaced move's)."""
         if self.corrected is None or self.correction is None:
             return frozenset()
         return self.e.candidates_of(self.correction.before).channels(self.corrected.action) | self.correction.channels
@@ -262,13 +261,16 @@ class Seams:
 
     def card_started(self, mismatch: Mismatch) -> bool:
         """Whether a card shown for the move of this position marks the next player's start for the
-        board now: shown before every change on the last move's fields (a change already on the board
-        when the card came is no part of the card's move, Z-6: the card comes first)."""
-        choice, window = self.e._choice, self.correction
+        board now: shown before every change the board shows (one that may have been on the board
+        when the card came, a scanner outage hiding when, is no part of the card's move, Z-6: the card
+        comes first, and the changes may be the last mover's hand going on)."""
+        choice = self.e._choice
         if choice.card is None:
             return False
-        since, channels = self.e.observed.debouncer.stable_since, window.channels if window is not None else ()
-        return all(since[channel] >= choice.card_at for channel, _ in mismatch if channel in channels)
+        debouncer = self.e.observed.debouncer
+        since, unsure = debouncer.stable_since, debouncer.unsure
+        earliest = [min(since[ch], debouncer.blind_since) if ch in unsure else since[ch] for ch, _ in mismatch]
+        return all(at >= choice.card_at for at in earliest)
 
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead

@@ -185,3 +185,22 @@ def test_a_move_the_card_shown_does_not_play_is_asked_never_taken_nor_left_unans
     assert texts(table.state, out.display.candidates)[0] == "C-ES:c12-e11/3"
     table.press("confirm")
     assert table.commits() == ["C-ES:c12-e11/3"]
+
+
+def test_a_card_shown_while_the_scanner_was_silent_does_not_decide_whose_the_hidden_change_was() -> None:
+    """Red's Zillo, let go on e9 and taken, moves on to d9 while the scanner is silent, and
+    Yellow's page shows W-1 before it speaks again: the change may have come before the card, so
+    it may be Red's hand going on, and the board asks (before: taken as Yellow's W-1, the card
+    read as Yellow's start; three-player Zillo, fumbling hands, rough noise)."""
+    table = Table(position(hand=["W-2"], others=["W-1"]), "binary", SLOW_PREVIEW)
+    table.move("f9", "e9")
+    table.run(1000)
+    table.sim.noise.silence(table.now + 600)
+    zillo = table.lift("e9")
+    table.run(150)
+    table.place("d9", zillo)
+    table.run(300)
+    table.physical.backends.inputs.push("card", "W-1", 1)
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.commits() == ["W-2:f9-e9"]
+    assert [out.display.text_of(action) for action in out.display.candidates] == ["W-1:e9-d9", "W-2:f9-d9"]

@@ -163,6 +163,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("klotz", 2, 9500286, "hasty", "binary", {}),
         ("zillo", 3, 9700292, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
         ("zillo", 4, 10100305, "rushed", "binary", {}),
+        ("zillo", 3, 10300310, "fumbling", "binary", {"show_cards": True}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -189,7 +190,9 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     had moved yet (Zillo 3 players, physical cards: a wrong card and a stalled game). Red's
     Catcher moved on (a correction shown) was knocked by the next player's hand in an outage and
     lifted to be put back: the next move was taken alone, the correction's lift set apart as old,
-    and the Catcher back on its field left the game stalled (Zillo 4 players)."""
+    and the Catcher back on its field left the game stalled (Zillo 4 players). A Zillo moved on in
+    an outage, and the next player's card shown before the scanner spoke again: the card read as
+    the start of the move the Zillo made (Zillo 3 players, cards shown: 2 wrong commits)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(
