@@ -129,8 +129,6 @@ class Inputs:
             return None
         read = self._read_moves(board)
         plays_read = any(state.action_card(move) == card for move in read)
-        if seat == mover and read and not plays_read:
-            return Outcome(message=f"{card}: {seat_name(state, mover)}'s move on the board is not played with it")
         if under_way and seat is not None and seat != mover:
             return self._keep_for_next_move(card, seat, state)  # another seat's page
         if read and seat is None and (not plays_read or choice.card not in (None, card)):

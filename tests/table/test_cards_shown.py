@@ -111,14 +111,36 @@ def test_a_card_on_the_next_seats_page_while_the_move_is_under_way_is_kept_for_i
     assert fields(out.display.hints) == YELLOWS_MOVE
 
 
-def test_the_movers_own_page_is_told_when_its_card_does_not_play_the_move_on_the_board() -> None:
+def test_a_card_on_the_movers_own_page_that_does_not_play_the_move_read_is_theirs_and_the_move_is_asked() -> None:
+    """Red's page shows C-E once Red's move, which only C-ES plays, is read: Red's word about their
+    own card, so the card or the move was not the one meant, and the board asks."""
     table = Table(opening("dealt"), "binary", SLOW_PREVIEW)
     table.move("c12", "e11")  # only C-ES
     table.run(100)
     table.physical.backends.inputs.push("card", "C-E", 0)
-    table.run(1000)
-    assert messages(table) == ["C-E: Red's move on the board is not played with it"]
+    out = table.run(1000)
+    assert out.display.mode == "confirm" and table.commits() == []
+    table.press("confirm")
     assert table.commits() == ["C-ES:c12-e11/3"]
+
+
+def test_the_next_players_card_that_plays_none_of_the_moves_asked_stays_theirs_through_the_correction() -> None:
+    """Red's Zillo, let go on e9 and taken, moves on to d9: Red's hand going on, or Yellow's W-1.
+    Yellow's page shows C-N, which plays neither: Yellow's card for Yellow's move, so the question
+    stays, and once Red says it was the hand going on, C-N's moves light for Yellow (before: refused
+    as not Red's move's card, and lost)."""
+    table = Table(position(hand=["W-2"], others=["W-1", "C-N"]), "binary", SLOW_PREVIEW)
+    table.move("f9", "e9")
+    table.run(1000)
+    table.move("e9", "d9")
+    table.run(500)
+    table.physical.backends.inputs.push("card", "C-N", 1)
+    out = table.run(1000)
+    assert out.display.mode == "confirm" and table.commits() == ["W-2:f9-e9"]
+    assert [out.display.text_of(action) for action in out.display.candidates] == ["W-1:e9-d9", "W-2:f9-d9"]
+    table.physical.backends.inputs.push("declare", "W-2:f9-d9", 0)
+    out = table.run(30)
+    assert table.commits() == ["W-2:f9-e9", "W-2:f9-d9"] and fields(out.display.hints) == YELLOWS_MOVE
 
 
 @pytest.mark.parametrize("card_first", [False, True])

@@ -181,6 +181,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (3, "binary", 8100243, "fumbling", "dealt, shown"),
         (4, "signed", 9300279, "clumsy", "dealt"),
         (2, "binary", 9600288, "rushed", "physical"),
+        (3, "binary", 10400312, "fumbling", "physical"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -202,7 +203,10 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     sensor saw it, declared at once) knocked the Zillo beside it, which read as the next seat's W-3
     (seed 93). The next player's card, shown while the board asked whether the last move was moved
     on, was forgotten when it was, and the card shown after it by the player after them was taken
-    for theirs (seed 96). Before: wrong commits, a stalled game."""
+    for theirs (seed 96). The next player's card, shown on their page while the board asked whether
+    the last mover's Zillo was moved on, was refused as not playing the move asked about, and the
+    card shown later by the player after them taken for theirs (seed 104). Before: wrong commits, a
+    stalled game."""
 
     shown = cards in ("physical", "dealt, shown")  # the players show each card to the reader
     stats, final = play_physical_game(
