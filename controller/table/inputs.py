@@ -42,7 +42,10 @@ class Board:
     names: Callable[[Choice, str, int | None], bool]  # whether a text names a candidate (of that seat's)
     field_name: Callable[[int], str]  # a channel's field in the game's notation
     acknowledged: Action | None = None  # the move the board showed as made in this position
-    silent: bool = False  # the scanner is silent now (an outage): a move may be under way unseen
+    # The scanner is silent now (an outage), a reading is still settling, or the sensors show a change
+    # the board reads otherwise (a slide held as a knock): a move may be under way that the board
+    # has not read yet.
+    unseen: bool = False
 
 
 @dataclass
@@ -120,7 +123,7 @@ class Inputs:
         state = board.state
         if state.is_terminal():
             return None
-        mover, choice, under_way = state.current_player, self.choice, bool(board.mismatch) or board.silent
+        mover, choice, under_way = state.current_player, self.choice, bool(board.mismatch) or board.unseen
         if seat is not None and seat != mover and not under_way:
             on_turn = seat_name(state, mover)
             return Outcome(message=f"{card}: a card is shown for a move of the seat on turn, {on_turn}")

@@ -169,7 +169,8 @@ class Tracker:
             self._seams.declared,
             self._field_name,
             self._seams.acknowledged,
-            self.observed.debouncer.silent_at(now),
+            self.observed.debouncer.silent_at(now)
+            or bool(self.observed.debouncer.pending or self.observed.as_sensed()),
         )
 
     def plays_here(self, seat: int) -> bool:

@@ -226,3 +226,27 @@ def test_a_card_shown_while_the_scanner_was_silent_does_not_decide_whose_the_hid
     out = table.run(1500)
     assert out.display.mode == "confirm" and table.commits() == ["W-2:f9-e9"]
     assert [out.display.text_of(action) for action in out.display.candidates] == ["W-1:e9-d9", "W-2:f9-d9"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("after_ms", [10, 60, 120])
+def test_a_second_card_shown_while_a_move_seen_after_an_outage_is_still_read_is_the_next_players(
+    model: str, after_ms: int
+) -> None:
+    """Red shows W-4 and moves the Zillo one field while the scanner is silent; the reader gets W-2
+    `after_ms` after it speaks again, while the board still weighs the one-field move as a possible
+    knock. The sensors show a change: the move is under way, so W-2 is a second card, the next
+    player's (before: it replaced Red's W-4 as if nothing had moved, and Red's move was taken as
+    W-2's; three-player Zillo, physical cards, rough noise)."""
+    table = Table(opening("physical"), model)
+    table.physical.backends.inputs.push("card", "W-4")
+    table.run(20)
+    table.sim.noise.silence(table.now + 400)
+    table.run(50)
+    zillo = table.lift("f9")
+    table.run(100)
+    table.place("e9", zillo)
+    table.run(250 + after_ms)
+    table.physical.backends.inputs.push("card", "W-2")
+    table.run(1000)
+    assert table.commits() == ["W-4:f9-e9"] and table.tracker._choice.card == "W-2"

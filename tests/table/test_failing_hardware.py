@@ -164,6 +164,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("zillo", 3, 9700292, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
         ("zillo", 4, 10100305, "rushed", "binary", {}),
         ("zillo", 3, 10300310, "fumbling", "binary", {"show_cards": True}),
+        ("zillo", 3, 10700323, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -192,7 +193,9 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     lifted to be put back: the next move was taken alone, the correction's lift set apart as old,
     and the Catcher back on its field left the game stalled (Zillo 4 players). A Zillo moved on in
     an outage, and the next player's card shown before the scanner spoke again: the card read as
-    the start of the move the Zillo made (Zillo 3 players, cards shown: 2 wrong commits)."""
+    the start of the move the Zillo made (Zillo 3 players, cards shown: 2 wrong commits). The next
+    player's card, shown as the scanner spoke again over a one-field move still weighed as a
+    knock, replaced the mover's card (Zillo 3 players, physical cards)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(
