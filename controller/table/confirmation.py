@@ -44,10 +44,11 @@ class Confirmation:
         self.offer_since = 0
         self.card: str | None = None  # the card shown before its move, if any
         self.card_at = 0  # when it was shown
-        # A card shown (by the reader or a shared screen) while the move was under way and not read yet:
-        # the mover's if it plays the move the board then takes (and the card shown before does not, a
-        # card shown by mistake), else the next player's.
-        self.card_late: str | None = None
+        # Cards shown (by the reader or a shared screen) while the move was under way and not read yet,
+        # in the order shown: the first that plays the move the board then takes is the mover's (where
+        # the card chosen before does not: a card shown by mistake), the last of the others the next
+        # player's.
+        self.card_late: tuple[str, ...] = ()
         self.card_ahead: CardAhead | None = None  # a card shown for the next move (kept across its commit)
         self._offset = 0  # menu presses since the request began
         self._stepped_at: int | None = None  # when menu was last pressed
@@ -58,18 +59,19 @@ class Confirmation:
         self.asking = ()
         self.asked_here = ()
         self.offer = ()
-        self.card = self.card_late = None
+        self.card, self.card_late = None, ()
         self.card_ahead = self.card_ahead if keep_card_ahead else None
         self._offset = 0
 
     def card_played(self, state: State, action: Action) -> str | None:
         """The card shown for `action`, the move of `state` being taken, if one was: the one chosen,
-        or one shown late that plays it; one shown late that does not is the next player's (kept)."""
-        late, self.card_late = self.card_late, None
+        or one shown late that plays it; the last other one shown late is the next player's (kept)."""
+        late, self.card_late = self.card_late, ()
         played = state.action_card(action)
-        if late is not None and late != played:
-            self.card_ahead = self.card_ahead or CardAhead(late, None, state)
-        return played if played is not None and played in (self.card, late) else None
+        others = [card for card in late if card != played]
+        if others:
+            self.card_ahead = self.card_ahead or CardAhead(others[-1], None, state)
+        return played if played is not None and (played == self.card or played in late) else None
 
     def ask(self, candidates: Iterable[Action | str]) -> None:
         """Ask about `candidates`; a request for the same candidates goes on where it was."""
@@ -127,13 +129,13 @@ class Confirmation:
     def plays_shown(self, state: State, action: Action) -> bool:
         """Whether `action` (of `state`) plays the card shown for it, or one shown late; True when
         none was shown."""
-        return self.card is None or state.action_card(action) in (self.card, self.card_late)
+        return self.card is None or state.action_card(action) in (self.card, *self.card_late)
 
     def with_card(self, state: State, actions: Iterable[Action]) -> list[Action]:
         """Only the moves of the card shown, when a card was shown: `actions` of `state`. A card shown
         late narrows them where the first card plays none of them and it plays some."""
         actions = list(actions)
-        for card in (self.card, self.card_late):
+        for card in (self.card, *self.card_late):
             played = [action for action in actions if state.action_card(action) == card] if card else []
             if played:
                 return played

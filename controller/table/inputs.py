@@ -143,9 +143,10 @@ class Inputs:
                 message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
             )
         if under_way and seat is None and not read:
-            choice.card_late = card  # the mover's if the move read plays it (and not a first one), else the next's
+            if card not in choice.card_late:  # the mover's if the move read plays it first, else the next's
+                choice.card_late = (*choice.card_late, card)
             return Outcome()
-        choice.card, choice.card_late, choice.card_at = card, None, board.now
+        choice.card, choice.card_late, choice.card_at = card, (), board.now
         return Outcome()
 
     def with_card_ahead(

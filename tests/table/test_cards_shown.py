@@ -250,3 +250,25 @@ def test_a_second_card_shown_while_a_move_seen_after_an_outage_is_still_read_is_
     table.physical.backends.inputs.push("card", "W-2")
     table.run(1000)
     assert table.commits() == ["W-4:f9-e9"] and table.tracker._choice.card == "W-2"
+
+
+def test_of_two_cards_shown_while_a_piece_is_lifted_the_first_that_plays_the_move_is_the_movers() -> None:
+    """A piece stands lifted (Red looks at its Catchers) when Red shows W-4, so both cards come
+    while the board shows a change: Red moves the Zillo one field, Yellow's W-2 comes through the
+    reader, and the Catchers go back. W-4, shown first, plays the move: Red's; W-2 is Yellow's
+    (before: the second replaced the first, and Red's move was taken as W-2's; three-player Zillo,
+    physical cards, quick hands)."""
+    table = Table(opening("physical"), "binary")
+    catchers = table.lift("c12")
+    table.run(100)
+    table.physical.backends.inputs.push("card", "W-4")
+    table.run(100)
+    zillo = table.lift("f9")
+    table.run(100)
+    table.place("e9", zillo)
+    table.run(100)
+    table.physical.backends.inputs.push("card", "W-2")
+    table.run(300)
+    table.place("c12", catchers)
+    table.run(1500)
+    assert table.commits() == ["W-4:f9-e9"] and table.tracker._choice.card == "W-2"

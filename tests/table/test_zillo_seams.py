@@ -182,6 +182,7 @@ def test_a_reading_found_two_ways_is_one_candidate(model: str) -> None:
         (4, "signed", 9300279, "clumsy", "dealt"),
         (2, "binary", 9600288, "rushed", "physical"),
         (3, "binary", 10400312, "fumbling", "physical"),
+        (3, "count", 10800325, "quick", "physical"),
     ],
 )
 def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
@@ -205,8 +206,9 @@ def test_whole_games_with_hands_nobody_tuned_for_take_every_move_right(
     on, was forgotten when it was, and the card shown after it by the player after them was taken
     for theirs (seed 96). The next player's card, shown on their page while the board asked whether
     the last mover's Zillo was moved on, was refused as not playing the move asked about, and the
-    card shown later by the player after them taken for theirs (seed 104). Before: wrong commits, a
-    stalled game."""
+    card shown later by the player after them taken for theirs (seed 104). The mover's card, shown
+    while their Catcher stood lifted to look, replaced by the next player's card shown as the move
+    was made (seed 108). Before: wrong commits, a stalled game."""
 
     shown = cards in ("physical", "dealt, shown")  # the players show each card to the reader
     stats, final = play_physical_game(
