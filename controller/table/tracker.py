@@ -74,9 +74,8 @@ class Tracker:
         self._setup = True  # guide until the board first matches the game (set-up, or a resumed game)
         self._restore = False
         self._remote = False  # guide to a position another board's move made (follow)
-        # The seats whose moves are made on this board; None: all. While another board's seat is to
-        # move (docs/remote.md, rule 6) nothing here is a move of it: whatever changes is guided back
-        # until its move arrives (`follow`), and no button or declaration commits one.
+        # The seats whose moves are made on this board; None: all. While another board's seat is to move
+        # (docs/remote.md, rule 6) changes are guided back until its move arrives (`follow`).
         self.seats_here: frozenset[int] | None = None
         (first := self.candidates_of(state)).prepare()  # before the first scan: a card may be shown at once
         self.observed = Observed(board, self.config, first.expected)  # readings to evidence
@@ -475,10 +474,12 @@ class Tracker:
             actions = list(choice.with_card(state, ordered(sensed, candidates, scene))) or list(
                 sensed_in_turn(self.observed.debouncer.stable, candidates, scene, self.candidates_of)
             )
-        if not actions and choice.card is not None:  # no move of the card shown fits: asked (`must_ask`)
-            actions = list(
-                ordered(fresh(self.observed.matching(candidates, mismatch), candidates, scene), candidates, scene)
-            )
+        if not actions and choice.card is not None:  # no move of the card shown fits: asked once settled
+            due = max(self.observed.since, self.observed.touched) + self.config.settle_ms
+            self._set_deadline(due)
+            if now >= due:  # (a partial board on the way fits moves of other cards: no reading)
+                found = fresh(self.observed.matching(candidates, mismatch), candidates, scene)
+                actions = list(ordered(found, candidates, scene))
         corrections = self._seams.last_move_read_again(mismatch, scene)
         if corrections and actions:
             actions.extend(corrections)  # a correction, or the next player's move: ask

@@ -272,3 +272,19 @@ def test_of_two_cards_shown_while_a_piece_is_lifted_the_first_that_plays_the_mov
     table.place("c12", catchers)
     table.run(1500)
     assert table.commits() == ["W-4:f9-e9"] and table.tracker._choice.card == "W-2"
+
+
+def test_a_partial_board_on_the_way_is_never_asked_about_as_another_cards_move() -> None:
+    """A card shown, its move under way: a board on the way may fit a move of another card (one
+    Catcher of a part lifted reads, under presence sensors, as a Catcher moved onto its own stack).
+    The card rules that out, and only a settled board that no move of the card fits is asked about
+    (before: asked at the first lift, and the shift, once made, asked again among those readings
+    until its player declared it; four-player Zillo, physical cards, the bench's second game)."""
+    from controller.terminal.physical import play_physical_game
+    from tests.table.test_tracker_zillo import GAME, SQUARE14
+
+    stats, final = play_physical_game(
+        GAME, 4, 100004, "greedy", SQUARE14, "binary", "low", show_cards=True, hands="physical"
+    )
+    assert stats.wrong_commits == 0 and final.is_terminal()
+    assert stats.behaviours.get("declared_unseen", 0) == 0 and max(stats.ack_ms) < 1000
