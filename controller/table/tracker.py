@@ -421,8 +421,7 @@ class Tracker:
             self._seams.acknowledge(None)  # the move shown is undone: the board shows the position
             choice.asking = choice.asked_here = ()  # (so is every move asked about: none was made)
             self._setup = False
-            self._restore = False
-            self._remote = False
+            self._restore = self._remote = False
             return Idle(guidance.card_hints(self.candidates_of(state), choice.card) if choice.card else {})
         if self._remote:  # a move made on another board, to be made here, lit in the mover's colour
             mover = self._history[-1].current_player if self._history else None
@@ -476,8 +475,9 @@ class Tracker:
             )
         if not actions and choice.card is not None:  # no move of the card shown fits: asked once settled
             due = max(self.observed.since, self.observed.touched) + self.config.settle_ms
-            self._set_deadline(due)
-            if now >= due:  # (a partial board on the way fits moves of other cards: no reading)
+            if now < due:  # (a partial board on the way fits moves of other cards: no reading yet)
+                self._set_deadline(due)
+            else:
                 found = fresh(self.observed.matching(candidates, mismatch), candidates, scene)
                 actions = list(ordered(found, candidates, scene))
         corrections = self._seams.last_move_read_again(mismatch, scene)

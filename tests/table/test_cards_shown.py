@@ -288,3 +288,19 @@ def test_a_partial_board_on_the_way_is_never_asked_about_as_another_cards_move()
     )
     assert stats.wrong_commits == 0 and final.is_terminal()
     assert stats.behaviours.get("declared_unseen", 0) == 0 and max(stats.ack_ms) < 1000
+
+
+def test_a_piece_held_with_a_card_shown_leaves_the_scans_on_the_hot_path() -> None:
+    """A card shown and a piece held in the air, which no move of any card fits yet: once the board
+    has waited the settle time to ask, the quiet scans after it do no work (before: every scan
+    judged the board again, the deadline to ask having passed)."""
+    table = Table(opening("dealt"), "binary")
+    table.physical.backends.inputs.push("card", "C-E")
+    table.run(20)
+    table.lift("c12")
+    table.run(500)
+    judged = 0
+    for _ in range(300):
+        table.run(10)
+        judged += table.tracker.last_evaluated
+    assert judged <= 2
