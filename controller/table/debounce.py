@@ -124,6 +124,12 @@ class Debouncer:
             self.stable[channel] = value
         return scan
 
+    def began_by(self, channel: int) -> int:
+        """The earliest moment `channel`'s stable reading may have begun: its first raw change, or
+        the start of the outage after which it was first seen changed."""
+        since = self.stable_since[channel]
+        return min(since, self.blind_since) if channel in self.unsure else since
+
     def silent_at(self, now: int) -> bool:
         """Whether the scanner has been silent longer than the debounce at `now`: the board cannot
         tell what changes meanwhile (a piece may be moving unseen)."""

@@ -264,13 +264,8 @@ class Seams:
         board now: shown before every change the board shows (one that may have been on the board
         when the card came, a scanner outage hiding when, is no part of the card's move, Z-6: the card
         comes first, and the changes may be the last mover's hand going on)."""
-        choice = self.e._choice
-        if choice.card is None:
-            return False
-        debouncer = self.e.observed.debouncer
-        since, unsure = debouncer.stable_since, debouncer.unsure
-        earliest = [min(since[ch], debouncer.blind_since) if ch in unsure else since[ch] for ch, _ in mismatch]
-        return all(at >= choice.card_at for at in earliest)
+        choice, debouncer = self.e._choice, self.e.observed.debouncer
+        return choice.card is not None and all(debouncer.began_by(ch) >= choice.card_at for ch, _ in mismatch)
 
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead
@@ -279,8 +274,10 @@ class Seams:
         if window is None or not mismatch:
             return []
         # A lone lift younger than a slide may still be half of a knocked piece's slide: not yet
-        # the next player's start.
-        young = self.young(mismatch)
+        # the next player's start. (A young field that gained a piece is judged at once: it only
+        # tells when the rest of the evidence was made, and a lift before it is the next player's.)
+        expected = self.e.observed.expected
+        young = {pair for pair in self.young(mismatch) if not came(expected[pair[0]], pair[1])}
         # Nor is a piece that slid one field (the last mover's hand may have bumped it), however long
         # it lies there: the field it left is judged by the change it made then.
         since = self.e.observed.debouncer.stable_since
@@ -294,7 +291,6 @@ class Seams:
         # A card shown for a move of this position (Z-6: the reader takes only the player on turn's)
         # is the next player starting as surely as a lift elsewhere.
         shown = self.card_started(mismatch)
-        expected = self.e.observed.expected
         judged = frozenset(pair for pair in mismatch - young if pair[0] not in slid)
         started = shown or window.next_player_started(judged, expected, since)
         before = self.e.candidates_of(window.before)

@@ -260,6 +260,29 @@ def test_3_a_capture_with_a_pause_after_the_victim_went_home_is_no_takeback(mode
     assert table.took_back() == 0 and table.state.current_player == 0  # Yellow's move, Red to play
 
 
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("reach_ms", [60, 150, 300])
+def test_3_a_capture_right_after_the_victim_went_home_is_shown_at_once(model: str, reach_ms: int) -> None:
+    """The victim carried home is the position before Red's move; Yellow then lifts the 1-block on
+    f12 and lands on g12. Red could have moved that 1-block too (its move taken back, f12-g12
+    instead), but Yellow's lift came before the landing: the next player started, so the capture
+    is the one reading, shown as soon as its landing has settled and never asked."""
+    table = capture_table(model)
+    start = table.now
+    table.carry("g12", "g8")
+    table.run(reach_ms)
+    pieces = table.lift("f12")
+    table.run(150)
+    placed = table.now
+    table.place("g12", pieces)
+    table.run(DEFAULT.debounce_ms + 20)
+    assert table.output.display.mode == "acknowledged"
+    table.run(1000)
+    assert "confirm" not in table.modes(placed)
+    assert [text for _, text in table.commits(start)] == ["f12-g12"]
+    assert table.took_back() == 0 and table.state.current_player == 0
+
+
 # --- 4. a fast reply -------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("reply_ms", [40, 100, 200])
