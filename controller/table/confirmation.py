@@ -13,22 +13,25 @@ the move on turn from its pieces, and that does not play it, waits for the next 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from controller.games import Action, State
+from controller.table.corrections import ThenMove
 
 
 @dataclass(frozen=True)
 class CardAhead:
     """A card shown for the move after the one the board has read from the pieces (acknowledged or
     asked about) but not taken yet: the next player's, shown to the inputs again once the position it
-    was shown in (`shown_in`) has moved on by a commit. `seat`: the seat whose page showed it (None
-    for the reader or a shared screen)."""
+    was shown in (`shown_in`) has moved on by a commit, and dated as shown (`shown_at`: the next
+    player has started then). `seat`: the seat whose page showed it (None for the reader or a
+    shared screen)."""
 
     card: str
     seat: int | None
     shown_in: State
+    shown_at: int
 
 
 class Confirmation:
@@ -45,33 +48,53 @@ class Confirmation:
         self.card: str | None = None  # the card shown before its move, if any
         self.card_at = 0  # when it was shown
         # Cards shown (by the reader or a shared screen) while the move was under way and not read yet,
-        # in the order shown: the first that plays the move the board then takes is the mover's (where
-        # the card chosen before does not: a card shown by mistake), the last of the others the next
-        # player's.
-        self.card_late: tuple[str, ...] = ()
+        # in the order shown, with when: the first that plays the move the board then takes is the
+        # mover's (where the card chosen before does not: a card shown by mistake), the last of the
+        # others the next player's.
+        self.card_late: dict[str, int] = {}
         self.card_ahead: CardAhead | None = None  # a card shown for the next move (kept across its commit)
         self._offset = 0  # menu presses since the request began
         self._stepped_at: int | None = None  # when menu was last pressed
 
-    def reset(self, keep_card_ahead: bool = False) -> None:
-        """A new position: no request, no offer, no card (but the one kept for the next move, if it
-        is the position that move is made in)."""
+    def reset(self, moved_from: State | None = None) -> None:
+        """A new position: no request, no offer, no card; but the one kept for the next move where
+        the move that waited for it was taken (from the position it was shown in, `moved_from`): a
+        card kept is for one move, and never outlives the next player's move, whatever it played."""
         self.asking = ()
         self.asked_here = ()
         self.offer = ()
-        self.card, self.card_late = None, ()
-        self.card_ahead = self.card_ahead if keep_card_ahead else None
+        self.card, self.card_late = None, {}
+        ahead = self.card_ahead
+        self.card_ahead = ahead if ahead is not None and ahead.shown_in is moved_from else None
         self._offset = 0
 
     def card_played(self, state: State, action: Action) -> str | None:
         """The card shown for `action`, the move of `state` being taken, if one was: the one chosen,
         or one shown late that plays it; the last other one shown late is the next player's (kept)."""
-        late, self.card_late = self.card_late, ()
+        late, self.card_late = self.card_late, {}
         played = state.action_card(action)
         others = [card for card in late if card != played]
         if others:
-            self.card_ahead = self.card_ahead or CardAhead(others[-1], None, state)
+            self.card_ahead = self.card_ahead or CardAhead(others[-1], None, state, late[others[-1]])
         return played if played is not None and (played == self.card or played in late) else None
+
+    def kept_card_plays(
+        self, state: State, readings: Iterable[ThenMove], played: Callable[[ThenMove], tuple[str | None, int]]
+    ) -> list[ThenMove]:
+        """Of `readings` (the move on turn, then the next player's), those whose next move plays the
+        card kept for it (shown in `state`) and began after it was shown: the next player had started
+        (`played`: the card a reading's next move plays, and when its first change began)."""
+        return [then for then in readings if self.kept_card_first(state, *played(then))]
+
+    def kept_card_first(self, state: State, card: str | None, began: int) -> bool:
+        """Whether `card` is the card kept for the next move (shown in `state`), shown before `began`."""
+        ahead = self.card_ahead
+        return ahead is not None and ahead.shown_in is state and ahead.card == card and ahead.shown_at <= began
+
+    def card_first(self, began: Callable[[int], int], channels: Iterable[int]) -> bool:
+        """Whether a card was shown for the move on turn before every change on `channels` (`began`:
+        the earliest moment a channel's change may have begun)."""
+        return self.card is not None and all(began(channel) >= self.card_at for channel in channels)
 
     def ask(self, candidates: Iterable[Action | str]) -> None:
         """Ask about `candidates`; a request for the same candidates goes on where it was."""

@@ -264,8 +264,7 @@ class Seams:
         board now: shown before every change the board shows (one that may have been on the board
         when the card came, a scanner outage hiding when, is no part of the card's move, Z-6: the card
         comes first, and the changes may be the last mover's hand going on)."""
-        choice, debouncer = self.e._choice, self.e.observed.debouncer
-        return choice.card is not None and all(debouncer.began_by(ch) >= choice.card_at for ch, _ in mismatch)
+        return self.e._choice.card_first(self.e.observed.debouncer.began_by, (ch for ch, _ in mismatch))
 
     def corrections(self, mismatch: Mismatch) -> list[Action]:
         """Other actions of the player who made the last commit that the board now shows instead
@@ -420,14 +419,14 @@ class Seams:
         # A card shown for the move of this position is the next player's (Z-6): they have started.
         card_shown = self.card_started(frozenset(self.e.observed.mismatch.items()))
         if isinstance(choice, ThenMove):
-            first = choice.first
+            first, table = choice.first, self.table_of(choice, candidates)
             if not isinstance(first, Correction):
                 landed_at = self.acknowledged_at if first == self.acknowledged else None
-                return self._moves_on(candidates, first, self.table_of(choice, candidates), choice.second, landed_at)
+                return self._moves_on(candidates, first, table, choice.second, landed_at)
             if window is None:  # (the board's earlier reading of the last move, then the card's move: asked)
                 return False
             before = self.e.candidates_of(window.before)
-            return self._moves_on(before, first.action, self.table_of(choice, candidates), choice.second, None)
+            return self._moves_on(before, first.action, table, choice.second, None)
         if window is None or card_shown or isinstance(choice, str | Correction):
             return False
         return self._moves_on(self.e.candidates_of(window.before), window.action, candidates, choice, window.made_at)
@@ -445,7 +444,10 @@ class Seams:
         if not lifted or not landed.issuperset(lifted):
             return False
         since = self.e.observed.debouncer.dating.since
-        return landed_at is None or min(since[channel] for channel in lifted) - landed_at <= LET_GO_MS
+        began = min(since[channel] for channel in lifted)
+        if self.e._choice.kept_card_first(first_table.state, table.state.action_card(second), began):
+            return False  # the next player's card, kept, came before the lift: they had started (Z-6)
+        return landed_at is None or began - landed_at <= LET_GO_MS
 
     def unseen_correction(self, choice: Choice) -> bool:
         """Whether `choice` is a correction that must be asked, never assumed: to a move no sensor

@@ -90,6 +90,13 @@ def card_hints(candidates: CandidateTable, card: str) -> dict[Cell, HintKind]:
     return hints
 
 
+def made_hints(footprint: Footprint) -> dict[Cell, HintKind]:
+    """A move shown as made: green where its pieces go, red where it captures."""
+    hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}
+    hints.update({cell: "capture" for cell in footprint.captures})
+    return hints
+
+
 def nearest(current: Mapping[int, int], options: Iterable[Mismatch], expected: tuple[int, ...]) -> Mismatch:
     """The option (a position, as its mismatch) that differs from the board on the fewest fields;
     ties go to the earliest option."""

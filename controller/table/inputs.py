@@ -67,6 +67,7 @@ class Inputs:
         # A declared move some of whose fields read otherwise, doubted once: (its text, those fields'
         # channels, the board's evidence then). The same declaration on the same board takes it.
         self._doubted: tuple[str, frozenset[int], frozenset[tuple[int, int]]] | None = None
+        self._reshown: CardAhead | None = None  # the card kept for the next move, shown again this scan
 
     def handle(self, event: InputEvent, board: Board) -> Outcome:
         if event.kind == "button":
@@ -120,7 +121,7 @@ class Inputs:
         move; while the move is under way and not read yet, the mover's if it plays the move then
         read, and a card shown before does not (`Confirmation.card_late`). A card on the page of a
         seat not on turn is never checked against the hand on turn: the answer tells nothing of it."""
-        state = board.state
+        state, at = board.state, self._shown_at(card, board)
         if state.is_terminal():
             return None
         mover, choice, under_way = state.current_player, self.choice, bool(board.mismatch) or board.unseen
@@ -133,21 +134,26 @@ class Inputs:
         read = self._read_moves(board)
         plays_read = any(state.action_card(move) == card for move in read)
         if under_way and seat is not None and seat != mover:
-            return self._keep_for_next_move(card, seat, state)  # another seat's page
+            return self._keep_for_next_move(CardAhead(card, seat, state, at))  # another seat's page
         if read and seat is None and (not plays_read or choice.card not in (None, card)):
-            return self._keep_for_next_move(card, seat, state)  # not the move read, or a second card for it
+            return self._keep_for_next_move(CardAhead(card, seat, state, at))  # not the move read, or a second card
         if card not in cards:
-            if under_way and seat is None:
-                return self._keep_for_next_move(card, seat, state)  # no card of the mover's: the next player's
+            if under_way and seat is None:  # no card of the mover's: the next player's
+                return self._keep_for_next_move(CardAhead(card, seat, state, at))
             return Outcome(
                 message=f"{card}: no legal move with this card now (not in the hand, already played, or no room)"
             )
         if under_way and seat is None and not read:
-            if card not in choice.card_late:  # the mover's if the move read plays it first, else the next's
-                choice.card_late = (*choice.card_late, card)
+            choice.card_late.setdefault(card, at)  # the mover's if the move read plays it first, else the next's
             return Outcome()
-        choice.card, choice.card_late, choice.card_at = card, (), board.now
+        choice.card, choice.card_late, choice.card_at = card, {}, at
         return Outcome()
+
+    def _shown_at(self, card: str, board: Board) -> int:
+        """When `card` was shown: now, or when it was first shown, where it is the card kept for the
+        next move, shown again now that its move is on turn (the next player started then)."""
+        reshown, self._reshown = self._reshown, None
+        return reshown.shown_at if reshown is not None and reshown.card == card else board.now
 
     def with_card_ahead(
         self, events: tuple[InputEvent, ...], state: State, indexed: Callable[[State], bool]
@@ -158,12 +164,12 @@ class Inputs:
         ahead = self.choice.card_ahead
         if ahead is None or ahead.shown_in is state or not indexed(state):
             return events
-        self.choice.card_ahead = None
+        self.choice.card_ahead, self._reshown = None, ahead
         return (InputEvent("card", ahead.card, ahead.seat), *events)
 
-    def _keep_for_next_move(self, card: str, seat: int | None, state: State) -> Outcome:
-        self.choice.card_ahead = CardAhead(card, seat, state)
-        return Outcome(message=f"{card}: kept for the next move, once this one is taken")
+    def _keep_for_next_move(self, ahead: CardAhead) -> Outcome:
+        self.choice.card_ahead = ahead
+        return Outcome(message=f"{ahead.card}: kept for the next move, once this one is taken")
 
     def _read_moves(self, board: Board) -> list[Action]:
         """The moves on turn the board has read from the pieces and not taken yet: the one shown as

@@ -14,6 +14,7 @@ from controller.games import Action, Cell
 from controller.table.board import BoardMap
 from controller.table.candidates import CandidateTable
 from controller.table.debounce import Debouncer
+from controller.table.explanations import Scene
 from controller.table.health import SensorHealth, Timing
 from controller.table.knocks import KnockWatch, neighbours_on
 from controller.table.tracker_types import Mismatch, SensorFault, TrackerConfig, unmasked
@@ -134,6 +135,30 @@ class Observed:
         if not evidence:
             return []
         return list(candidates.matching(evidence, self.masked))
+
+    def scene(
+        self,
+        acknowledged: Action | None,
+        acknowledged_at: int | None,
+        asked: tuple[Action | str, ...],
+        corrected: frozenset[int],
+    ) -> Scene:
+        """The evidence now as the explanations read it (explanations.py), with what the board has
+        shown of it: the move acknowledged and when, the moves asked about, a correction's fields."""
+        moved, debouncer = self.health.moved, self.debouncer
+        return Scene(
+            self.mismatch,
+            self.expected,
+            debouncer.dating,
+            self.masked,
+            acknowledged,
+            moved[0] if moved is not None else None,
+            self.knocks.beside,
+            acknowledged_at,
+            asked,
+            debouncer.blind_until,
+            corrected,
+        )
 
     def moving(self) -> bool:
         """Whether a field of the move is still changing (a flicker elsewhere does not count)."""

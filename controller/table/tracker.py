@@ -223,19 +223,9 @@ class Tracker:
 
     def _scene(self) -> Scene:
         """The evidence now, as the explanations need it (explanations.py)."""
-        moved = self.observed.health.moved
-        return Scene(
-            self.observed.mismatch,
-            self.observed.expected,
-            self.observed.debouncer.dating,
-            self.observed.masked,
-            self._seams.acknowledged,
-            moved[0] if moved is not None else None,
-            self.observed.knocks.beside,
-            self._seams.acknowledged_at,
-            self._choice.asked_here,
-            self.observed.debouncer.blind_until,
-            self._seams.corrected_fields(),
+        seams = self._seams
+        return self.observed.scene(
+            seams.acknowledged, seams.acknowledged_at, self._choice.asked_here, seams.corrected_fields()
         )
 
     # --- commit and take-back ------------------------------------------------------------------
@@ -273,7 +263,7 @@ class Tracker:
         changed = frozenset(channel for channel, _ in candidates.mismatch(action))
         made_at = self._seams.made_at(action, now, changed)
         self.observed.committed(made_at, candidates.channels(action), changed, now)
-        self._enter(now, after, moved_on=True)
+        self._enter(now, after, moved_from=before)
         self._last_commit = (before, action)
         if via in ("sensors", "correction"):
             # The fields of the moving piece (not where a captured piece was sent home): a lift
@@ -304,19 +294,20 @@ class Tracker:
         else:
             self._replaced += 1
         # A card shown since the commit is the next player's (Z-6): kept for their move after this one.
-        card, ahead = self._choice.card, self._choice.card_ahead
+        choice = self._choice
+        card, at, ahead = choice.card, choice.card_at, choice.card_ahead
         self._take_back(now)
-        self._choice.card_ahead = CardAhead(card, None, window.before) if card is not None else ahead
+        choice.card_ahead = CardAhead(card, None, window.before, at) if card is not None else ahead
         self._commit(now, action, "correction", window.readings(shown=not unseen))
         committed.append(action)
         if via == "declare":
             self._seams.correction = None
 
-    def _enter(self, now: int, state: State, moved_on: bool = False) -> None:
-        """Go to `state`; `moved_on`: by a move taken, which a card shown for the next move waited for."""
+    def _enter(self, now: int, state: State, moved_from: State | None = None) -> None:
+        """Go to `state`; `moved_from`: by a move taken there (a card kept for the next move waits for it)."""
         self._state = state
         self.observed.expect(now, self.candidates_of(state).expected)
-        self._choice.reset(keep_card_ahead=moved_on)
+        self._choice.reset(moved_from)
         self._seams.enter()
         self._setup = False
         self.observed.knocks.unseen_hands = frozenset()
@@ -465,7 +456,8 @@ class Tracker:
         if not actions:
             actions = list(choice.with_card(state, apart(mismatch, candidates, scene)))
         if not actions:
-            actions = list(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
+            following = then_next(candidates, scene, self.candidates_of, self._seams.evidence_against)
+            actions = list(choice.kept_card_plays(state, following, self._next_card) or following)
         if not actions:
             actions = list(two_moves(mismatch, candidates, scene, self.candidates_of, self._seams.evidence_against))
         if not actions and self.observed.knocks.knocks:  # read as the sensors have it, asked (knocks.doubts)
@@ -491,8 +483,11 @@ class Tracker:
             and not isinstance(actions[0], ThenMove)
         ):
             # The move the board shows could also be the move acknowledged a moment ago followed at
-            # once by the next player's (the piece moved on): both are candidates, never one silently.
-            actions.extend(then_next(candidates, scene, self.candidates_of, self._seams.evidence_against))
+            # once by the next player's (the piece moved on): both are candidates, never one silently;
+            # unless the next player's card, kept, came before the piece moved on (Z-6: they started).
+            following = then_next(candidates, scene, self.candidates_of, self._seams.evidence_against)
+            kept = choice.kept_card_plays(state, following, self._next_card)
+            actions = list(kept) if kept else [*actions, *following]
         actions = list(dict.fromkeys(actions))  # one reading found two ways is one candidate
         if len(actions) == 1 and not self._seams.must_ask(actions[0], candidates):
             return self._single(now, actions[0], candidates)
@@ -502,6 +497,13 @@ class Tracker:
         choice.asking = ()
         reached = self._seams.reached_early(mismatch, candidates)  # the last reading before none
         return self._acknowledge(reached, candidates) if reached is not None else self._unmatched(now, candidates)
+
+    def _next_card(self, then: ThenMove) -> tuple[str | None, int]:
+        """The card `then`'s next move plays, and when the first change it makes began."""
+        after = self.candidates_of(self._seams.successor_of(then.first, self.candidates_of(self._state)))
+        began = self.observed.debouncer.began_by
+        changes = self._seams.evidence_against(after.expected)
+        return after.state.action_card(then.second), min((began(ch) for ch, _ in changes), default=self._now)
 
     def _ask(self, now: int, actions: list[Choice], candidates: CandidateTable) -> Ask:
         """Ask which of `actions` was made (the first previewed, the others in turn)."""
@@ -560,9 +562,7 @@ class Tracker:
             self._seams.acknowledge(choice.first)  # the move of this position; the next comes after it
         else:
             self._seams.acknowledge(shown)
-        footprint = table.footprint(shown)
-        hints: dict[Cell, HintKind] = {cell: "destination" for cell in footprint.targets}
-        hints.update({cell: "capture" for cell in footprint.captures})
+        hints = guidance.made_hints(table.footprint(shown))
         return Acknowledge(shown, table.successor(shown), hints, self._seams.played_in([choice], candidates))
 
     def _unmatched(self, now: int, candidates: CandidateTable) -> Guide:

@@ -304,3 +304,46 @@ def test_a_piece_held_with_a_card_shown_leaves_the_scans_on_the_hot_path() -> No
         table.run(10)
         judged += table.tracker.last_evaluated
     assert judged <= 2
+
+
+W1_KEPT = "W-1: kept for the next move, once this one is taken"
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("lift_ms", [40, 120])
+def test_the_move_shown_moved_on_after_the_next_players_card_is_the_move_then_theirs(model: str, lift_ms: int) -> None:
+    """Red shows W-2 and moves the Zillo f9-e9; Yellow shows W-1 while it settles (kept), then
+    lifts the Zillo before the board has taken Red's move and puts it on d9. Yellow had started
+    when the card came (Z-6): Red's W-2:f9-e9, then Yellow's W-1:e9-d9, taken without a question
+    (before: asked whether it was Red's W-2:f9-d9, the hand going on). The card, spent with
+    Yellow's move, is never shown to Red (before: refused as no legal move of Red's)."""
+    table = Table(position(hand=["W-2"], others=["W-1"]), model, SLOW_PREVIEW)
+    table.physical.backends.inputs.push("card", "W-2")
+    table.run(20)
+    table.move("f9", "e9")
+    table.run(60)
+    table.physical.backends.inputs.push("card", "W-1")
+    table.run(lift_ms)
+    start = table.now
+    table.move("e9", "d9")
+    out = table.run(1500)
+    assert table.commits() == ["W-2:f9-e9", "W-1:e9-d9"] and "confirm" not in table.modes(start)
+    assert messages(table) == [W1_KEPT] and out.display.mode == "idle" and not out.display.hints
+
+
+@pytest.mark.parametrize("kept", ["C-N", None])
+def test_the_move_shown_moved_on_is_asked_where_no_card_kept_plays_the_next_move(kept: str | None) -> None:
+    """The same, with Yellow's card kept a Catcher card, or none shown: the piece moved on is Red's
+    hand going on (W-2:f9-d9) or Yellow's W-1 after Red's move, and both stay asked."""
+    table = Table(position(hand=["W-2"], others=["W-1", "C-N"]), "binary", SLOW_PREVIEW)
+    table.physical.backends.inputs.push("card", "W-2")
+    table.run(20)
+    table.move("f9", "e9")
+    table.run(60)
+    if kept is not None:
+        table.physical.backends.inputs.push("card", kept)
+    table.run(40)
+    table.move("e9", "d9")
+    out = table.run(1500)
+    assert out.display.mode == "confirm" and table.commits() == []
+    assert sorted(out.display.text_of(action) for action in out.display.candidates) == ["W-1:e9-d9", "W-2:f9-d9"]
