@@ -100,6 +100,9 @@ SLOW: dict[str, Any] = dict(think_ms=(500, 4000), travel_ms=(400, 2000))
 KNOCKY: dict[str, Any] = dict(knock=0.3, knock_ms=(0, 400), knock_back_ms=(100, 5000))
 # Pieces let go on the way, grazed and set down on wrong fields often, and left there longer.
 FUMBLING: dict[str, Any] = dict(graze=0.3, let_go=0.4, let_go_ms=(300, 1500), slide=0.6, slide_dwell_ms=(50, 400))
+# A piece set down on the field beside the one meant, in three moves of ten, and left there until the
+# LEDs say it is no move, or another one (0.8-3 s), then carried on: a miscount.
+MISCOUNT: dict[str, Any] = dict(wrong_field=0.3, wrong_dwell_ms=(800, 3000))
 HAND_STYLES: dict[str, HandStyle] = {
     "calm": CALM,
     "human": HUMAN,
@@ -110,6 +113,7 @@ HAND_STYLES: dict[str, HandStyle] = {
     "fumbling": replace(CLUMSY, **FUMBLING),
     "hasty": replace(CLUMSY, **QUICK, **KNOCKY),  # blitz hands that knock
     "rushed": replace(CLUMSY, **QUICK, **FUMBLING),  # blitz hands that fumble
+    "miscounting": replace(CLUMSY, **QUICK, **MISCOUNT),  # blitz hands that miscount
 }
 # The hands each noisy mix brings (people come with the noise; the high mixes bring their mishaps
 # too). Without noise the hands keep HandStyle's plain habits.

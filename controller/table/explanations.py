@@ -90,6 +90,32 @@ def _replaced(action: Action, candidates: CandidateTable) -> list[int]:
     return found
 
 
+def taken_back(now: CandidateTable, before: CandidateTable, scene: Scene) -> bool:
+    """Whether the board, showing the position `before` the last move (`now` the position after
+    it), may show that move taken back. One piece carried back is judged as any piece carried (it
+    cannot land before it left: `ordered`). Every field whose pieces the take-back all takes away
+    and replaces by others (a Klotz capture's target: the capturing piece off, the captured square
+    back on) read empty a moment since the move was made, as a hand lifts before it puts down,
+    unless the scanner fell silent since (it may have emptied and filled unseen): a field untouched
+    since then shows another piece put where the last move left one (a square set down on the
+    capturing piece's old field), no take-back."""
+    cells = now.occupancy.keys() | before.occupancy.keys()
+    moved = [cell for cell in cells if now.occupancy.get(cell, ()) != before.occupancy.get(cell, ())]
+    evidence = scene.unmasked(frozenset(scene.mismatch.items()))
+    if len(moved) <= 2 and not in_order(evidence, scene.expected, scene.dating, scene.beside):
+        return False
+    made = scene.moved_at
+    if made is None or scene.blind_until >= made:
+        return True
+    channel_of, until = now.board.channel_of, scene.dating.until
+    for cell in moved:
+        pieces, back, channel = now.occupancy.get(cell, ()), before.occupancy.get(cell, ()), channel_of.get(cell)
+        replaced = pieces and back and not set(pieces) & set(back)
+        if replaced and channel is not None and channel not in scene.masked and until[channel] < made:
+            return False
+    return True
+
+
 def ordered(actions: list[Action], candidates: CandidateTable, scene: Scene) -> list[Action]:
     """The actions whose pieces could have moved in the order the sensors saw: one piece (or one
     stack, carried as one) cannot land before it left, nor fly (evidence.py)."""

@@ -35,8 +35,8 @@ from controller.table.decisions import (
     TakeBack,
     display,
 )
-from controller.table.evidence import arrives, in_order
-from controller.table.explanations import Scene, apart, fresh, ordered, sensed_in_turn, then_next, two_moves
+from controller.table.evidence import arrives
+from controller.table.explanations import Scene, apart, fresh, ordered, sensed_in_turn, taken_back, then_next, two_moves
 from controller.table.following import Seams
 from controller.table.inputs import Board, Inputs, Outcome
 from controller.table.knocks import hands_unseen
@@ -437,8 +437,8 @@ class Tracker:
                 ordered(fresh(self.observed.matching(candidates, mismatch), candidates, scene), candidates, scene),
             )
         )
-        # The position before the last move: a take-back, its piece carried back as any piece is.
-        if mismatch == self._takeback_mismatch() and in_order(mismatch, scene.expected, scene.dating, scene.beside):
+        takeback = self._takeback_mismatch()  # the position before the last move: carried back as any move is
+        if mismatch == takeback and taken_back(candidates, self.candidates_of(self._history[-1]), scene):
             actions.append(TAKEBACK)
         if not actions:
             self._seams.waiting = False
@@ -501,9 +501,8 @@ class Tracker:
     def _next_card(self, then: ThenMove) -> tuple[str | None, int]:
         """The card `then`'s next move plays, and when the first change it makes began."""
         after = self.candidates_of(self._seams.successor_of(then.first, self.candidates_of(self._state)))
-        began = self.observed.debouncer.began_by
-        changes = self._seams.evidence_against(after.expected)
-        return after.state.action_card(then.second), min((began(ch) for ch, _ in changes), default=self._now)
+        began = [self.observed.debouncer.began_by(ch) for ch, _ in self._seams.evidence_against(after.expected)]
+        return after.state.action_card(then.second), min(began, default=self._now)
 
     def _ask(self, now: int, actions: list[Choice], candidates: CandidateTable) -> Ask:
         """Ask which of `actions` was made (the first previewed, the others in turn)."""

@@ -119,6 +119,7 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
         ("klotz", 3, 6800204, "hasty"),
         ("klotz", 4, 6800205, "hasty"),
         ("klotz", 4, 6900207, "knocky"),
+        ("klotz", 2, 11800354, "miscounting"),
     ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
@@ -141,7 +142,10 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     knock, so the next move's landing was taken back automatically; and a piece knocked back onto
     the field the last move left read as that move corrected into the next player's. Seed 69: a
     piece knocked onto the field beside as the mover carried theirs read as the mover's landing,
-    the mover's piece as the next player's reply, and both were taken."""
+    the mover's piece as the next player's reply, and both were taken. Klotz at seed 118, hands
+    that miscount: Red's square, captured home, set down by mistake on the field the capturing
+    1-block came from, read as the capture taken back, and the game went on from the wrong
+    position (197 wrong commits)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)

@@ -283,6 +283,61 @@ def test_3_a_capture_right_after_the_victim_went_home_is_shown_at_once(model: st
     assert table.took_back() == 0 and table.state.current_player == 0
 
 
+def captured(model: str) -> Table:
+    """Red played g8-g12; Yellow captured it from f12, the square sent home to g8: Red to play."""
+    table = capture_table(model)
+    table.carry("g12", "g8")
+    table.run(300)
+    table.carry("f12", "g12")
+    table.run(1000)
+    assert [text for _, text in table.commits()] == ["g8-g12", "f12-g12"] and table.state.current_player == 0
+    return table
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("held", [500, 2500, 4000])
+def test_3_the_square_set_down_where_the_capturing_piece_stood_is_no_takeback(model: str, held: int) -> None:
+    """Red lifts its square off g8 and sets it down on f12 by mistake (a miscount), and leaves it
+    there. Presence sensors then read the position before Yellow's capture, but g12, whose 1-block
+    a take-back would have replaced by the square, was never touched since the capture: no
+    take-back (before: Yellow's capture taken back after 2 s, and the game went on from the wrong
+    position). Red then carries the square on to g4: Red's move."""
+    table = captured(model)
+    start = table.now
+    table.carry("g8", "f12")
+    out = table.run(held)
+    assert table.took_back(start) == 0 and "takeback" not in table.modes(start)
+    assert out.display.mode in ("moving", "guidance")
+    table.carry("f12", "g4")
+    table.run(1000)
+    assert [text for _, text in table.commits(start)] == ["g8-g4"] and table.took_back(start) == 0
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("victim_first", [False, True])
+def test_3_a_capture_carried_back_is_taken_back(model: str, victim_first: bool) -> None:
+    """The other side: Yellow carries its 1-block back to f12 and Red's square back onto g12, in
+    either order (g12 empties a moment): the capture is taken back. (The 1-block back first and
+    left alone for the settle time is Red's own move g12-f12 on presence sensors: the readings are
+    the same.)"""
+    table = captured(model)
+    start = table.now
+    if victim_first:
+        pieces = table.lift("g12")
+        table.run(150)
+        table.place("f12", pieces)
+        table.run(100)
+        table.carry("g8", "g12")
+    else:
+        square = table.lift("g8")
+        table.run(150)
+        table.carry("g12", "f12")
+        table.run(150)
+        table.place("g12", square)
+    out = table.run(3000)
+    assert table.took_back(start) == 1 and table.state.current_player == 1 and out.display.mode == "idle"
+
+
 # --- 4. a fast reply -------------------------------------------------------------------------------
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("reply_ms", [40, 100, 200])
