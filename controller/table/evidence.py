@@ -127,16 +127,21 @@ def began_after(first: Collection[int], second: Collection[int], dating: Dating)
     return max(dating.until[channel] for channel in own) >= min(dating.since[channel] for channel in first)
 
 
-def older_apart(mismatch: Mapping[int, int], since: Sequence[int]) -> frozenset[int]:
+def older_apart(
+    mismatch: Mapping[int, int], since: Sequence[int], began: Callable[[int], int] | None = None
+) -> frozenset[int]:
     """The channels whose change is older, by APART_MS or more, than every other change of the board
-    (none, when every change is recent or every change is old)."""
+    may be (`began`: the earliest moment a change may have begun, before `since` where a scanner
+    outage hid when); none, when every change is recent or every change is old."""
     if len(mismatch) < 2:
         return frozenset()
     ordered = sorted(mismatch, key=lambda channel: since[channel])
+    earliest = [since[channel] if began is None else began(channel) for channel in ordered]
+    for split in range(len(ordered) - 2, -1, -1):  # the earliest any change from `split` on may be
+        earliest[split] = min(earliest[split], earliest[split + 1])
     for split in range(1, len(ordered)):
-        old, recent = ordered[:split], ordered[split:]
-        if since[recent[0]] - since[old[-1]] >= APART_MS:
-            return frozenset(old)
+        if earliest[split] - since[ordered[split - 1]] >= APART_MS:
+            return frozenset(ordered[:split])
     return frozenset()
 
 

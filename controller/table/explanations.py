@@ -47,6 +47,8 @@ class Scene:
     asked: tuple[Action | str, ...] = ()  # the moves asked about in this position, not answered yet
     blind_until: int = -(10**9)  # the end of the last scanner outage (debounce.Debouncer.blind_until)
     corrected: frozenset[int] = frozenset()  # the fields of a correction shown a moment ago, if any
+    # The earliest moment each channel's change may have begun (debounce.Debouncer.began_by).
+    began: Callable[[int], int] | None = None
 
     def unmasked(self, evidence: Mismatch) -> Mismatch:
         return unmasked(evidence, self.masked)
@@ -131,7 +133,7 @@ def _old(scene: Scene, candidates: CandidateTable) -> frozenset[int]:
     """The old changes to set aside: those well older than every other change, but never the move
     shown a moment ago, nor a correction of the last move shown (it stands first; the recent changes
     may be the next player's after it, and its piece lifted again may be on its way back to it)."""
-    old = older_apart(scene.mismatch, scene.dating.since) - scene.corrected
+    old = older_apart(scene.mismatch, scene.dating.since, scene.began) - scene.corrected
     acked = scene.acknowledged
     if acked is not None and candidates.is_legal(acked):
         own = {channel for channel, _ in candidates.mismatch(acked)}

@@ -334,7 +334,8 @@ class Seams:
                 # An old change on other fields (a failed sensor), or a piece that came where no lift
                 # pairs with it (a sensor sticking as the piece moved on lands), is not part of the
                 # correction either (explanations.set_apart).
-                old = older_apart(dict(evidence), self.e.observed.debouncer.stable_since) - window.channels
+                debouncer = self.e.observed.debouncer
+                old = older_apart(dict(evidence), debouncer.stable_since, debouncer.began_by) - window.channels
                 apart = set_apart(evidence, old, before, self.e.observed.masked, window.channels)
                 found = window.alternatives(apart)
         # A move that leaves every sensor as the committed one does is nothing the board shows instead

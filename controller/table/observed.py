@@ -158,6 +158,7 @@ class Observed:
             asked,
             debouncer.blind_until,
             corrected,
+            debouncer.began_by,
         )
 
     def moving(self) -> bool:

@@ -169,6 +169,7 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
         ("zillo", 4, 10100305, "rushed", "binary", {}),
         ("zillo", 3, 10300310, "fumbling", "binary", {"show_cards": True}),
         ("zillo", 3, 10700323, "clumsy", "count", {"show_cards": True, "hands": "physical"}),
+        ("klotz", 3, 12000361, "knocky", "signed", {}),
     ],
 )
 def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
@@ -199,7 +200,11 @@ def test_whole_games_with_scanner_outages_take_every_move_right_and_end(
     an outage, and the next player's card shown before the scanner spoke again: the card read as
     the start of the move the Zillo made (Zillo 3 players, cards shown: 2 wrong commits). The next
     player's card, shown as the scanner spoke again over a one-field move still weighed as a
-    knock, replaced the mover's card (Zillo 3 players, physical cards)."""
+    knock, replaced the mover's card (Zillo 3 players, physical cards). A piece let go on the way
+    and moved on as an outage began, a knock beside its landing in the silence: the field let go
+    on, emptied 300 ms before the outage, set apart as an old change beside the knocked piece
+    lifted to go home, read as the next player's move (Klotz 3 players: 2 wrong commits, a stalled
+    game). A change first seen after an outage may be as old as the outage."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(

@@ -629,3 +629,23 @@ def test_2_fields_first_seen_changed_together_after_a_scanner_outage_are_not_a_f
     timing = Timing(3100, 3000, since, {1, 2, 3, 4} if outage else ())
     faults = health.judge(mismatch, timing, [0, 1, 0, 1, 0, 0], {}, None, lambda _: None, lambda _: False)
     assert [fault.channel for fault in faults] == ([] if outage else [1, 2, 3, 4])
+
+
+@pytest.mark.parametrize("blind_since", [None, 1_300])
+def test_a_change_first_seen_after_an_outage_is_never_set_apart_from_an_older_one_it_may_follow(
+    blind_since: int | None,
+) -> None:
+    """A field emptied at 1,000 ms and two changes first seen at 1,700 ms, after the scanner was
+    silent from 1,300: they may have happened 300 ms after the first, too close to set it apart as
+    an old change (an outage leaves any moment of its silence open); without the outage they are
+    700 ms later, and the first is set apart."""
+    from controller.table.evidence import older_apart
+
+    since = [1_000, 1_700, 1_700]
+    unsure = {1, 2} if blind_since is not None else set()
+
+    def began(channel: int) -> int:
+        return min(since[channel], blind_since) if channel in unsure and blind_since is not None else since[channel]
+
+    old = older_apart({0: 0, 1: 1, 2: 0}, since, began)
+    assert old == (frozenset() if blind_since is not None else frozenset({0}))
