@@ -305,7 +305,10 @@ class Performance:
         )
         if done and not self._acked and answered:
             recorder = self._recorder
-            if recorder is not None and recorder.count > self._frames_before and recorder.frames[-1][0] == now:
+            since = recorder.frames[-1][0] if recorder is not None and recorder.count > self._frames_before else None
+            # The LEDs show the answer from this scan on, or already did when the hand let go (a move
+            # whose landing no sensor sees is asked about as soon as its piece is lifted).
+            if recorder is not None and since is not None and (since == now or since <= self.finished_at):
                 stats.ack_ms.append(now - self.finished_at)
                 self.ack_frame = recorder.frames[-1][1]
                 self._acked = True

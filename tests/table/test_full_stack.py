@@ -159,6 +159,20 @@ def test_physical_selfplay_summary_has_the_documented_keys() -> None:
     assert 0 < summary["commit_ms_p99"] <= TrackerConfig().settle_ms + 4 * SCAN_MS
 
 
+def test_a_move_asked_about_as_its_piece_is_lifted_counts_as_answered_when_the_hand_lets_go() -> None:
+    """Zillo on presence sensors: a Catcher moved onto the player's own stack lands where no sensor
+    sees it, so the board asks about the move as soon as the piece is lifted. The question is on the
+    LEDs when the hand lets go: that is the acknowledgement (before: measured only once the player
+    had answered it, 400-600 ms later, which is the person's time, not the board's)."""
+    from controller.games import load_game
+
+    zillo = load_game("zillo")
+    profile = load_profile("square14")
+    stats, final = play_physical_game(zillo, 4, 100_003, "greedy", profile, "binary", "low", hands="dealt")
+    assert final.is_terminal() and stats.wrong_commits == 0
+    assert max(stats.ack_ms) <= TrackerConfig().debounce_ms + 4 * SCAN_MS
+
+
 def test_physical_selfplay_is_deterministic_apart_from_timings() -> None:
     first = run_physical_selfplay(KLOTZ, 2, 1, 3, "greedy", "count", "low", max_plies=6)
     second = run_physical_selfplay(KLOTZ, 2, 1, 3, "greedy", "count", "low", max_plies=6)
