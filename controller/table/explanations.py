@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from controller.games import Action, State
+from controller.games import Action, Piece, State
 from controller.table.candidates import CandidateTable
 from controller.table.corrections import ThenMove
 from controller.table.evidence import (
@@ -86,10 +86,15 @@ def _replaced(action: Action, candidates: CandidateTable) -> list[int]:
     channel_of, occupancy = candidates.board.channel_of, candidates.occupancy
     found = []
     for cell in candidates.footprint(action).captures:
-        before, after = occupancy.get(cell, ()), candidates.pieces_after(action, cell)
-        if before and after and not set(before) & set(after) and cell in channel_of:
+        if _replaces(occupancy.get(cell, ()), candidates.pieces_after(action, cell)) and cell in channel_of:
             found.append(channel_of[cell])
     return found
+
+
+def _replaces(before: Sequence[Piece], after: Sequence[Piece]) -> bool:
+    """Whether a field that held `before` and holds `after` had every piece taken off and others
+    put on: a hand lifts before it puts down, so it read empty a moment."""
+    return bool(before) and bool(after) and not set(before) & set(after)
 
 
 def taken_back(now: CandidateTable, before: CandidateTable, scene: Scene) -> bool:
@@ -111,8 +116,8 @@ def taken_back(now: CandidateTable, before: CandidateTable, scene: Scene) -> boo
         return True
     channel_of, until = now.board.channel_of, scene.dating.until
     for cell in moved:
-        pieces, back, channel = now.occupancy.get(cell, ()), before.occupancy.get(cell, ()), channel_of.get(cell)
-        replaced = pieces and back and not set(pieces) & set(back)
+        channel = channel_of.get(cell)
+        replaced = _replaces(now.occupancy.get(cell, ()), before.occupancy.get(cell, ()))
         if replaced and channel is not None and channel not in scene.masked and until[channel] < made:
             return False
     return True
