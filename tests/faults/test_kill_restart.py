@@ -133,6 +133,12 @@ def run_and_kill(config: Path, lines_before_kill: int) -> list[tuple[int, str, s
             break
     process.send_signal(signal.SIGKILL)
     process.wait()
+    # What the service logged before it died but the test had not read yet (the pipe holds it: the
+    # service runs on while the test reads, so it may be several moves past the line it killed at).
+    for line in process.stdout.read().splitlines():
+        match = CONFIRMED.search(line)
+        if match:
+            confirmed.append((int(match.group(1)), match.group(2), match.group(3)))
     process.stdout.close()
     return confirmed
 
