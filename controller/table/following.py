@@ -104,23 +104,24 @@ class Seams:
         on other fields, no bigger move of this player could be under way, and the move's own fields
         have been still for the settle time (`still`). The same for an acknowledged correction."""
         acked = self.provisional
-        if isinstance(acked, Correction):
-            if self.correction is None:
-                return None
-            before = self.table_of(acked, candidates)
-            if not before.is_legal(acked.action) or not self.still(before.channels(acked.action)):
-                return None
-            return acked if self.followed([acked.action], self.evidence_against(before.expected), before) else None
-        if acked is None or isinstance(acked, str | ThenMove) or not candidates.is_legal(acked):
+        if (
+            acked is None
+            or isinstance(acked, str | ThenMove)
+            or (isinstance(acked, Correction) and not self.correction)
+        ):
+            return None
+        table, action = self.table_of(acked, candidates), self.shown_action(acked)
+        if not table.is_legal(action):
             return None
         settles = self.settles_at(acked, candidates)
         if settles > self.e._now:  # a slide the hand on its way may yet prove a knock: wait
             self.waiting = True
             self.e._set_deadline(settles)
             return None
-        if not self.still(candidates.channels(acked)):
+        if not self.still(table.channels(action)):
             return None
-        return acked if self.followed([acked], mismatch, candidates) else None
+        evidence = self.evidence_against(table.expected) if isinstance(acked, Correction) else mismatch
+        return acked if self.followed([action], evidence, table) else None
 
     def still(self, channels: frozenset[int]) -> bool:
         """Whether the fields of a move have been still for the settle time (no raw change, however

@@ -120,6 +120,7 @@ def test_a_chip_that_dies_under_a_stack_as_a_catcher_is_lifted_from_it_is_report
         ("klotz", 4, 6800205, "hasty"),
         ("klotz", 4, 6900207, "knocky"),
         ("klotz", 2, 11800354, "miscounting"),
+        ("klotz", 3, 12300371, "hasty"),
     ],
 )
 def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
@@ -145,7 +146,11 @@ def test_whole_games_of_hands_past_the_named_ones_take_every_move_right_and_end(
     the mover's piece as the next player's reply, and both were taken. Klotz at seed 118, hands
     that miscount: Red's square, captured home, set down by mistake on the field the capturing
     1-block came from, read as the capture taken back, and the game went on from the wrong
-    position (197 wrong commits)."""
+    position (197 wrong commits). Klotz at seed 123: a capture's victim lifted to go home, and the
+    capturing hand knocking a 1-block beside the target on its way; the slide, with the victim at
+    home, read as a correction of the last move (its piece taken back, the slide made instead) and
+    taken the moment the capturing piece was lifted, 330 ms after the slide, though a slide is
+    taken as a move only once no hand can have knocked it (700 ms)."""
     rules = load_game(game)
     profile = load_profile(physical.default_profile(rules))
     stats, final = play_physical_game(rules, players, seed, "greedy", profile, "binary", "high", hand_style=hands)
