@@ -84,6 +84,9 @@ class Confirmation:
         """Of `readings` (the move on turn, then the next player's), those whose next move plays the
         card kept for it (shown in `state`) and began after it was shown: the next player had started
         (`played`: the card a reading's next move plays, and when its first change began)."""
+        ahead = self.card_ahead
+        if ahead is None or ahead.shown_in is not state:
+            return []  # (no card kept: `played`, which builds the next position's table, is never asked)
         return [then for then in readings if self.kept_card_first(state, *played(then))]
 
     def kept_card_first(self, state: State, card: str | None, began: int) -> bool:

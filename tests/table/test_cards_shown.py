@@ -347,3 +347,20 @@ def test_the_move_shown_moved_on_is_asked_where_no_card_kept_plays_the_next_move
     out = table.run(1500)
     assert out.display.mode == "confirm" and table.commits() == []
     assert sorted(out.display.text_of(action) for action in out.display.candidates) == ["W-1:e9-d9", "W-2:f9-d9"]
+
+
+def test_readings_are_not_weighed_for_a_kept_card_where_none_is_kept() -> None:
+    """Where no card is kept for the next move (every game but Zillo, and most Zillo moves), the
+    readings of a move then the next player's are not worked out for one: that costs a table of the
+    next position per reading, on the tracker's step."""
+    from controller.table.confirmation import Confirmation
+    from controller.table.corrections import ThenMove
+
+    def played(then: ThenMove) -> tuple[str | None, int]:
+        raise AssertionError("worked out with no card kept")
+
+    state = opening("dealt")
+    assert (
+        Confirmation().kept_card_plays(state, [ThenMove(state.legal_actions()[0], state.legal_actions()[1])], played)
+        == []
+    )
