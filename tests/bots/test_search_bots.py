@@ -61,6 +61,43 @@ def test_a_sample_depends_on_nothing_the_seat_cannot_see() -> None:
     assert state.sample_unseen(0, random.Random(5)).to_json() == swapped.sample_unseen(0, random.Random(5)).to_json()
 
 
+def test_a_card_just_drawn_by_the_player_on_turn_does_not_show_in_another_seats_sample() -> None:
+    """Zodiac: the card just drawn is seen by its drawer alone. A Sun drawn (playable at once) and a
+    sign drawn give another seat the same sample: the sample once kept the real draw's "a Sun
+    was drawn" while dealing the drawer a hand without it (a leak to a remote board's stand-in, and
+    a Sun offered that could not be played)."""
+    game = load_game("zodiac")
+    rng = random.Random(1)
+    state = game.new_game(seed=1, players=2)
+    while not (
+        state.phase == "drawn" and state.current_player == 1 and not state.to_json()["moved_down"]
+        and state.to_json()["fresh"] is None and "sun" in state.to_json()["deck"]
+        and state.to_json()["hands"][1][-1] != "sun"
+    ):
+        state = state.apply(rng.choice(state.legal_actions()))
+    data = state.to_json()
+    at = data["deck"].index("sun")
+    data["deck"][at], data["hands"][1][-1] = data["hands"][1][-1], "sun"
+    data["fresh"] = "sun"
+    drew_sun = game.state_from_json(data)
+    assert drew_sun.observation(0) == state.observation(0) and drew_sun.observation(1) != state.observation(1)
+    for draw in range(4):
+        sample = drew_sun.sample_unseen(0, random.Random(draw))
+        assert sample.to_json() == state.sample_unseen(0, random.Random(draw)).to_json()
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_action_legal_in_a_sample_can_be_played_there(name: str, players: int) -> None:
+    """A sample for any seat, on turn or not, is a whole state: what it offers the player on turn
+    applies."""
+    for index, state in enumerate(positions(name, players, 80, seed=players + 7)):
+        for seat in range(players):
+            sample = state.sample_unseen(seat, random.Random(index))
+            for action in sample.legal_actions():
+                sample.apply(action)
+
+
 @pytest.mark.parametrize("name", ["klotz", "fillit"])
 def test_a_game_without_hidden_cards_is_its_own_only_sample(name: str) -> None:
     state = positions(name, 2, 5)[-1]
@@ -256,3 +293,4 @@ def test_two_searches_at_klotz_do_not_shuffle_a_block_to_and_fro_until_the_draw(
     now = {cell: (block.kind, block.size) for cell, block in state.blocks.items()}
     moved = [kind for cell, kind in start.items() if now.get(cell) != kind]
     assert ("square", 4) in moved or ("cylinder", 1) in moved, moved
+
