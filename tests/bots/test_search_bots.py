@@ -12,6 +12,7 @@ from controller.bots import BOTS, SEARCH_LEVELS, make_bot
 from controller.bots.heuristics import EVALUATORS
 from controller.bots.search import WIN_SCORE, Leaf, SearchBot, SearchBudget
 from controller.games import GAMES, State, load_game
+from tests.games import zodiac_helpers
 
 HIDDEN = ["zillo", "zodiac", "zillertal"]
 
@@ -66,20 +67,7 @@ def test_a_card_just_drawn_by_the_player_on_turn_does_not_show_in_another_seats_
     sign drawn give another seat the same sample: the sample once kept the real draw's "a Sun
     was drawn" while dealing the drawer a hand without it (a leak to a remote board's stand-in, and
     a Sun offered that could not be played)."""
-    game = load_game("zodiac")
-    rng = random.Random(1)
-    state = game.new_game(seed=1, players=2)
-    while not (
-        state.phase == "drawn" and state.current_player == 1 and not state.to_json()["moved_down"]
-        and state.to_json()["fresh"] is None and "sun" in state.to_json()["deck"]
-        and state.to_json()["hands"][1][-1] != "sun"
-    ):
-        state = state.apply(rng.choice(state.legal_actions()))
-    data = state.to_json()
-    at = data["deck"].index("sun")
-    data["deck"][at], data["hands"][1][-1] = data["hands"][1][-1], "sun"
-    data["fresh"] = "sun"
-    drew_sun = game.state_from_json(data)
+    state, drew_sun = zodiac_helpers.drawn_sign_and_sun()
     assert drew_sun.observation(0) == state.observation(0) and drew_sun.observation(1) != state.observation(1)
     for draw in range(4):
         sample = drew_sun.sample_unseen(0, random.Random(draw))
@@ -293,4 +281,3 @@ def test_two_searches_at_klotz_do_not_shuffle_a_block_to_and_fro_until_the_draw(
     now = {cell: (block.kind, block.size) for cell, block in state.blocks.items()}
     moved = [kind for cell, kind in start.items() if now.get(cell) != kind]
     assert ("square", 4) in moved or ("cylinder", 1) in moved, moved
-

@@ -145,3 +145,26 @@ def physical_position(
         **changes,
     )
     return ZodiacState(GAME, table)
+
+
+def drawn_sign_and_sun(seed: int = 1) -> tuple[ZodiacState, ZodiacState]:
+    """Two two-player positions that player 0 cannot tell apart: player 1 has just drawn from the
+    deck, a sign in the first and a Sun (playable at once) in the second."""
+    rng = random.Random(seed)
+    state = GAME.new_game(seed=seed, players=2)
+    while True:
+        data = state.to_json()
+        if (
+            state.phase == "drawn"
+            and state.current_player == 1
+            and not data["moved_down"]
+            and data["fresh"] is None
+            and "sun" in data["deck"]
+            and data["hands"][1][-1] != "sun"
+        ):
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    at = data["deck"].index("sun")
+    data["deck"][at], data["hands"][1][-1] = data["hands"][1][-1], "sun"
+    data["fresh"] = "sun"
+    return state, GAME.state_from_json(data)

@@ -29,6 +29,7 @@ from controller.remote.messages import (
     decode,
     encode,
 )
+from tests.games import zodiac_helpers
 
 EXAMPLES = [
     Presence(True, "kitchen"),
@@ -194,6 +195,17 @@ def test_what_a_board_reads_depends_only_on_what_its_seat_may_see(name: str, sta
             host = Host("h", "x", [truth], boards, rng=random.Random(7))
             read.append((encode(host.ply_for("g1")), encode(host.record())))
         assert read[0] == read[1]
+
+
+def test_a_board_never_reads_what_the_player_on_turn_elsewhere_just_drew() -> None:
+    """Zodiac: the card just drawn is seen by its drawer alone. A guest board whose seat is not on
+    turn reads the same bytes whether the host's player drew a sign or a Sun (its stand-in once
+    said which)."""
+    read = []
+    for truth in zodiac_helpers.drawn_sign_and_sun():
+        host = Host("h", "x", [truth], ["g1", "h"], rng=random.Random(7))
+        read.append((encode(host.ply_for("g1")), encode(host.record())))
+    assert read[0] == read[1]
 
 
 def test_the_host_refuses_what_a_board_may_not_do_and_says_why() -> None:
