@@ -16,10 +16,10 @@ UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.Random) -> ZodiacState:
     """The other hands and the deck dealt anew from the cards among them; a hand shown to `player`
     (an offender's, to the player who chooses its penalty, ZO-E6) stays as it is. The card just
-    drawn is seen by its drawer alone ("What each player sees"): where the player on turn is dealt
-    anew, the sample says no action card was drawn (its hand may still hold one), as the real state
-    would have said to the seat had it drawn a sign, and the cards moved down into that hand this
-    turn, which the table saw, stay in it."""
+    drawn is seen by its drawer alone (docs/games/zodiac.md, "What each player sees"): where the
+    player on turn is dealt anew, the sample has no action card just drawn to play at once (ZO-E3;
+    its hand may still hold one), as the real state would be had a sign been drawn, and the cards
+    moved down into that hand this turn (ZO-5), which the table saw, stay in it."""
     data = state.to_json()
     if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
         return state
@@ -29,14 +29,15 @@ def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.
         if "shown" in penalty:
             known.add(penalty["offender"])
     hidden = [seat for seat in range(len(data["hands"])) if seat not in known]
-    shown = {seat: list(data["moved_down"]) if seat == data["current_player"] else [] for seat in hidden}
+    seen_in_hand = {seat: list(data["moved_down"]) if seat == data["current_player"] else [] for seat in hidden}
     pool = [card for seat in hidden for card in data["hands"][seat]] + data["deck"]
-    for cards in shown.values():
+    for cards in seen_in_hand.values():
         for card in cards:
             pool.remove(card)
     refill = Refill(pool, rng)
     for seat in hidden:
-        data["hands"][seat] = shown[seat] + refill.take(len(data["hands"][seat]) - len(shown[seat]))
+        kept = seen_in_hand[seat]
+        data["hands"][seat] = kept + refill.take(len(data["hands"][seat]) - len(kept))
     if data["current_player"] in hidden:
         data["fresh"] = None
     data["deck"] = refill.take(len(data["deck"]))
