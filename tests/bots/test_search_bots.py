@@ -86,6 +86,28 @@ def test_every_action_legal_in_a_sample_can_be_played_there(name: str, players: 
                 sample.apply(action)
 
 
+@pytest.mark.parametrize("name", HIDDEN)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_sample_is_a_table_a_saved_game_could_hold(name: str, players: int) -> None:
+    """A sample is built from the position directly (a search samples once per simulation), so
+    nothing checks it on the way: read back from its saved form, with every check a saved game
+    passes (card counts, hands, piles), it is the same table."""
+    game = load_game(name)
+    for index, state in enumerate(positions(name, players, 60, seed=players + 11)):
+        seats: list[int | frozenset[int]] = [*range(players), frozenset({0, players - 1})]
+        for seat in seats:
+            sample = state.sample_unseen(seat, random.Random(index))
+            assert game.state_from_json(sample.to_json()).to_json() == sample.to_json()
+
+
+def test_the_zillertal_evaluator_reads_a_part_of_the_seats_observation() -> None:
+    """What the evaluator reads of a position (`standing`) is what the seat's observation says."""
+    for state in positions("zillertal", 3, 40, seed=4):
+        for seat in range(3):
+            observation = state.observation(seat)
+            assert all(observation[key] == value for key, value in state.standing(seat).items())
+
+
 @pytest.mark.parametrize("name", ["klotz", "fillit"])
 def test_a_game_without_hidden_cards_is_its_own_only_sample(name: str) -> None:
     state = positions(name, 2, 5)[-1]

@@ -3,7 +3,8 @@
 The greedy bot applies each action to the real state. Ending the turn draws a Valley card (and maybe
 new contracts) and an exchange draws replacements: the mover cannot know those cards when choosing,
 so such actions are scored from the position before them plus what the choice itself is worth. Every
-other action reveals nothing new and is scored from `after.observation(me)`.
+other action reveals nothing new and is scored from `after.standing(me)` (the part of the mover's
+observation that says how each seat stands).
 
 A position is worth its points and claimed tasks, plus the tasks the mover can still claim this turn
 (on the one contract claims are allowed on), plus how close the Valley's counts are to the mover's
@@ -42,13 +43,13 @@ class ZillertalEvaluator(Evaluator):
     def prepare(self, state: State) -> Prepared:
         assert isinstance(state, ZillertalState)
         me = state.current_player
-        return Prepared(me, state, state.observation(me))
+        return Prepared(me, state, state.standing(me))
 
     def score(self, prepared: Any, action: Action, after: State, me: int) -> float:
         assert isinstance(prepared, Prepared) and isinstance(after, ZillertalState)
         if me != prepared.me:
             # Another seat did not choose this action: it stands as its own view of `after` shows.
-            return value(after, after.observation(me))
+            return value(after, after.standing(me))
         if isinstance(action, End):
             # The card drawn and the contracts taken are unknown when choosing: score the choice only.
             before = value(prepared.state, prepared.obs, turn_over=True)
@@ -57,7 +58,7 @@ class ZillertalEvaluator(Evaluator):
             return value(prepared.state, prepared.obs) + swap_value(prepared.state, prepared.obs, action.card)
         if isinstance(action, Done | BonusExchange):
             return value(prepared.state, prepared.obs)
-        return value(after, after.observation(me))
+        return value(after, after.standing(me))
 
 
 def value(state: ZillertalState, obs: Mapping[str, Any], turn_over: bool = False) -> float:

@@ -363,6 +363,10 @@ class ZillertalState(State):
     def observation(self, player: int) -> dict[str, Any]:
         return views.observation(self, player)
 
+    def standing(self, player: int) -> dict[str, Any]:
+        """How each seat stands, as `player` sees it: a part of `observation(player)`."""
+        return views.standing(self, player)
+
     def occupancy(self) -> Occupancy:
         return views.occupancy(self)
 

@@ -59,7 +59,7 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
             # ZT-3: a Valley card over the Gorge removes it; the second Gorge may be claimed.
             gorge = None
             events.append("the Gorge is covered: the whole Valley scores again")
-        return _next(
+        return successor(
             state,
             replaced(
                 t,
@@ -75,7 +75,7 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
             event = f"player {me} sets aside {action.card}, which fits nowhere in the Valley"
         else:
             event = f"player {me} cannot lay {action.card} or the other hand card anywhere and sets it aside"
-        return _next(
+        return successor(
             state,
             replaced(
                 t,
@@ -93,37 +93,37 @@ def apply_legal(state: ZillertalState, action: Action) -> ZillertalState:
         # ZT-E5: the three tokens are placed one action each, before anything else happens.
         left = min(TOKENS_PER_BONUS, sum(token_supply(state._set, t.tokens).values()))
         after = replaced(_take_bonus(state, t, "tokens"), pending=TOKENS, tokens_left=left, events=())
-        placing = _next(state, after)
-        return placing if placing._token_actions() else _next(state, replaced(after, pending=None, tokens_left=0))
+        placing = successor(state, after)
+        return placing if placing._token_actions() else successor(state, replaced(after, pending=None, tokens_left=0))
     if isinstance(action, PlaceToken):
         token = Token(action.icon, action.column, len(t.placed), action.blank)
         after = replaced(t, tokens=(*t.tokens, token), tokens_left=t.tokens_left - 1, events=())
-        placing = _next(state, after)
+        placing = successor(state, after)
         if after.tokens_left == 0 or not placing._token_actions():
-            return _next(state, replaced(after, pending=None, tokens_left=0))
+            return successor(state, replaced(after, pending=None, tokens_left=0))
         return placing
     if isinstance(action, BonusExchange):
-        return _next(state, replaced(_take_bonus(state, t, "exchange"), pending=EXCHANGE, received=(), events=()))
+        return successor(state, replaced(_take_bonus(state, t, "exchange"), pending=EXCHANGE, received=(), events=()))
     if isinstance(action, Swap):
         return _swap(state, action.card)
     if isinstance(action, NewContract):
         return _new_contract(state, action.contract)
     if isinstance(action, Done):
-        return _next(state, replaced(t, pending=None, events=()))
+        return successor(state, replaced(t, pending=None, events=()))
     if isinstance(action, BonusGorge):
         after = _take_bonus(state, t, "gorge")
-        return _next(state, replaced(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
+        return successor(state, replaced(after, gorge=action.column, gorges_used=t.gorges_used + 1, events=()))
     if isinstance(action, BonusCross):  # ZT-E5: the second Cross follows as its own action
         bonus = _take_bonus(state, t, "crosses")
-        return _next(state, replaced(bonus, crosses=(action.line,), pending=CROSS, events=()))
+        return successor(state, replaced(bonus, crosses=(action.line,), pending=CROSS, events=()))
     if isinstance(action, SecondCross):
-        return _next(state, replaced(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
+        return successor(state, replaced(t, crosses=tuple(sorted((*t.crosses, action.line))), pending=None, events=()))
     assert isinstance(action, End)
     return _end_turn(state, action.piles)
 
 
-def _next(state: ZillertalState, table: Position) -> ZillertalState:
-    """The state after `state` whose position is `table`."""
+def successor(state: ZillertalState, table: Position) -> ZillertalState:
+    """The state after `state` whose position is `table` (the Valley's view carried over where it can be)."""
     following = type(state)(state._game, state._set, state._custom, table)
     t = state._position
     valley = state._valley
@@ -153,7 +153,7 @@ def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> Z
     if len(held.claimed) < len(contract.tasks):
         contracts[index] = held
         held_now = with_seat(t.contracts, me, tuple(contracts))
-        return _next(state, replaced(t, contracts=held_now, events=tuple(events)))
+        return successor(state, replaced(t, contracts=held_now, events=tuple(events)))
     # All tasks claimed: the contract is complete and scores its points.
     del contracts[index]
     completed = (*t.completed[me], contract_id)
@@ -168,7 +168,7 @@ def _claim(state: ZillertalState, t: Position, contract_id: str, icon: str) -> Z
     if state.solo and not contracts:  # ZT-E8: the solo game is won the moment the last one is done
         events.append("all contracts are complete: the solo game is won")
         after = replaced(after, over=True, turns=t.turns + 1, events=tuple(events))
-    return _next(state, after)
+    return successor(state, after)
 
 
 def _swap(state: ZillertalState, card: str) -> ZillertalState:
@@ -181,7 +181,7 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
         # ZT-E12: a card given back into a physical deck is unseen again.
         back = UNSEEN if t.hands_mode == PHYSICAL else card
         hand = (*take_card(t.hands[me], card), new)
-        return _next(
+        return successor(
             state,
             replaced(
                 t,
@@ -196,7 +196,7 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
     if t.hands_mode == PHYSICAL:
         # ZT-E12: the contract drawn for it is entered next.
         contracts = tuple(h for h in t.contracts[me] if h.id != card)
-        return _next(
+        return successor(
             state,
             replaced(
                 t,
@@ -211,7 +211,7 @@ def _swap(state: ZillertalState, card: str) -> ZillertalState:
     (new,), pile = cards.draw(t.piles[value - 1])
     contracts = tuple(Held(new) if h.id == card else h for h in t.contracts[me])
     piles = with_seat(t.piles, value - 1, cards.put_under(pile, card))
-    return _next(
+    return successor(
         state,
         replaced(
             t,
@@ -236,14 +236,14 @@ def _new_contract(state: ZillertalState, contract_id: str) -> ZillertalState:
     event = f"player {me} takes contract {contract_id} (worth {value})"
     after = replaced(t, piles=piles, contracts=contracts, to_draw=tuple(owed), events=(event,))
     if owed:
-        return _next(state, after)
+        return successor(state, after)
     if t.pending == DEAL:
         if me + 1 < t.players:
             events = (event, f"enter the contracts dealt to player {me + 1}")
-            return _next(state, replaced(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
-        return _next(state, replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
+            return successor(state, replaced(after, current=me + 1, to_draw=_starting_values(t.players), events=events))
+        return successor(state, replaced(after, current=0, pending=None, events=(event, "player 0 starts")))
     if t.pending == REDRAW:
-        return _next(state, replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
+        return successor(state, replaced(after, pending=EXCHANGE, received=(*t.received, contract_id)))
     return _pass_turn(state, after, after.events, {"pending": None})
 
 
@@ -262,7 +262,7 @@ def _end_turn(state: ZillertalState, chosen: tuple[int, ...]) -> ZillertalState:
         # ZT-E11: the player draws from the chosen piles; each contract drawn is entered next.
         named = " and ".join(str(v) for v in chosen)
         event = f"player {me} draws {len(chosen)} contract(s) from pile(s) {named}: enter them (contract ID)"
-        return _next(state, replaced(t, **ended, pending=DRAW, to_draw=chosen, events=(event,)))
+        return successor(state, replaced(t, **ended, pending=DRAW, to_draw=chosen, events=(event,)))
     events = []
     if chosen:
         contracts = list(t.contracts[me])
@@ -297,7 +297,7 @@ def _pass_turn(state: ZillertalState, t: Position, events: tuple[str, ...], ende
                 "replacements": 0,
                 "events": events,
             }
-            return _next(state, replaced(t, **following))
+            return successor(state, replaced(t, **following))
     events = (*events, "no cards are left to play: the game is over")
     over = {**ended, "over": True, "played": False, "claim_on": None, "replacements": 0, "events": events}
-    return _next(state, replaced(t, **over))
+    return successor(state, replaced(t, **over))

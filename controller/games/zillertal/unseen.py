@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from controller.games.records import replaced
+from controller.games.rng import SeededRandom
 from controller.games.unseen import Refill, reseeded, seats_of
+from controller.games.zillertal.turns import successor
 
 if TYPE_CHECKING:
     from controller.games.zillertal.state import ZillertalState
@@ -16,20 +19,33 @@ UNKNOWN = "?"  # a card of a physical hand the controller has not seen
 
 def sample_unseen(state: ZillertalState, player: int | frozenset[int], rng: random.Random) -> ZillertalState:
     """The other hands, the deck and the unused Valley cards dealt anew from the cards among them;
-    each contract pile shuffled (which contracts it holds is public, not their order): ZT-8."""
-    data = state.to_json()
-    if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
+    each contract pile shuffled (which contracts it holds is public, not their order): ZT-8.
+
+    Built from the position directly (a search samples once per simulation); the Valley on the
+    table is the same, so its view carries over."""
+    t = state.position
+    if any(UNKNOWN in hand for hand in t.hands):  # physical cards: nothing to sample
         return state
     seats = seats_of(player)
-    hidden = [seat for seat in range(len(data["hands"])) if seat not in seats]
-    refill = Refill([card for seat in hidden for card in data["hands"][seat]] + data["deck"] + data["unused"], rng)
+    hidden = [seat for seat in range(t.players) if seat not in seats]
+    refill = Refill([card for seat in hidden for card in t.hands[seat]] + [*t.deck, *t.unused], rng)
+    hands = list(t.hands)
     for seat in hidden:
-        data["hands"][seat] = refill.take(len(data["hands"][seat]))
-    data["deck"] = refill.take(len(data["deck"]))
-    data["unused"] = refill.take(len(data["unused"]))
+        hands[seat] = tuple(refill.take(len(t.hands[seat])))
+    deck = tuple(refill.take(len(t.deck)))
+    unused = tuple(refill.take(len(t.unused)))
     refill.check_used()
-    for pile in data["piles"]:
-        pile.sort()  # the true order never shows in a sample
-        rng.shuffle(pile)
-    data["rng"] = reseeded(rng)
-    return state.game.state_from_json(data)
+    piles = []
+    for pile in t.piles:
+        order = sorted(pile)  # the true order never shows in a sample
+        rng.shuffle(order)
+        piles.append(tuple(order))
+    table = replaced(
+        t,
+        hands=tuple(hands),
+        deck=deck,
+        unused=unused,
+        piles=tuple(piles),
+        rng=SeededRandom(**reseeded(rng)),
+    )
+    return successor(state, table)

@@ -62,30 +62,21 @@ def observation(state: ZillertalState, player: int) -> dict[str, Any]:
     """ZT-8: hands are hidden (own hand only); deck and piles as counts; everything else is public."""
     t = state._position
     valley = state.valley
-    zone_counts = valley.zone_counts()
     return {
+        **standing(state, player),
         "game": state._game.name,
-        "player": player,
-        "players": t.players,
         "bonuses": t.bonuses,
         "hands_mode": t.hands_mode,
         "to_draw": list(t.to_draw),
         "card_set": state._set.name,
-        "current_player": t.current,
         "hand": list(t.hands[player]),
-        "hands": cards.seat_views(t.hands, player),
-        "deck": cards.hidden(t.deck),
         "unused": cards.hidden(t.unused),
         "piles": {str(v): len(p) for v, p in zip(CONTRACT_VALUES, t.piles, strict=True)},
-        "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
         "completed": [list(c) for c in t.completed],
-        "points": [state.points(p) for p in range(t.players)],
-        "open_tasks": [state.open_tasks(p) for p in range(t.players)],
         "valley": [{"card": p.card, "at": p.at} for p in t.placed],
         "lines": [valley.first, valley.last] if not valley.empty else None,
         "heights": {str(line): valley.height(line) for line in valley.lines()},
         "columns": {str(c): list(valley.column_counts(c)) for c in valley.columns()},
-        "zones": {name: list(totals) for name, totals in zone_counts.items()},
         "gorge": t.gorge,
         "gorges_used": t.gorges_used,
         "crosses": list(t.crosses),
@@ -94,16 +85,34 @@ def observation(state: ZillertalState, player: int) -> dict[str, Any]:
         "used": list(t.used),
         "taken": list(t.taken),
         "set_aside": list(t.set_aside),
+        "tokens_left": t.tokens_left,
+        "received": list(t.received) if player == t.current else [],
+        "returns": list(state.returns()),
+        "events": list(t.events),
+    }
+
+
+def standing(state: ZillertalState, player: int) -> dict[str, Any]:
+    """The part of `player`'s observation that says how each seat stands: scores, contracts and
+    claims, the zones' counts, the turn's progress and the hand sizes. The bots' evaluator reads this
+    alone, many times a move, so it is built without the rest."""
+    t = state._position
+    return {
+        "player": player,
+        "players": t.players,
+        "current_player": t.current,
+        "hands": cards.seat_views(t.hands, player),
+        "deck": cards.hidden(t.deck),
+        "contracts": [[{"id": h.id, "claimed": list(h.claimed)} for h in hs] for hs in t.contracts],
+        "points": [state.points(p) for p in range(t.players)],
+        "open_tasks": [state.open_tasks(p) for p in range(t.players)],
+        "zones": {name: list(totals) for name, totals in state.valley.zone_counts().items()},
         "played": t.played,
         "claim_on": t.claim_on,
         "pending": t.pending,
-        "tokens_left": t.tokens_left,
-        "received": list(t.received) if player == t.current else [],
         "bonus_entitled": state.bonus_entitled() if player == t.current else False,
         "turns": t.turns,
         "terminal": t.over,
-        "returns": list(state.returns()),
-        "events": list(t.events),
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from controller.games.records import replaced
+from controller.games.rng import SeededRandom
 from controller.games.unseen import Refill, reseeded, seats_of
 
 if TYPE_CHECKING:
@@ -19,28 +21,30 @@ def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.
     drawn is seen by its drawer alone (docs/games/zodiac.md, "What each player sees"): where the
     player on turn is dealt anew, the sample has no action card just drawn to play at once (ZO-E3;
     its hand may still hold one), as the real state would be had a sign been drawn, and the cards
-    moved down into that hand this turn (ZO-5), which the table saw, stay in it."""
-    data = state.to_json()
-    if any(UNKNOWN in hand for hand in data["hands"]):  # physical cards: nothing to sample
+    moved down into that hand this turn (ZO-5), which the table saw, stay in it. Built from the
+    position directly: a search samples once per simulation."""
+    t = state.position
+    if any(UNKNOWN in hand for hand in t.hands):  # physical cards: nothing to sample
         return state
     known = set(seats_of(player))
-    for seat in seats_of(player):
-        penalty = state.observation(seat).get("penalty") or {}
-        if "shown" in penalty:
-            known.add(penalty["offender"])
-    hidden = [seat for seat in range(len(data["hands"])) if seat not in known]
-    seen_in_hand = {seat: list(data["moved_down"]) if seat == data["current_player"] else [] for seat in hidden}
-    pool = [card for seat in hidden for card in data["hands"][seat]] + data["deck"]
+    if t.penalty is not None:
+        for seat in seats_of(player):
+            penalty = state.observation(seat).get("penalty") or {}
+            if "shown" in penalty:
+                known.add(penalty["offender"])
+    hidden = [seat for seat in range(t.players) if seat not in known]
+    seen_in_hand = {seat: list(t.moved_down) if seat == t.current else [] for seat in hidden}
+    pool = [card for seat in hidden for card in t.hands[seat]] + list(t.deck)
     for cards in seen_in_hand.values():
         for card in cards:
             pool.remove(card)
     refill = Refill(pool, rng)
+    hands = list(t.hands)
     for seat in hidden:
         kept = seen_in_hand[seat]
-        data["hands"][seat] = kept + refill.take(len(data["hands"][seat]) - len(kept))
-    if data["current_player"] in hidden:
-        data["fresh"] = None
-    data["deck"] = refill.take(len(data["deck"]))
+        hands[seat] = (*kept, *refill.take(len(t.hands[seat]) - len(kept)))
+    fresh = None if t.current in hidden else t.fresh
+    deck = tuple(refill.take(len(t.deck)))
     refill.check_used()
-    data["rng"] = reseeded(rng)
-    return state.game.state_from_json(data)
+    table = replaced(t, hands=tuple(hands), deck=deck, fresh=fresh, rng=SeededRandom(**reseeded(rng)))
+    return type(state)(state.game, table)
