@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from controller.games.rng import SeededRandom
+
 
 class Refill:
     """The cards a seat cannot see, shuffled, handed out place by place; every one must be used, so a
@@ -30,6 +32,6 @@ def seats_of(player: int | frozenset[int]) -> frozenset[int]:
     return frozenset((player,)) if isinstance(player, int) else player
 
 
-def reseeded(rng: random.Random) -> dict[str, int]:
+def reseeded(rng: random.Random) -> SeededRandom:
     """A random state drawn anew: future shuffles are as unknown to the seat as the cards."""
-    return {"seed": rng.randrange(2**31), "draws": 0}
+    return SeededRandom(rng.randrange(2**31))

@@ -7,7 +7,6 @@ import random
 from typing import TYPE_CHECKING
 
 from controller.games.records import replaced
-from controller.games.rng import SeededRandom
 from controller.games.unseen import Refill, reseeded, seats_of
 from controller.games.zillertal.turns import successor
 
@@ -46,6 +45,6 @@ def sample_unseen(state: ZillertalState, player: int | frozenset[int], rng: rand
         deck=deck,
         unused=unused,
         piles=tuple(piles),
-        rng=SeededRandom(**reseeded(rng)),
+        rng=reseeded(rng),
     )
     return successor(state, table)

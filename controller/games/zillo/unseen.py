@@ -29,5 +29,5 @@ def sample_unseen(state: ZilloState, player: int | frozenset[int], rng: random.R
         if not entry["shown"] and entry["player"] not in seats:
             entry["card"] = refill.take(1)[0]
     refill.check_used()
-    data["random"] = reseeded(rng)
+    data["random"] = reseeded(rng).to_json()
     return state.game.state_from_json(data)

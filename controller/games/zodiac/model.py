@@ -78,6 +78,12 @@ class Position:
     revealed: int = 0  # hidden cards shown so far (draws, shuffles, hands shown): no take-back across them
 
 
+def hand_shown_to(t: Position, seat: int) -> int | None:
+    """ZO-E6: the offender whose cards `seat` is shown (the player on turn, who chooses the penalty's
+    signs), or None."""
+    return t.penalty.offender if t.penalty is not None and seat == t.current else None
+
+
 def _why_no_zodiac(t: Position, seat: int) -> str | None:
     """ZO-E15: why `seat`'s cards cannot be a Zodiac as far as the controller has seen them, or None.
 

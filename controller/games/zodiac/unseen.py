@@ -6,8 +6,8 @@ import random
 from typing import TYPE_CHECKING
 
 from controller.games.records import replaced
-from controller.games.rng import SeededRandom
 from controller.games.unseen import Refill, reseeded, seats_of
+from controller.games.zodiac.model import hand_shown_to
 
 if TYPE_CHECKING:
     from controller.games.zodiac.state import ZodiacState
@@ -27,11 +27,10 @@ def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.
     if any(UNKNOWN in hand for hand in t.hands):  # physical cards: nothing to sample
         return state
     known = set(seats_of(player))
-    if t.penalty is not None:
-        for seat in seats_of(player):
-            penalty = state.observation(seat).get("penalty") or {}
-            if "shown" in penalty:
-                known.add(penalty["offender"])
+    for seat in seats_of(player):
+        shown = hand_shown_to(t, seat)
+        if shown is not None:
+            known.add(shown)
     hidden = [seat for seat in range(t.players) if seat not in known]
     seen_in_hand = {seat: list(t.moved_down) if seat == t.current else [] for seat in hidden}
     pool = [card for seat in hidden for card in t.hands[seat]] + list(t.deck)
@@ -46,5 +45,5 @@ def sample_unseen(state: ZodiacState, player: int | frozenset[int], rng: random.
     fresh = None if t.current in hidden else t.fresh
     deck = tuple(refill.take(len(t.deck)))
     refill.check_used()
-    table = replaced(t, hands=tuple(hands), deck=deck, fresh=fresh, rng=SeededRandom(**reseeded(rng)))
+    table = replaced(t, hands=tuple(hands), deck=deck, fresh=fresh, rng=reseeded(rng))
     return type(state)(state.game, table)

@@ -11,7 +11,7 @@ from controller.games.base import (
     Occupancy,
 )
 from controller.games.zodiac.cards import FORMAT_VERSION
-from controller.games.zodiac.model import DRAWN, OVER, PENALTY, TURN
+from controller.games.zodiac.model import DRAWN, OVER, PENALTY, TURN, hand_shown_to
 
 if TYPE_CHECKING:
     from controller.games.zodiac.state import ZodiacState
@@ -87,9 +87,9 @@ def observation(state: ZodiacState, player: int) -> dict[str, Any]:
     }
     if t.penalty is not None:
         penalty: dict[str, Any] = {"offender": t.penalty.offender, "owed": t.penalty.owed}
-        if player == t.current:
-            # ZO-E6: the offender shows their cards to the player who chooses.
-            penalty["shown"] = list(t.hands[t.penalty.offender])
+        shown = hand_shown_to(t, player)
+        if shown is not None:
+            penalty["shown"] = list(t.hands[shown])
         data["penalty"] = penalty
     return data
 
