@@ -5,14 +5,17 @@ its own: a thread would share the interpreter's lock with the loop and stall its
 interpreter's switch interval (5 ms) at a time. The loop asks `poll(state)` every scan; it gets
 None while the bot thinks and the action once decided. A new position (a take-back, a new game)
 interrupts the old thought: the worker stops at its next simulation and thinks about the new one.
-The instant bots (random, greedy) answer at once, in the loop itself.
+A thought that runs past `LONGEST_THINK_S` ends there too, with the best move so far. The instant
+bots (random, greedy) answer at once, in the loop itself.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import multiprocessing
+import time
 from multiprocessing.connection import Connection
 from typing import Protocol
 
@@ -23,6 +26,11 @@ from controller.games import Action, State, load_game
 log = logging.getLogger("tafel.bots")
 
 JOIN_S = 2.0  # how long a closing worker may take to finish before it is stopped
+LONGEST_THINK_S = 3.0
+"""The longest a searching bot keeps the table waiting; past it, it plays its best move so far. The
+levels' budgets fill about this on a Pi Zero 2 W for a typical position (docs/bots.md, "Levels"),
+but a position deep in a game may ask for more, and a person who waits longer wonders whether the
+board has hung. On a laptop no level comes near it."""
 
 
 class Thinking(Protocol):
@@ -59,12 +67,14 @@ class AtOnce:
 class InWorker:
     """A searching bot in a worker process; the loop polls its pipe, which never blocks."""
 
-    def __init__(self, name: str, seed: int) -> None:
+    def __init__(self, name: str, seed: int, longest_think_s: float = LONGEST_THINK_S) -> None:
         self.name = name
         self._seed = seed
         context = multiprocessing.get_context("spawn")  # never fork the service's threads
         self._pipe, child = context.Pipe()
-        self._process = context.Process(target=_think, args=(child, name, seed), daemon=True, name=f"bot {name}")
+        self._process = context.Process(
+            target=_think, args=(child, name, seed, longest_think_s), daemon=True, name=f"bot {name}"
+        )
         self._process.start()
         child.close()
         self._asked: State | None = None
@@ -114,11 +124,27 @@ def thinking_bot(name: str, seed: int) -> Thinking:
     return AtOnce(make_bot(name, seed))
 
 
-def _think(pipe: Connection, name: str, seed: int) -> None:
+class Deadline:
+    """When the thought under way must end: `seconds` after it began."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = math.inf
+
+    def restart(self) -> None:
+        self._end = time.monotonic() + self.seconds
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self._end
+
+
+def _think(pipe: Connection, name: str, seed: int, longest_think_s: float) -> None:
     """The worker: think about the newest position asked, answer, and wait for the next."""
     bot = make_bot(name, seed)
     assert isinstance(bot, SearchBot)
-    bot.interrupt_when(pipe.poll)  # a newer position waits in the pipe: stop and think about that
+    deadline = Deadline(longest_think_s)
+    # A newer position waits in the pipe (stop and think about that), or the table has waited long enough.
+    bot.interrupt_when(lambda: pipe.poll() or deadline.passed())
     try:
         while True:
             message = pipe.recv()
@@ -126,6 +152,7 @@ def _think(pipe: Connection, name: str, seed: int) -> None:
                 return
             number, game, data = message
             state = load_game(game).state_from_json(data)
+            deadline.restart()
             action = bot.choose(state)
             if not pipe.poll():  # not overtaken by a newer position meanwhile
                 pipe.send((number, state.action_to_str(action)))

@@ -4,6 +4,7 @@ the loop polls without ever waiting, a new position interrupts the old thought."
 from __future__ import annotations
 
 from controller.bots import make_bot
+from controller.bots.search import SearchBot, SearchBudget
 from controller.bots.thinking import AtOnce, InWorker, thinking_bot
 from controller.games import State, load_game
 
@@ -52,6 +53,19 @@ def test_a_new_position_interrupts_the_old_thought() -> None:
         assert answer in second.legal_actions()
     finally:
         bot.close()
+
+
+def test_a_thought_that_runs_past_the_longest_wait_ends_with_the_best_move_so_far() -> None:
+    """With no time to think the worker stops after its first simulation (a search always runs one):
+    its answer is the one-simulation search's, not its level's."""
+    state = FILLIT.new_game(seed=1)
+    bot = InWorker("search-2", 0, longest_think_s=0.0)
+    try:
+        answer = decided(bot, state)
+    finally:
+        bot.close()
+    assert answer == SearchBot(0, SearchBudget(1)).choose(state)
+    assert answer != make_bot("search-2", 0).choose(state)  # (seed 0: the two differ here)
 
 
 def test_a_worker_that_died_hands_its_seat_to_the_greedy_bot() -> None:
