@@ -192,7 +192,7 @@ def test_a_valley_worked_out_from_the_last_one_is_the_valley_built_from_scratch(
     """A laid card extends the previous position's Valley view (`Valley.laid`): every question it
     answers is answered as by a view built from the position alone, through Gorges, Crosses and
     tokens covered by later cards."""
-    from controller.games.zillertal.valley import Valley
+    from controller.games.zillertal.valley import ZERO, Valley
 
     rng = random.Random(seed)
     state = GAME.new_game(players=players, seed=seed, hands="physical" if physical else "dealt")
@@ -211,9 +211,60 @@ def test_a_valley_worked_out_from_the_last_one_is_the_valley_built_from_scratch(
         assert [valley.height(line) for line in valley.lines()] == [fresh.height(line) for line in fresh.lines()]
         assert [valley.top_card(c) for c in valley.columns()] == [fresh.top_card(c) for c in fresh.columns()]
         assert valley.zone_counts() == fresh.zone_counts()
+        for name, columns in valley.zones().items():  # ZT-3: a zone counts what its columns show
+            by_column = [valley.column_counts(c) for c in columns]
+            assert valley.zone_counts()[name] == (tuple(map(sum, zip(*by_column, strict=True))) if columns else ZERO)
         for card in state._set.valley.values():
             assert valley.placements(card) == fresh.placements(card)
         action = rng.choice(state.legal_actions())
         laid += isinstance(action, Place)
         state = state.apply(action)
     assert laid > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_a_valley_worked_out_card_by_card_through_gorges_crosses_and_tokens_is_the_one_built_from_scratch(
+    seed: int,
+) -> None:
+    """The Valley alone, with Gorges, Crosses and tokens far more often than games reach them: each
+    card laid on the last view (`Valley.laid`, its questions asked before or not) answers as a view
+    built from the cards, and each zone counts what its columns show (ZT-2, ZT-3, ZT-4)."""
+    from controller.games.zillertal.valley import ICON_INDEX, ZERO, Placed, Token, Valley
+
+    rng = random.Random(seed)
+    cards = GAME.new_game(players=2, seed=seed).card_set.valley
+    valley = Valley(cards, ())
+    for _ in range(14):
+        placed, gorge, crosses, tokens = valley.placed, valley.gorge, valley.crosses, valley.tokens
+        step = rng.choice(["card", "card", "card", "gorge", "crosses", "token"]) if placed else "card"
+        if step == "card":
+            if rng.random() < 0.5:  # the view was asked before the card came: it carries its answers over
+                valley.zone_counts()
+                valley.placements(cards[rng.choice(list(cards))])
+            card = rng.choice(list(cards))
+            lines = valley.placements(cards[card])
+            if not lines:
+                continue
+            at = rng.choice(lines)
+            covered = gorge is not None and at <= gorge < at + cards[card].width
+            valley = valley.laid(Placed(card, at), None if covered else gorge)
+        elif step == "gorge":
+            valley = Valley(cards, placed, rng.choice(list(valley.columns())), crosses, tokens)
+        elif step == "crosses":
+            pair = tuple(sorted(rng.sample(list(valley.lines()), 2))) if len(valley.lines()) > 1 else ()
+            valley = Valley(cards, placed, gorge, pair, tokens)
+        else:
+            column = rng.choice(valley.visible_columns() or (valley.first,))
+            icon = rng.choice(ICONS)
+            blank = valley.column_counts(column)[ICON_INDEX[icon]] > 0 and rng.random() < 0.5
+            valley = Valley(cards, placed, gorge, crosses, (*tokens, Token(icon, column, len(placed), blank)))
+        fresh = Valley(cards, valley.placed, valley.gorge, valley.crosses, valley.tokens)
+        assert (valley.first, valley.last) == (fresh.first, fresh.last)
+        assert [valley.column_counts(c) for c in valley.columns()] == [fresh.column_counts(c) for c in fresh.columns()]
+        assert [valley.height(line) for line in valley.lines()] == [fresh.height(line) for line in fresh.lines()]
+        assert valley.zone_counts() == fresh.zone_counts()
+        assert all(valley.placements(card) == fresh.placements(card) for card in cards.values())
+        for name, columns in valley.zones().items():
+            shown = [fresh.column_counts(c) for c in columns]
+            assert valley.zone_counts()[name] == (tuple(map(sum, zip(*shown, strict=True))) if shown else ZERO)

@@ -127,8 +127,9 @@ class Valley:
         line_top[shift : shift + len(self._line_top)] = self._line_top
         counts: list[Counts] = [ZERO] * size
         counts[shift : shift + len(self._counts)] = self._counts
-        _cover(col_top, line_top, index, card.at - first, width)
-        counts[card.at - first : card.at - first + width] = cards[card.card].columns
+        offset = card.at - first
+        _cover(col_top, line_top, index, offset, width)
+        counts[offset : offset + width] = cards[card.card].columns
         valley = Valley.__new__(Valley)
         valley._cards = cards
         valley.placed = placed
@@ -138,6 +139,11 @@ class Valley:
         valley.first, valley.last = first, last
         valley._col_top, valley._line_top = col_top, line_top
         valley._line_heights = None
+        if self._line_heights is not None:  # the card's own heights now show at every line it covers
+            heights: list[int | None] = [None] * (size + 1)
+            heights[shift : shift + len(self._line_heights)] = self._line_heights
+            heights[offset : offset + width + 1] = cards[card.card].heights
+            valley._line_heights = heights
         valley._counts = tuple(counts)
         valley._zone_counts = None
         valley._shown = None
@@ -227,18 +233,24 @@ class Valley:
         `valley` (the whole Valley, only while no Gorge is visible), `left` and `right` of the Gorge,
         and `crosses` (between the two Crosses, across a Gorge).
         """
-        zones: dict[str, tuple[int, ...]] = {}
+        spans = self._zone_spans().items()
+        return {name: tuple(c for c in range(low, high) if c != self.gorge) for name, (low, high) in spans}
+
+    def _zone_spans(self) -> dict[str, tuple[int, int]]:
+        """Each active zone's columns from `low` up to `high`, the Gorge's among them only in
+        `crosses` (where it shows nothing, so counting it adds nothing)."""
+        spans: dict[str, tuple[int, int]] = {}
         if not self.placed:
-            return zones
+            return spans
         if self.gorge is None:
-            zones["valley"] = tuple(self.columns())
+            spans["valley"] = (self.first, self.last)
         else:
-            zones["left"] = tuple(range(self.first, self.gorge))
-            zones["right"] = tuple(range(self.gorge + 1, self.last))
+            spans["left"] = (self.first, self.gorge)
+            spans["right"] = (self.gorge + 1, self.last)
         if len(self.crosses) == 2:
             low, high = sorted(self.crosses)
-            zones["crosses"] = tuple(c for c in range(low, high) if c != self.gorge)
-        return zones
+            spans["crosses"] = (low, high)
+        return spans
 
     def zone_counts(self) -> dict[str, Counts]:
         """Visible icon counts per active zone, in ICONS order."""
@@ -246,9 +258,10 @@ class Valley:
             return dict(self._zone_counts)
         result: dict[str, Counts] = {}
         counts, first = self._counts, self.first
-        for name, columns in self.zones().items():
-            # Per icon, the sum over the zone's columns.
-            result[name] = tuple(map(sum, zip(*(counts[c - first] for c in columns), strict=True))) if columns else ZERO
+        for name, (low, high) in self._zone_spans().items():
+            # Per icon, the sum over the zone's columns (the Gorge's column counts nothing).
+            columns = counts[low - first : high - first]
+            result[name] = tuple(map(sum, zip(*columns, strict=True))) if columns else ZERO
         self._zone_counts = result
         return dict(result)
 
