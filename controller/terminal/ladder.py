@@ -66,31 +66,96 @@ def play_match(game: Game, match: Match, options: dict[str, Any]) -> Result:
 
 
 class ResultsFile:
-    """The ladder's results, one JSON line per game after a header naming the ladder."""
+    """The ladder's results: a journal of one JSON line per finished game after a header naming the
+    ladder, each line written whole as its game ends (docs/bots.md, "The results file").
 
-    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+    Only the last line can be cut off, by a write interrupted (the process stopped, the power cut):
+    that game is played again, and the cut-off line is removed before the next result is written.
+    Any other line that is not one of this ladder's games is refused with its number; the file is
+    never rewritten."""
+
+    def __init__(self, path: Path, header: dict[str, Any], matches: Sequence[Match]) -> None:
         self.path = path
         self.header = header
+        self._keys = {match.key: match for match in matches}
+        self._complete: int | None = None  # where the complete lines end, if a cut-off one follows
 
     def load(self) -> dict[str, tuple[float, ...]]:
-        """The results already played (by match key); an error in words for another ladder's file."""
+        """The results already played (by match key); an error in words for a file that is not this
+        ladder's journal."""
         if not self.path.exists():
             return {}
-        lines = self.path.read_text(encoding="utf-8").splitlines()
+        data = self.path.read_bytes()
+        complete = data.rfind(b"\n") + 1  # every line up to the last newline was written whole
         try:
-            header = json.loads(lines[0]) if lines else None
-            rows = [json.loads(line) for line in lines[1:] if line.strip()]
-            done = {row["key"]: tuple(float(value) for value in row["returns"]) for row in rows}
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"{self.path}: not a ladder results file ({error})") from None
+            lines = data[:complete].decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise ValueError(f"{self.path}: not a ladder results file (not text)") from None
+        if complete < len(data):
+            self._cut_off(data[complete:], len(lines) + 1)
+            self._complete = complete
+        if not lines:
+            return {}  # empty, or only the header was being written
+        try:
+            header = json.loads(lines[0])
+        except json.JSONDecodeError:
+            raise ValueError(f"{self.path}: not a ladder results file (line 1 is not a ladder's header)") from None
         if header != self.header:
             raise ValueError(
                 f"{self.path} holds another ladder ({describe(header)}); give another --results file "
                 f"for {describe(self.header)}"
             )
+        done: dict[str, tuple[float, ...]] = {}
+        first_seen: dict[str, int] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                key, returns = self._row(line)
+            except ValueError as error:
+                raise ValueError(f"{self.path}, line {number}: {error}") from None
+            if key in done and done[key] != returns:
+                match = self._keys[key]
+                raise ValueError(
+                    f"{self.path}, line {number}: game {match.number + 1} ({match.seats[0]} against "
+                    f"{match.seats[1]}) was recorded with another result on line {first_seen[key]}"
+                )
+            done[key] = returns
+            first_seen.setdefault(key, number)
         return done
 
+    def _cut_off(self, tail: bytes, number: int) -> None:
+        """A last line without its newline must be the start of a line this ladder writes (a write
+        interrupted), or the file is someone else's and is left alone."""
+        start = (json.dumps(self.header) if number == 1 else '{"key": "').encode("utf-8")
+        if not (start.startswith(tail) or tail.startswith(start)):
+            what = "a ladder's header" if number == 1 else "a game's result"
+            raise ValueError(f"{self.path}: not a ladder results file (line {number} is not {what})")
+
+    def _row(self, line: str) -> tuple[str, tuple[float, ...]]:
+        """One game's line: its match key and its result, one value from 0 to 1 for each seat."""
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            raise ValueError("not a game's result (not JSON)") from None
+        if not isinstance(row, dict) or set(row) != {"key", "returns"}:
+            raise ValueError('a game\'s result is {"key": ..., "returns": [..., ...]}')
+        key, returns = row["key"], row["returns"]
+        if not isinstance(key, str) or key not in self._keys:
+            raise ValueError(f"{key!r} is no game of this ladder")
+        if (
+            not isinstance(returns, list)
+            or len(returns) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1 for v in returns)
+        ):
+            raise ValueError(f"a game's result is two values from 0 to 1, one for each seat, not {returns!r}")
+        return key, (float(returns[0]), float(returns[1]))
+
     def add(self, result: Result) -> None:
+        if self._complete is not None:  # a line cut off by an interrupted write goes first
+            with self.path.open("r+b") as out:
+                out.truncate(self._complete)
+            self._complete = None
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         with self.path.open("a", encoding="utf-8") as out:
             if fresh:
@@ -130,9 +195,9 @@ def run_ladder(
     if 2 not in game.player_counts:
         raise ValueError(f"{game.title} is not played by two, and the ladder pairs levels two by two")
     header = {"game": game.name, "levels": list(levels), "games": games, "seed": seed, "options": options}
-    store = ResultsFile(results, header)
-    done = store.load()
     matches = schedule(levels, games, seed)
+    store = ResultsFile(results, header, matches)
+    done = store.load()
     played = {match.number: Result(match, done[match.key]) for match in matches if match.key in done}
     for _ in played:
         if on_game is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -68,6 +69,65 @@ def test_another_ladders_results_are_refused_in_words(tmp_path: Path) -> None:
     results.write_text("not json\n")
     with pytest.raises(ValueError, match="not a ladder results file"):
         run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+
+
+def test_a_result_cut_off_by_an_interrupted_write_is_played_again(tmp_path: Path) -> None:
+    """Only the last line can be cut off (the process stopped or the power cut while it was written):
+    that game is played again, and the file holds complete lines only, as a run never interrupted."""
+    whole = tmp_path / "whole.jsonl"
+    full = run_ladder(FILLIT, ["random", "greedy"], 4, 0, whole, {})
+    text = whole.read_text()
+    results = tmp_path / "ladder.jsonl"
+    for cut in (len(text) - 5, len(text) - len(text.splitlines()[-1]) + 3, 20):  # a game's line, its start, the header
+        results.write_text(text[:cut])
+        assert run_ladder(FILLIT, ["random", "greedy"], 4, 0, results, {}) == full
+        assert results.read_text() == text
+
+
+def test_a_file_that_is_not_this_ladders_journal_is_refused_by_line_and_left_alone(tmp_path: Path) -> None:
+    results = tmp_path / "ladder.jsonl"
+    run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+    header, first, second = results.read_text().splitlines()
+    bad_lines = {
+        "not json": "line 3: not a game's result (not JSON)",
+        '{"key": "1:greedy-random"}': 'line 3: a game\'s result is {"key"',
+        '{"key": "9:greedy-random", "returns": [1.0, 0.0]}': "line 3: '9:greedy-random' is no game of this ladder",
+        '{"key": "1:random-greedy", "returns": [1.0, 0.0]}': "line 3: '1:random-greedy' is no game of this ladder",
+        '{"key": "1:greedy-random", "returns": [1]}': "line 3: a game's result is two values from 0 to 1",
+        '{"key": "1:greedy-random", "returns": [7, 0]}': "line 3: a game's result is two values from 0 to 1",
+        '{"key": "1:greedy-random", "returns": [true, false]}': "line 3: a game's result is two values",
+        '{"key": "0:random-greedy", "returns": [1.0, 0.0]}': (
+            "line 3: game 1 (random against greedy) was recorded with another result on line 2"
+        ),
+    }
+    for line, message in bad_lines.items():
+        text = f"{header}\n{first}\n{line}\n"
+        results.write_text(text)
+        with pytest.raises(ValueError, match=re.escape(message)):
+            run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+        assert results.read_text() == text  # nothing lost
+    results.write_text(f"{header}\n{first}\n{first}\n{second}\n")  # a game recorded twice, alike: as once
+    assert run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})["pairings"][0]["games"] == 2
+    for text in ("my notes, no newline", f"{header}\n{first}\nand then notes"):
+        results.write_text(text)
+        with pytest.raises(ValueError, match="not a ladder results file"):
+            run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+        assert results.read_text() == text
+    results.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(ValueError, match=re.escape("not a ladder results file (not text)")):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+
+
+def test_the_command_refuses_a_bad_results_file_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "r.jsonl"
+    args = ["ladder", "fillit", "--levels", "random,greedy", "--games", "2", "--results", str(results)]
+    assert main(args) == 0
+    header, first, _ = results.read_text().splitlines()
+    results.write_text(f"{header}\n{first.replace('[0.0, 1.0]', '[1]')}\n")
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "line 2: a game's result is two values from 0 to 1" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize(
