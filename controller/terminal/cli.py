@@ -29,6 +29,13 @@ class UsageError(Exception):
     """A bad command-line value: printed as one line, exit status 2."""
 
 
+COMMAND_OWN = {
+    "players": "not a game option: --players chooses it (a ladder's games are two-player)",
+    "seed": "not a game option; the seed is the command's own (--seed)",
+}
+"""What a new game takes besides its options, so never an --option."""
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     """`NAME=VALUE` pairs; VALUE is read as JSON when it can be (numbers, null, true), else as text."""
     options: dict[str, Any] = {}
@@ -36,6 +43,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
             raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        if name.strip() in COMMAND_OWN:
+            raise UsageError(f"--option {name.strip()}: {COMMAND_OWN[name.strip()]}")
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:
@@ -419,11 +428,13 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from controller.terminal.ladder import format_ladder, ladder_svg, run_ladder, schedule
+    from controller.terminal.ladder import check_writable, format_ladder, ladder_svg, run_ladder, schedule
 
     game = load_game(args.game)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
     results = Path(args.results or f"ladder-{game.name}.jsonl")
+    if args.svg:
+        check_writable(Path(args.svg), "--svg")  # before the ladder plays, not after
     total = len(schedule(levels, max(args.games, 0), args.seed))
     with progress_bar(total, f"{game.title} ladder", "game", enabled=not args.json) as advance:
         summary = run_ladder(
@@ -474,6 +485,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as error:  # a file that cannot be read or written: said in words, not a traceback
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"tafel: {where}{(error.strerror or str(error)).lower()}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

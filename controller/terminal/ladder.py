@@ -9,6 +9,7 @@ is appended to the results file at once: an interrupted ladder goes on where it 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -163,11 +164,27 @@ class ResultsFile:
             out.write(json.dumps({"key": result.match.key, "returns": list(result.returns)}) + "\n")
 
 
+def check_writable(path: Path, what: str) -> None:
+    """A clear error now, before any game is played, for a file that could not be written later."""
+    if path.is_dir():
+        raise ValueError(f"{what} {path}: a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"{what} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{what} {path}: not allowed to write there")
+
+
 def describe(header: Any) -> str:
     if not isinstance(header, dict):
         return "unreadable"
-    levels = ", ".join(header.get("levels", []))
-    return f"{header.get('game')}, levels {levels}, {header.get('games')} games per pairing, seed {header.get('seed')}"
+    levels = ", ".join(str(level) for level in header.get("levels", []))
+    options = header.get("options") or {}
+    chosen = "".join(f", {name}={value}" for name, value in options.items()) if isinstance(options, dict) else ""
+    return (
+        f"{header.get('game')}, levels {levels}, {header.get('games')} games per pairing, "
+        f"seed {header.get('seed')}{chosen}"
+    )
 
 
 def run_ladder(
@@ -194,9 +211,11 @@ def run_ladder(
         raise ValueError(f"--jobs must be at least 1, not {jobs}")
     if 2 not in game.player_counts:
         raise ValueError(f"{game.title} is not played by two, and the ladder pairs levels two by two")
+    game.resolve_options(options)  # a misspelt option is refused before any game is played
     header = {"game": game.name, "levels": list(levels), "games": games, "seed": seed, "options": options}
     matches = schedule(levels, games, seed)
     store = ResultsFile(results, header, matches)
+    check_writable(results, "--results")
     done = store.load()
     played = {match.number: Result(match, done[match.key]) for match in matches if match.key in done}
     for _ in played:

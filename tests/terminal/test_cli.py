@@ -64,3 +64,22 @@ def test_bad_input_gets_a_clear_message(capsys: pytest.CaptureFixture[str]) -> N
     assert "no option max_turns" in capsys.readouterr().err
     assert main(["selfplay", "klotz", "-o", "max_plies=-1"]) == 2
     assert "max_plies" in capsys.readouterr().err
+    for command in ("selfplay", "demo", "play"):  # what a new game takes besides its options
+        assert main([command, "zillo", "-o", "players=3"]) == 2
+        assert "--option players: not a game option: --players chooses it" in capsys.readouterr().err
+        assert main([command, "zillo", "-o", "seed=3"]) == 2
+        assert "--option seed: not a game option" in capsys.readouterr().err
+
+
+def test_a_file_that_cannot_be_read_or_written_is_said_in_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from controller.terminal import cli
+
+    def missing(_args: object) -> int:
+        raise FileNotFoundError(2, "No such file or directory", "/no/such/file.json")
+
+    monkeypatch.setitem(cli.COMMANDS, "games", missing)
+    assert main(["games"]) == 1
+    err = capsys.readouterr().err
+    assert err == "tafel: /no/such/file.json: no such file or directory\n"

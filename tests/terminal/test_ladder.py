@@ -130,6 +130,36 @@ def test_the_command_refuses_a_bad_results_file_in_words(tmp_path: Path, capsys:
     assert "line 2: a game's result is two values from 0 to 1" in err and "Traceback" not in err
 
 
+def test_what_would_fail_after_the_games_is_refused_before_the_first(tmp_path: Path) -> None:
+    """A results file that cannot be written, or an option the game does not have, is said before a
+    game is played (not after an hour of them)."""
+    played: list[int] = []
+    for results, message in [
+        (tmp_path / "missing" / "r.jsonl", "there is no folder"),
+        (tmp_path, "a folder, not a file"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {}, lambda: played.append(1))
+    results = tmp_path / "r.jsonl"
+    run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+    with pytest.raises(ValueError, match="Fillit has no option bord"):  # not "another ladder"
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {"bord": "small"}, lambda: played.append(1))
+    with pytest.raises(ValueError, match=r"give another --results file for fillit, .*, seed 0, board=small"):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {"board": "small"})
+    assert played == []
+
+
+def test_the_command_checks_where_the_plot_goes_before_the_ladder_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "r.jsonl"
+    args = ["ladder", "fillit", "--levels", "random,greedy", "--games", "2", "--results", str(results)]
+    assert main([*args, "--svg", str(tmp_path / "missing" / "f.svg")]) == 2
+    assert "--svg" in capsys.readouterr().err and not results.exists()
+    assert main([*args, "-o", "players=3"]) == 2
+    assert "--option players: not a game option" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("levels", "message"),
     [
