@@ -72,8 +72,8 @@ class ResultsFile:
 
     Only the last line can be cut off, by a write interrupted (the process stopped, the power cut):
     that game is played again, and the cut-off line is removed before the next result is written.
-    Any other line that is not one of this ladder's games is refused with its number; the file is
-    never rewritten."""
+    Any other line that is not one of this ladder's games is refused with its number, and nothing in
+    the file is changed."""
 
     def __init__(self, path: Path, header: dict[str, Any], matches: Sequence[Match]) -> None:
         self.path = path
@@ -128,7 +128,7 @@ class ResultsFile:
     def _cut_off(self, tail: bytes, number: int) -> None:
         """A last line without its newline must be the start of a line this ladder writes (a write
         interrupted), or the file is someone else's and is left alone."""
-        start = (json.dumps(self.header) if number == 1 else '{"key": "').encode("utf-8")
+        start = (json.dumps(self.header) if number == 1 else '{"key": "').encode("utf-8")  # as `add` writes
         if not (start.startswith(tail) or tail.startswith(start)):
             what = "a ladder's header" if number == 1 else "a game's result"
             raise ValueError(f"{self.path}: not a ladder results file (line {number} is not {what})")
