@@ -117,15 +117,22 @@ class BoardProfile:
 
 
 def profile_path(name_or_path: str | Path) -> Path:
-    """A profile by board name (looked up in wiring/) or by path."""
+    """A profile by board name (looked up in wiring/) or by path (anything with a folder or a suffix)."""
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix or len(path.parts) > 1 or path.exists():
         return path
     return PROFILE_DIR / f"{name_or_path}.toml"
 
 
+def board_names() -> list[str]:
+    """The boards whose profiles come with the project (wiring/*.toml)."""
+    return sorted(path.stem for path in PROFILE_DIR.glob("*.toml"))
+
+
 def load_profile(name_or_path: str | Path) -> BoardProfile:
     path = profile_path(name_or_path)
+    if path.parent == PROFILE_DIR and not path.exists() and Path(name_or_path) != path:
+        raise ProfileError(f"no board named {str(name_or_path)!r} (boards: {', '.join(board_names())}; or give a file)")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:

@@ -191,6 +191,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         bot=args.bot,
         sensor=args.sensor,
         noise=args.noise,
+        profile=args.profile,
         **parse_options(args.option),
     )
 

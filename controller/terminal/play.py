@@ -50,6 +50,7 @@ class TerminalPlay:
         bot: str = "greedy",
         sensor: str | None = None,
         noise: str = "none",
+        profile: str | None = None,
         ansi: bool = False,
         out: Callable[[str], None] = print,
         **options: Any,
@@ -58,8 +59,8 @@ class TerminalPlay:
         self.out = out
         self.ansi = ansi
         state = game.new_game(players=players, seed=seed, **options)
-        profile = load_profile(game.capabilities.board_profile)
-        self.table = PhysicalTable(game, state, profile, sensor, noise, seed, calm_hands=True)
+        board = load_profile(profile or game.capabilities.board_profile)
+        self.table = PhysicalTable(game, state, board, sensor, noise, seed, calm_hands=True)
         self.table.settle()
         self.bot_seats = set(bots)
         self.bots = {seat: make_bot(bot, bot_seed(seed, seat)) for seat in self.bot_seats}

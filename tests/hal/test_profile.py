@@ -91,6 +91,10 @@ def test_profiles_load_by_name_or_by_path(tmp_path: Path) -> None:
     tiny = load_profile(write(tmp_path, TINY))
     assert tiny.sensor_model == "count" and tiny.count_cap == 2 and tiny.size == (2, 1)
     assert tiny.source.endswith("board.toml")
+    with pytest.raises(ProfileError, match=r"no board named 'squar14' \(boards: cards, hex61, square14; or give"):
+        load_profile("squar14")
+    with pytest.raises(ProfileError, match=r"mine/board\.json: cannot read board profile"):  # a path stays a path
+        load_profile("mine/board.json")
 
 
 def test_defaults_for_optional_board_keys() -> None:

@@ -71,6 +71,11 @@ def test_bad_input_gets_a_clear_message(capsys: pytest.CaptureFixture[str]) -> N
         assert "--option seed: not a game option" in capsys.readouterr().err
 
 
+def test_play_on_the_simulated_board_uses_the_board_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "klotz", "--profile", "hex61"]) == 2
+    assert "board hex61 cannot play Klotz" in capsys.readouterr().err
+
+
 def test_a_file_that_cannot_be_read_or_written_is_said_in_words(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
