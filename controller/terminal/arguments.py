@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 from collections.abc import Callable, Iterator
 
 from controller import __version__
@@ -28,6 +29,24 @@ EPILOG = """examples:
 """
 
 Command = Callable[[argparse.Namespace], int]
+
+
+def positive(text: str) -> float:
+    """A time or pace on the command line: a number more than 0 (and not endless)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number more than 0, not {text}")
+    return value
+
+
+def port(text: str) -> int:
+    """A network port: a whole number from 1 to 65535."""
+    if not text.strip().isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {text!r}")
+    return int(text)
 
 
 @functools.cache
@@ -149,7 +168,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--speed",
-        type=float,
+        type=positive,
         default=None,
         metavar="X",
         help="pace of the hands on a terminal: 1 = as fast as people play, 4 = four times faster (default 4)",
@@ -200,7 +219,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     bench.add_argument("--noise", default="low", choices=NOISE_LEVELS, help="simulated sensor noise (default low)")
     bench.add_argument(
         "--seconds",
-        type=float,
+        type=positive,
         default=2.0,
         metavar="S",
         help="playout time for each game and for python-chess, in rounds side by side (default 2)",
@@ -233,7 +252,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         help="configuration file (default /etc/tafel/config.toml; examples in wiring/examples/)",
     )
     run.add_argument("--check", action="store_true", help="validate the configuration and exit")
-    run.add_argument("--max-seconds", type=float, metavar="S", help="stop after this many seconds")
+    run.add_argument("--max-seconds", type=positive, metavar="S", help="stop after this many seconds")
     run.add_argument("--until-game-over", action="store_true", help="stop once the game is over")
     run.add_argument("--no-web", action="store_true", help="do not serve the web app ([web] in the configuration)")
     run.set_defaults(run=commands["run"])
@@ -243,7 +262,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
         "--config", default="/etc/tafel/config.toml", metavar="FILE", help="the board's service configuration"
     )
     diagnose.add_argument(
-        "--seconds", type=float, default=60.0, metavar="S", help="how long to read the sensors (default 60)"
+        "--seconds", type=positive, default=60.0, metavar="S", help="how long to read the sensors (default 60)"
     )
     diagnose.add_argument("--walk", action="store_true", help="first light each LED in profile order, one at a time")
     diagnose.add_argument(
@@ -271,7 +290,7 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
     broker = sub.add_parser("broker-config", help="set up Mosquitto for a club's boards (docs/remote.md)")
     broker.add_argument("accounts", help="the boards' names and relay, comma-separated, e.g. kitchen,club,relay")
     broker.add_argument("--dir", default="/etc/mosquitto", help="Mosquitto's configuration directory")
-    broker.add_argument("--port", type=int, default=1883, metavar="N", help="the port to listen on (default 1883)")
+    broker.add_argument("--port", type=port, default=1883, metavar="N", help="the port to listen on (default 1883)")
     broker.add_argument(
         "--passwords", metavar="FILE", help="write the new accounts' passwords here (mode 600) instead of printing them"
     )
@@ -279,12 +298,12 @@ def build_parser(commands: dict[str, Command]) -> argparse.ArgumentParser:
 
     relay = sub.add_parser("relay", help="serve a club's games live from the broker (docs/remote.md)")
     relay.add_argument("--broker", default="localhost", metavar="HOST", help="the MQTT broker (default localhost)")
-    relay.add_argument("--port", type=int, default=1883, metavar="N", help="the broker's port (default 1883)")
+    relay.add_argument("--port", type=port, default=1883, metavar="N", help="the broker's port (default 1883)")
     relay.add_argument("--username", default="relay", help="the relay's broker account (default relay)")
     relay.add_argument("--password-file", metavar="FILE", help="a file holding the account's password")
     relay.add_argument("--tls", action="store_true", help="connect with TLS (the system's certificate authorities)")
     relay.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS", help="where the page listens (default all)")
-    relay.add_argument("--http-port", type=int, default=8090, metavar="N", help="the page's port (default 8090)")
+    relay.add_argument("--http-port", type=port, default=8090, metavar="N", help="the page's port (default 8090)")
     relay.add_argument("--games-dir", default="relay-games", metavar="DIR", help="where finished games are kept")
     relay.set_defaults(run=commands["relay"])
 

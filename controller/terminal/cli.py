@@ -97,7 +97,7 @@ def capability_lines(capabilities: Capabilities) -> list[str]:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    players = args.players or game.default_players
+    players = game.check_players(args.players)
     options = parse_options(args.option)
     with progress_bar(args.games, f"{game.title} games", "game", enabled=not args.json) as advance:
         summary = _selfplay(game, players, options, args, advance)
@@ -147,7 +147,7 @@ def _selfplay(
 def cmd_demo(args: argparse.Namespace) -> int:
     """A whole game through the full stack on the simulated board, narrated and drawn with its LEDs."""
     game = load_game(args.game)
-    players = args.players or game.default_players
+    players = game.check_players(args.players)
     if game.capabilities.surface == "cards":
         return _demo_cards(game, players, args)
     from controller.terminal.demo import run_demo
@@ -178,7 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError("--humans is for the card games; board games take --bots")
     from controller.terminal.play import play_terminal
 
-    players = args.players or game.default_players
+    players = game.check_players(args.players)
     bots = list(range(1, players)) if args.bots is None else sorted(arguments.seats_from(args.bots, players, "--bots"))
     ansi = sys.stdout.isatty() and not args.plain
     return play_terminal(

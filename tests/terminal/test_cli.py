@@ -88,3 +88,30 @@ def test_a_file_that_cannot_be_read_or_written_is_said_in_words(
     assert main(["games"]) == 1
     err = capsys.readouterr().err
     assert err == "tafel: /no/such/file.json: no such file or directory\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "--seconds", "-1"], "argument --seconds: must be a number more than 0, not -1"),
+        (["bench", "--seconds", "inf"], "argument --seconds: must be a number more than 0, not inf"),
+        (["diagnose", "--seconds", "0"], "argument --seconds: must be a number more than 0, not 0"),
+        (["run", "--max-seconds", "nan"], "argument --max-seconds: must be a number more than 0, not nan"),
+        (["demo", "klotz", "--speed", "abc"], "argument --speed: 'abc' is not a number"),
+        (["broker-config", "a", "--port", "99999"], "argument --port: a port is a whole number from 1 to 65535"),
+        (["relay", "--http-port", "0"], "argument --http-port: a port is a whole number from 1 to 65535"),
+    ],
+)
+def test_times_paces_and_ports_out_of_range_are_refused_in_words(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["selfplay", "demo", "play"])
+def test_no_players_is_no_number_of_players(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--players 0` was taken for the game's usual number."""
+    assert main([command, "klotz", "--players", "0"]) == 2
+    assert "Klotz is played by 2, 3, 4 players, not 0" in capsys.readouterr().err
