@@ -382,12 +382,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_broker_config(args: argparse.Namespace) -> int:
     from controller.remote.broker import system_broker
     from controller.remote.topics import RELAY, check_name
+    from controller.terminal.files import check_writable
 
-    accounts = [name.strip() for name in args.accounts.split(",") if name.strip()]
+    accounts = list(dict.fromkeys(name.strip() for name in args.accounts.split(",") if name.strip()))
     try:
+        if not accounts:
+            raise ValueError("name the accounts to make, comma-separated: boards and relay, e.g. kitchen,club,relay")
         for name in accounts:
             if name != RELAY:
                 check_name(name)
+        if args.passwords:  # before the broker's accounts change: new passwords must not be lost
+            check_writable(Path(args.passwords), "--passwords")
         passwords = system_broker(Path(args.dir), accounts, args.port)
     except (OSError, ValueError) as error:
         print(f"tafel broker-config: {error}", file=sys.stderr)
@@ -429,7 +434,8 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from controller.terminal.ladder import check_writable, format_ladder, ladder_svg, run_ladder, schedule
+    from controller.terminal.files import check_writable
+    from controller.terminal.ladder import format_ladder, ladder_svg, run_ladder, schedule
 
     game = load_game(args.game)
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]

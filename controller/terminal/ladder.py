@@ -9,7 +9,6 @@ is appended to the results file at once: an interrupted ladder goes on where it 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from openskill.models import PlackettLuce
 from controller.bots import BOTS, make_bot
 from controller.bots.seeds import bot_seed, game_seed
 from controller.games import Game, load_game
+from controller.terminal.files import check_writable
 
 Z95 = 1.96  # a rating's 95 % interval is mu +- Z95 sigma
 
@@ -162,17 +162,6 @@ class ResultsFile:
             if fresh:
                 out.write(json.dumps(self.header) + "\n")
             out.write(json.dumps({"key": result.match.key, "returns": list(result.returns)}) + "\n")
-
-
-def check_writable(path: Path, what: str) -> None:
-    """A clear error now, before any game is played, for a file that could not be written later."""
-    if path.is_dir():
-        raise ValueError(f"{what} {path}: a folder, not a file")
-    folder = path.parent
-    if not folder.is_dir():
-        raise ValueError(f"{what} {path}: there is no folder {folder}")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ValueError(f"{what} {path}: not allowed to write there")
 
 
 def describe(header: Any) -> str:

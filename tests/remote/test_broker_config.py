@@ -77,6 +77,20 @@ def test_broker_config_writes_a_configuration_mosquitto_loads_and_accounts_that_
         broker.wait(10)
 
 
+def test_broker_config_refuses_before_it_changes_an_account(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No accounts named, or a passwords file that could not be written (the new passwords would be
+    lost with the broker's accounts already changed): refused, and nothing is written."""
+    for accounts, extra, message in [
+        (" , ", [], "name the accounts to make"),
+        ("kitchen,relay", ["--passwords", str(tmp_path / "missing" / "p")], "--passwords"),
+    ]:
+        assert main(["broker-config", accounts, "--dir", str(tmp_path / "mosquitto"), *extra]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "mosquitto").exists()
+    assert main(["broker-config", "kitchen,kitchen,relay", "--dir", str(tmp_path / "mosquitto")]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["kitchen", "relay"]  # once each
+
+
 def collect(link: Link, done, seconds: float = 10.0) -> list[Event]:
     """What `link` brings until `done(everything so far)`, within `seconds`."""
     events: list[Event] = []
