@@ -93,8 +93,7 @@ def spi_claims(port: int, chip_select: int, device: str) -> list[Claim]:
     bus = f"SPI{port}"
     pins = SPI_BUSES[port]
     return [
-        Claim(gpio, f"{bus} {role} ({device})", bus, selects=role == f"CE{chip_select}")
-        for role, gpio in pins.items()
+        Claim(gpio, f"{bus} {role} ({device})", bus, selects=role == f"CE{chip_select}") for role, gpio in pins.items()
     ]
 
 

@@ -59,6 +59,7 @@ def _check_digital(model: str, where: str, board: str) -> None:
 
 DEFAULT_SETTLE_US = 10  # microseconds after each select step (see MuxWiring.settle_us)
 
+
 @dataclass(frozen=True)
 class MuxWiring:
     """74HC4067 multiplexers with shared select lines and one signal pin each."""
