@@ -16,7 +16,9 @@ import logging
 import math
 import multiprocessing
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Protocol
 
 from controller.bots import SEARCH_LEVELS, Bot, make_bot
@@ -108,13 +110,45 @@ class InWorker:
             self._pipe.poll(seconds)
 
     def close(self) -> None:
+        """Tell the worker to end, without waiting for it (a new game starts in this very scan): it
+        ends at its next simulation, and `ENDING` joins it later, or stops it if it has not ended
+        within JOIN_S."""
         with contextlib.suppress(OSError):  # the worker may be gone already
             self._pipe.send(None)
-        self._process.join(JOIN_S)
-        if self._process.is_alive():
-            self._process.terminate()
-            self._process.join(JOIN_S)
         self._pipe.close()
+        ENDING.add(self._process)
+
+
+class Ending:
+    """Workers told to end: joined once they have (so none is left a zombie), stopped once they
+    have had JOIN_S to do so. Looked at whenever a worker is told to end; Python's own exit
+    handler stops any still running when the service ends."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._workers: list[tuple[BaseProcess, float]] = []
+
+    def add(self, process: BaseProcess) -> None:
+        self._workers.append((process, self._clock() + JOIN_S))
+        self.reap()
+
+    def reap(self) -> None:
+        still: list[tuple[BaseProcess, float]] = []
+        for process, deadline in self._workers:
+            if not process.is_alive():
+                process.join()
+            elif self._clock() >= deadline:
+                process.terminate()
+                still.append((process, math.inf))  # joined once it has gone
+            else:
+                still.append((process, deadline))
+        self._workers = still
+
+    def __len__(self) -> int:
+        return len(self._workers)
+
+
+ENDING = Ending()
 
 
 def thinking_bot(name: str, seed: int) -> Thinking:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from controller.bots import make_bot
 from controller.bots.search import SearchBot, SearchBudget
-from controller.bots.thinking import AtOnce, InWorker, thinking_bot
+from controller.bots.thinking import JOIN_S, AtOnce, Ending, InWorker, thinking_bot
 from controller.games import State, load_game
 
 FILLIT = load_game("fillit")
@@ -39,8 +39,43 @@ def test_a_searching_bot_thinks_in_its_own_process_and_answers_what_it_would_hav
         after = state.apply(state.legal_actions()[0])
         assert decided(bot, after) in after.legal_actions()
     finally:
-        bot.close()
-    assert not bot._process.is_alive()
+        bot.close()  # told to end, not waited for: the worker ends by itself
+    bot._process.join(WAIT_S)
+    assert bot._process.exitcode == 0
+
+
+class FakeWorker:
+    """A worker process as `Ending` sees it: alive until it ends or is stopped."""
+
+    def __init__(self) -> None:
+        self.alive, self.joined, self.stopped = True, False, False
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+    def join(self, timeout: float | None = None) -> None:
+        self.joined = not self.alive
+
+    def terminate(self) -> None:
+        self.stopped, self.alive = True, False
+
+
+def test_workers_told_to_end_are_joined_when_they_have_and_stopped_when_they_take_too_long() -> None:
+    now = [0.0]
+    ending = Ending(clock=lambda: now[0])
+    quick, stuck = FakeWorker(), FakeWorker()
+    ending.add(quick)  # type: ignore[arg-type]
+    ending.add(stuck)  # type: ignore[arg-type]
+    assert len(ending) == 2 and not quick.joined and not stuck.stopped  # nobody waited for
+    quick.alive = False
+    now[0] = JOIN_S - 0.1
+    ending.reap()
+    assert quick.joined and not stuck.stopped and len(ending) == 1
+    now[0] = JOIN_S
+    ending.reap()
+    assert stuck.stopped and len(ending) == 1  # stopped, joined once gone
+    ending.reap()
+    assert stuck.joined and len(ending) == 0
 
 
 def test_a_new_position_interrupts_the_old_thought() -> None:
