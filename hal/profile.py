@@ -116,12 +116,16 @@ class BoardProfile:
         return self.fields[field].led
 
 
-def profile_path(name_or_path: str | Path) -> Path:
-    """A profile by board name (looked up in wiring/) or by path (anything with a folder or a suffix)."""
+def names_a_file(name_or_path: str | Path) -> bool:
+    """Whether a profile is given by its file: anything with a folder or a suffix (`./mine.toml`,
+    `boards/mine`); a board's name (`square14`) has neither and is looked up among the boards."""
     path = Path(name_or_path)
-    if path.suffix or len(path.parts) > 1 or path.exists():
-        return path
-    return PROFILE_DIR / f"{name_or_path}.toml"
+    return bool(path.suffix) or len(path.parts) > 1
+
+
+def profile_path(name_or_path: str | Path, boards: Path = PROFILE_DIR) -> Path:
+    """A profile by board name (looked up in `boards`, wiring/ unless a configuration says) or by path."""
+    return Path(name_or_path) if names_a_file(name_or_path) else boards / f"{name_or_path}.toml"
 
 
 def board_names() -> list[str]:
@@ -131,7 +135,7 @@ def board_names() -> list[str]:
 
 def load_profile(name_or_path: str | Path) -> BoardProfile:
     path = profile_path(name_or_path)
-    if path.parent == PROFILE_DIR and not path.exists() and Path(name_or_path) != path:
+    if not names_a_file(name_or_path) and not path.exists():
         raise ProfileError(f"no board named {str(name_or_path)!r} (boards: {', '.join(board_names())}; or give a file)")
     try:
         text = path.read_text(encoding="utf-8")

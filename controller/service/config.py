@@ -33,7 +33,7 @@ from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
 from hal.libraries import Library, needed
 from hal.neopixel import NeoPixelWiring
-from hal.profile import PROFILE_DIR, BoardProfile, ProfileError, key_line, load_profile
+from hal.profile import PROFILE_DIR, BoardProfile, ProfileError, key_line, load_profile, names_a_file, profile_path
 from hal.sensors import MODEL_NAMES
 
 DEFAULT_CONFIG = Path("/etc/tafel/config.toml")
@@ -456,8 +456,7 @@ class _Loader:
     def board(self, table: Mapping[str, Any], game: Game) -> BoardConfig:
         profile = self.text(table, "board", "profile", game.capabilities.board_profile)
         directory = self.path(self.text(table, "board", "profile_dir")) if "profile_dir" in table else PROFILE_DIR
-        by_path = profile.endswith(".toml") or "/" in profile
-        path = self.path(profile) if by_path else directory / f"{profile}.toml"
+        path = self.path(profile) if names_a_file(profile) else profile_path(profile, directory)
         model = None
         if "sensor_model" in table:
             model = self.choice(table, "board", "sensor_model", MODEL_NAMES)

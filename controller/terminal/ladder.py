@@ -204,13 +204,16 @@ def run_ladder(
     header = {"game": game.name, "levels": list(levels), "games": games, "seed": seed, "options": options}
     matches = schedule(levels, games, seed)
     store = ResultsFile(results, header, matches)
-    check_writable(results, "--results")
+    if results.is_dir():
+        check_writable(results, "--results")  # says it is a folder
     done = store.load()
     played = {match.number: Result(match, done[match.key]) for match in matches if match.key in done}
     for _ in played:
         if on_game is not None:
             on_game()
     missing = [match for match in matches if match.number not in played]
+    if missing:  # a finished ladder's file is only read: it may be read-only
+        check_writable(results, "--results")
     for result in _play_all(game, missing, options, jobs):
         store.add(result)
         played[result.match.number] = result

@@ -218,3 +218,25 @@ def test_the_bots_page_shows_a_plot_for_every_game_and_each_plot_is_a_ladders_dr
             "search-1",
             "search-2",
         ]
+
+
+def test_a_finished_ladders_file_is_only_read_so_it_may_be_read_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writability is asked only where a game is still to be written (a read-only file of a whole
+    ladder is rated again; as root every file is writable, so the question itself is watched)."""
+    from controller.terminal import ladder
+
+    results = tmp_path / "ladder.jsonl"
+    full = run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})
+    asked: list[Path] = []
+
+    def read_only(path: Path, what: str) -> None:
+        asked.append(path)
+        raise ValueError(f"{what} {path}: not allowed to write there")
+
+    monkeypatch.setattr(ladder, "check_writable", read_only)
+    assert run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {}) == full and asked == []
+    results.write_text("\n".join(results.read_text().splitlines()[:2]) + "\n")  # one game left to play
+    with pytest.raises(ValueError, match="not allowed to write there"):
+        run_ladder(FILLIT, ["random", "greedy"], 2, 0, results, {})

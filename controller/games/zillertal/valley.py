@@ -237,7 +237,7 @@ class Valley:
         return {name: tuple(c for c in range(low, high) if c != self.gorge) for name, (low, high) in spans}
 
     def _zone_spans(self) -> dict[str, tuple[int, int]]:
-        """Each active zone's columns from `low` up to `high`, the Gorge's among them only in
+        """ZT-3: each active zone's columns from `low` up to `high`, the Gorge's among them only in
         `crosses` (where it shows nothing, so counting it adds nothing)."""
         spans: dict[str, tuple[int, int]] = {}
         if not self.placed:
