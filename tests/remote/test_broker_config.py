@@ -87,6 +87,8 @@ def test_broker_config_refuses_before_it_changes_an_account(tmp_path: Path, caps
         assert main(["broker-config", accounts, "--dir", str(tmp_path / "mosquitto"), *extra]) == 2
         assert message in capsys.readouterr().err
     assert not (tmp_path / "mosquitto").exists()
+    if broker_problem() is not None:
+        pytest.skip(f"an account named twice is made by mosquitto_passwd: {broker_problem()}")
     assert main(["broker-config", "kitchen,kitchen,relay", "--dir", str(tmp_path / "mosquitto")]) == 0
     assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["kitchen", "relay"]  # once each
 
