@@ -15,7 +15,6 @@ have their wiring, that the scanner fits the board profile, and that no GPIO ser
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import tempfile
 import tomllib
@@ -28,6 +27,7 @@ from controller.bots import BOTS
 from controller.games import Game, load_game
 from controller.remote.link import BrokerSettings, RemoteGame
 from controller.service.config_remote import remote_section
+from controller.service.config_web import DEFAULT_WEB, WebConfig, web_section
 from controller.table.tracker import TAKEBACK_MODES, TrackerConfig
 from hal.errors import WiringError
 from hal.gpio.wiring import AnalogMuxWiring, GpioConfig, MuxWiring, ShiftRegisterWiring
@@ -114,19 +114,6 @@ class ServiceConfig:
 
 
 @dataclass(frozen=True)
-class WebConfig:
-    """The web app `tafel run` serves to the players' phones (docs/web.md)."""
-
-    enabled: bool
-    listen: str  # the address to listen on: 0.0.0.0 = every network the board is on
-    port: int
-    pin: str | None  # the table PIN for admin actions; None: a new one at every start (the log; the LEDs on request)
-
-
-DEFAULT_WEB_PORT = 8080
-
-
-@dataclass(frozen=True)
 class SimConfig:
     noise: str
     seed: int
@@ -151,7 +138,7 @@ class Config:
     service: ServiceConfig
     sim: SimConfig
     profile: BoardProfile  # the board profile with this file's [board] sensor_model and [leds] brightness
-    web: WebConfig = WebConfig(True, "0.0.0.0", DEFAULT_WEB_PORT, None)
+    web: WebConfig = DEFAULT_WEB
     # [remote]: this board on a broker, and the game it plays with other boards if one is configured
     remote: tuple[BrokerSettings, RemoteGame | None] | None = None
 
@@ -216,7 +203,7 @@ SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "tracker": tuple(f.name for f in fields(TrackerConfig)),
     "service": ("state_dir", "scan_hz", "watchdog", "log_level"),
     "sim": ("noise", "seed", "hands", "speed", "bots", "bot", "moves"),
-    "web": ("enabled", "listen", "port", "pin"),
+    "web": ("enabled", "listen", "port", "pin", "names"),
     "remote": ("board", "broker", "port", "username", "password", "tls", "ca_file", "game", "host", "seats"),
 }
 WIRING_SECTIONS = ("gpio", "neopixel")  # read by hal.gpio and hal.neopixel (keys: wiring/README.md)
@@ -415,21 +402,7 @@ class _Loader:
         return remote_section(self, table, players)
 
     def web(self, table: Mapping[str, Any]) -> WebConfig:
-        listen = self.text(table, "web", "listen", "0.0.0.0")
-        try:
-            ipaddress.ip_address(listen)
-        except ValueError:
-            if listen != "localhost":
-                raise self.error("web", "listen", f"{listen!r} is not an IP address (0.0.0.0: every network)") from None
-        port = self.whole_number(table, "web", "port", DEFAULT_WEB_PORT, 1)
-        if port > 65535:
-            raise self.error("web", "port", f"{port} is not a port number (1 to 65535)")
-        pin = None
-        if "pin" in table:
-            pin = table["pin"]
-            if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
-                raise self.error("web", "pin", 'must be 4 to 8 digits in quotes, e.g. pin = "4711"')
-        return WebConfig(self.flag(table, "web", "enabled", True), listen, port, pin)
+        return web_section(self, table)
 
     def game(self, table: Mapping[str, Any]) -> tuple[GameConfig, Game]:
         name = self.text(table, "game", "name")

@@ -35,8 +35,9 @@ def browser_problem() -> str | None:
 
 
 @contextmanager
-def headless_chromium(width: int = 1100, height: int = 900) -> Iterator[Any]:
-    """A Selenium driver of a headless Chromium window of this size."""
+def headless_chromium(width: int = 1100, height: int = 900, arguments: tuple[str, ...] = ()) -> Iterator[Any]:
+    """A Selenium driver of a headless Chromium window of this size, started with these further
+    command-line `arguments`."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service as DriverService
 
@@ -48,6 +49,7 @@ def headless_chromium(width: int = 1100, height: int = 900) -> Iterator[Any]:
         "--disable-gpu",
         "--disable-dev-shm-usage",
         f"--window-size={width},{height}",
+        *arguments,
     ):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=DriverService(executable_path=shutil.which("chromedriver")))

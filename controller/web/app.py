@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -44,6 +45,7 @@ from controller.service.table_control import HUMAN, option_files
 from controller.table.board import fits
 from controller.web.access import TABLE, Principal, acting_seat, may_hear_rules, refusal_words
 from controller.web.guard import MessageRate, PageCount, PinGuard
+from controller.web.names import BoardNames, OwnNamesOnly
 from controller.web.protocol import ADMIN, ProtocolError, command_of, parse_message
 from controller.web.replay import replay_view
 from controller.web.seats import SeatLinks
@@ -433,8 +435,9 @@ def _hides_hands(record: ArchivedGame) -> bool:
         return True  # a record the board cannot read is kept as private as one that hides hands
 
 
-def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None = None) -> Starlette:
-    """The web app over a hub; `on_startup` runs on the server's event loop once it is up."""
+def build_app(hub: Hub, archive: Archive, names: BoardNames, on_startup: Callable[[], None] | None = None) -> Starlette:
+    """The web app over a hub, answering to the board's `names` only; `on_startup` runs on the
+    server's event loop once it is up."""
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -515,4 +518,4 @@ def build_app(hub: Hub, archive: Archive, on_startup: Callable[[], None] | None 
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OwnNamesOnly, names=names)])

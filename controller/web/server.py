@@ -13,7 +13,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import uvicorn
@@ -23,6 +23,7 @@ from controller.service.archive import Archive
 from controller.service.control import ControlChannel
 from controller.service.loop import Service
 from controller.web.app import Hub, build_app
+from controller.web.names import BoardNames
 from controller.web.protocol import MAX_FRAME
 from controller.web.seats import SeatLinks
 
@@ -33,12 +34,15 @@ SWITCH_INTERVAL_S = 0.001
 MAX_CONNECTIONS = 128  # pages and requests at once: a table has a dozen; the rest is somebody's flood
 
 
-def web_app(control: ControlChannel, state_dir: str | Path, pin: str | None = None) -> tuple[Hub, Starlette]:
+def web_app(
+    control: ControlChannel, state_dir: str | Path, pin: str | None = None, names: Iterable[str] = ()
+) -> tuple[Hub, Starlette]:
     """The app for a service's control channel, subscribed to its snapshots. Without a configured
-    `pin` a new one is made: the log says it, and the board lights it when a page asks."""
+    `pin` a new one is made: the log says it, and the board lights it when a page asks. It answers
+    to this machine's names and the configured `names` (docs/web.md, "The board's names")."""
     hub = Hub(control, SeatLinks(state_dir), pin or f"{secrets.randbelow(10000):04d}", state_dir)
     control.subscribe(hub.offer)
-    return hub, build_app(hub, Archive(Path(state_dir) / "games"))
+    return hub, build_app(hub, Archive(Path(state_dir) / "games"), BoardNames.of_this_machine(names))
 
 
 class WebServer:
@@ -51,10 +55,11 @@ class WebServer:
         listen: str = "0.0.0.0",
         port: int = 8080,
         pin: str | None = None,
+        names: Iterable[str] = (),
     ) -> None:
         self.listen = listen
         self.port = port
-        self.hub, self.app = web_app(control, state_dir, pin)
+        self.hub, self.app = web_app(control, state_dir, pin, names)
         self.pin = self.hub.pin
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -132,7 +137,8 @@ def start_web(service: Service) -> Callable[[], None] | None:
     web = service.config.web
     if not web.enabled:
         return None
-    server = WebServer(service.table.control, service.config.service.state_dir, web.listen, web.port, web.pin)
+    state_dir = service.config.service.state_dir
+    server = WebServer(service.table.control, state_dir, web.listen, web.port, web.pin, web.names)
     if not server.start():
         service.log.error("web app: %s; the board runs without it", server.error)
         return None

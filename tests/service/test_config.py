@@ -548,15 +548,25 @@ def test_without_state_dir_the_journal_goes_where_systemd_says(monkeypatch: pyte
 
 def test_the_web_section_has_documented_defaults_and_clear_errors(tmp_path: Path) -> None:
     web = load_config(write(tmp_path, MINIMAL)).web
-    assert (web.enabled, web.listen, web.port, web.pin) == (True, "0.0.0.0", 8080, None)
-    chosen = load_config(write(tmp_path, MINIMAL + '\n[web]\nlisten = "127.0.0.1"\nport = 9000\npin = "4711"\n')).web
+    assert (web.enabled, web.listen, web.port, web.pin, web.names) == (True, "0.0.0.0", 8080, None, ())
+    table = '[web]\nlisten = "127.0.0.1"\nport = 9000\npin = "4711"\nnames = ["Tafel.Fritz.Box.", "spielbrett"]\n'
+    chosen = load_config(write(tmp_path, MINIMAL + "\n" + table)).web
     assert (chosen.listen, chosen.port, chosen.pin) == ("127.0.0.1", 9000, "4711")
+    assert chosen.names == ("tafel.fritz.box", "spielbrett")
     for table, words in (
         ('listen = "the kitchen"', r"\[web\] listen: 'the kitchen' is not an IP address"),
         ("port = 70000", r"\[web\] port: 70000 is not a port number"),
         ("pin = 4711", r"\[web\] pin: must be 4 to 8 digits in quotes"),
         ('pin = "12"', r"\[web\] pin: must be 4 to 8 digits"),
         ("colour = 1", r"\[web\].*colour"),
+        ('names = "tafel.lan"', r'\[web\] names: must be a list of host names, e\.g\. names = \["tafel\.fritz\.box"\]'),
+        ('names = ["http://tafel.lan"]', r"\[web\] names: 'http://tafel.lan' is not a host name"),
+        ('names = ["tafel.lan:8080"]', r"\[web\] names: 'tafel.lan:8080' is not a host name"),
+        ('names = ["ta fel", "ok"]', r"\[web\] names: 'ta fel' is not a host name"),
+        ('names = ["a..b"]', r"\[web\] names: 'a..b' is not a host name"),
+        ('names = ["-tafel"]', r"\[web\] names: '-tafel' is not a host name"),
+        ("names = [1]", r"\[web\] names: 1 is not a host name"),
+        ('names = [""]', r"\[web\] names: '' is not a host name"),
     ):
         message = error_of(tmp_path, MINIMAL + f"\n[web]\n{table}\n")
         assert re.search(words, message), message

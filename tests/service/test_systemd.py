@@ -98,7 +98,7 @@ def test_the_unit_lets_the_web_app_listen_on_the_network() -> None:
     settings = unit_settings()
     assert "PrivateNetwork" not in settings
     assert settings["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
-    from controller.service.config import DEFAULT_WEB_PORT
+    from controller.service.config_web import DEFAULT_WEB_PORT
 
     assert DEFAULT_WEB_PORT >= 1024  # the unprivileged tafel user may bind it
 

@@ -22,6 +22,7 @@ from controller.web.server import web_app
 from tests.service.configs import ROOT
 
 PIN = "2468"
+TEST_CLIENT_NAMES = ("testserver",)  # the name Starlette's test client addresses the board by, as [web] names
 
 
 def config_text(
@@ -91,7 +92,7 @@ def running_service(tmp_path: Path, text: str) -> Iterator[Service]:
 
 @contextmanager
 def web_client(service: Service, tmp_path: Path) -> Iterator[TestClient]:
-    hub, app = web_app(service.table.control, tmp_path / "state", PIN)
+    hub, app = web_app(service.table.control, tmp_path / "state", PIN, names=TEST_CLIENT_NAMES)
     with TestClient(app) as client:
         client.hub = hub  # type: ignore[attr-defined]
         yield client

@@ -24,7 +24,7 @@ from controller.web.access import OWN_PAGE
 from controller.web.server import web_app
 from controller.web.views import table_view
 from tests.web.browser import served
-from tests.web.harness import PIN, Page, config_text, running_service, seat_links, web_client
+from tests.web.harness import PIN, TEST_CLIENT_NAMES, Page, config_text, running_service, seat_links, web_client
 
 ZILLO = 'hands = "dealt"'
 
@@ -68,7 +68,7 @@ def play(page: Page, action: str) -> dict[str, Any]:
 
 def test_the_pin_is_never_sent_and_the_board_lights_it(tmp_path: Path) -> None:
     with running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service:
-        hub, app = web_app(service.table.control, tmp_path / "state")  # no configured PIN: a new one
+        hub, app = web_app(service.table.control, tmp_path / "state", names=TEST_CLIENT_NAMES)  # a new PIN
         from starlette.testclient import TestClient
 
         with TestClient(app) as client:
