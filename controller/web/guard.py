@@ -9,6 +9,7 @@ waiting.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -20,7 +21,24 @@ PIN_TRIES = 5  # wrong PINs in a row from one address before it waits
 PIN_WAIT_S = 30.0
 PIN_MAX_DOUBLINGS = 5  # 30 s, 60 s, ... 16 min at most
 PIN_RELAX_S = 600.0  # every 10 minutes without a wrong PIN halve the next wait again
-ADDRESSES_KEPT = 1024
+ADDRESSES_KEPT = 1024  # guessing sources with a count of their own; beyond, the rest share one
+IPV6_SOURCE_PREFIX = 64  # a device picks any address of its network's /64 (privacy addresses)
+OTHERS = "other addresses"
+
+
+def guessing_source(address: str) -> str:
+    """Who a wrong PIN is counted against: the address a connection came from as the network gave
+    it (never a header a page sends); an IPv4 address in IPv6's form is that IPv4 address, and an
+    IPv6 address is its /64 network, from which one device may take any number of addresses."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_SOURCE_PREFIX), strict=False))
+    return str(parsed)
 
 
 class MessageRate:
@@ -74,13 +92,37 @@ class _Tries:
     wrong: int = 0  # wrong PINs in a row since the last wait
     doublings: int = 0  # how many waits in a row (each twice as long as the one before)
     locked_until: float = 0.0
-    last_wrong: float = 0.0
+    last_wrong: float = 0.0  # when the last wrong PIN came
+    relaxed: int = 0  # doublings already taken back for the quiet time since then
+
+    def relax(self, now: float) -> None:
+        """Take back one doubling for every `PIN_RELAX_S` without a wrong PIN."""
+        quiet = int((now - self.last_wrong) // PIN_RELAX_S)
+        if quiet > self.relaxed:
+            self.doublings = max(0, self.doublings - (quiet - self.relaxed))
+            self.relaxed = quiet
+
+    def wrong_pin(self, now: float) -> None:
+        self.wrong += 1
+        self.last_wrong = now
+        self.relaxed = 0
+        if self.wrong >= PIN_TRIES:
+            self.wrong = 0
+            self.locked_until = now + PIN_WAIT_S * 2 ** min(self.doublings, PIN_MAX_DOUBLINGS)
+            self.doublings += 1
+
+    def forgettable(self, now: float) -> bool:
+        """Nothing left to remember: no wait now or to come, and a quiet stretch since the last wrong PIN."""
+        self.relax(now)
+        return self.doublings == 0 and now >= self.locked_until and now - self.last_wrong >= PIN_RELAX_S
 
 
 class PinGuard:
-    """The table PIN, checked per address: five wrong in a row make that address wait, each wait
-    twice as long as the last (up to 16 minutes), relaxing one step per 10 quiet minutes. Other
-    addresses are never held up by one that guesses."""
+    """The table PIN, checked per guessing source (an address; an IPv6 device's /64): five wrong in
+    a row make that source wait, each wait twice as long as the last (up to 16 minutes), relaxing
+    one step per 10 quiet minutes. Other sources are never held up by one that guesses. A count is
+    forgotten to make room only once it has nothing left to remember: a guesser with more addresses
+    than are kept shares one count with every other address beyond them."""
 
     def __init__(self, pin: str) -> None:
         self._pin = pin.encode("utf-8")
@@ -88,26 +130,33 @@ class PinGuard:
 
     def check(self, address: str, given: str, now: float) -> str | None:
         """None when `given` is the PIN and `address` may try now; otherwise why not, in words."""
-        tries = self._tries.get(address)
+        source = guessing_source(address)
+        if source not in self._tries and OTHERS in self._tries:
+            source = self._make_room(source, now)
+        tries = self._tries.get(source)
         if tries is not None:
             if now < tries.locked_until:
-                return f"too many wrong PINs from this device: try again in {tries.locked_until - now:.0f} s"
-            quiet = int((now - tries.last_wrong) // PIN_RELAX_S)
-            if quiet > 0:  # each quiet stretch relaxes once
-                tries.doublings = max(0, tries.doublings - quiet)
-                tries.last_wrong += quiet * PIN_RELAX_S
+                who = "this device" if source != OTHERS else "more addresses than the board keeps apart"
+                return f"too many wrong PINs from {who}: try again in {tries.locked_until - now:.0f} s"
+            tries.relax(now)
         if hmac.compare_digest(given.strip().encode("utf-8"), self._pin):
-            self._tries.pop(address, None)
+            if source != OTHERS:
+                self._tries.pop(source, None)
             return None
         if tries is None:
-            tries = self._tries[address] = _Tries()
-            while len(self._tries) > ADDRESSES_KEPT:
-                self._tries.popitem(last=False)
-        self._tries.move_to_end(address)
-        tries.wrong += 1
-        tries.last_wrong = now
-        if tries.wrong >= PIN_TRIES:
-            tries.wrong = 0
-            tries.locked_until = now + PIN_WAIT_S * 2 ** min(tries.doublings, PIN_MAX_DOUBLINGS)
-            tries.doublings += 1
+            source = self._make_room(source, now)
+            tries = self._tries.setdefault(source, _Tries())
+        self._tries.move_to_end(source)
+        tries.wrong_pin(now)
         return "wrong table PIN (the board shows it on its LEDs when asked, and it is in the board's log)"
+
+    def _make_room(self, source: str, now: float) -> str:
+        """Where a source without a count of its own is counted: its own new count, after the oldest
+        forgettable count is dropped if the table is full; else the count the other addresses share."""
+        if len(self._tries) < ADDRESSES_KEPT:
+            return source
+        for kept, tries in self._tries.items():
+            if kept != OTHERS and tries.forgettable(now):
+                del self._tries[kept]
+                return source
+        return OTHERS

@@ -74,6 +74,9 @@ class WebServer:
             log_level="warning",
             log_config=None,  # uvicorn's records go to the service's log, with journald levels
             access_log=False,
+            # The board is no proxy's back end: a page's address is the connection's, never what an
+            # X-Forwarded-For header claims (it would give one guesser a new address per PIN).
+            proxy_headers=False,
             ws="websockets-sansio",
             lifespan="on",
             ws_ping_interval=20,

@@ -11,6 +11,7 @@ from controller.table.board import board_map
 from controller.table.palette import OFF, PLAYER_COLOURS
 from controller.table.pin_display import DIGIT_COLOURS, FONT, pin_frame
 from controller.web.guard import (
+    ADDRESSES_KEPT,
     MESSAGE_BURST,
     MESSAGES_PER_S,
     PAGES_PER_ADDRESS,
@@ -21,6 +22,7 @@ from controller.web.guard import (
     MessageRate,
     PageCount,
     PinGuard,
+    guessing_source,
 )
 from hal.profile import load_profile
 from tests.service.configs import ROOT
@@ -74,6 +76,42 @@ def test_the_longest_wait_is_bounded() -> None:
     wrong(guard, "b", PIN_TRIES, now)
     said = guard.check("b", "0000", now) or ""
     assert float(said.split("try again in ")[1].split(" s")[0]) <= 16 * 60
+
+
+def test_a_device_s_many_addresses_are_one_guessing_source() -> None:
+    """An IPv6 device takes any address of its /64 (privacy addresses): the /64 is counted; an IPv4
+    address written as IPv6 (a dual-stack socket) is that IPv4 address."""
+    assert guessing_source("2001:db8:1:2:aaaa::1") == guessing_source("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert guessing_source("2001:db8:1:3::1") != guessing_source("2001:db8:1:2::1")
+    assert guessing_source("::ffff:10.0.0.9") == guessing_source("10.0.0.9") == "10.0.0.9"
+    guard = PinGuard(PIN)
+    for host in range(PIN_TRIES):  # five wrong PINs, each from another address of the same device
+        guard.check(f"2001:db8:1:2::{host + 1:x}", "0000", 0.0)
+    assert "try again in 29 s" in (guard.check("2001:db8:1:2::99", PIN, 1.0) or "")
+    assert guard.check("2001:db8:1:7::1", PIN, 1.0) is None  # another network is not held up
+    wrong(guard, "::ffff:10.0.0.9", PIN_TRIES, 0.0)
+    assert "try again" in (guard.check("10.0.0.9", PIN, 1.0) or "")
+
+
+def test_more_addresses_than_are_kept_never_buy_more_guesses() -> None:
+    """Counts are forgotten to make room only once they hold nothing: a guesser with more addresses
+    than the board keeps apart shares one count beyond them, and waits with it."""
+    guard = PinGuard(PIN)
+    for host in range(ADDRESSES_KEPT):
+        guard.check(f"10.{host // 256}.{host % 256}.1", "0000", 0.0)  # one wrong PIN from each: all kept
+    extra = [f"10.200.0.{host}" for host in range(PIN_TRIES)]
+    for address in extra:
+        assert (guard.check(address, "0000", 1.0) or "").startswith("wrong table PIN")
+    said = guard.check("10.200.0.200", "0000", 2.0) or ""
+    assert "too many wrong PINs from more addresses than the board keeps apart" in said
+    wrong(guard, "10.0.0.1", PIN_TRIES - 1, 2.0)  # a kept address goes on with its own count
+    assert "too many wrong PINs from this device" in (guard.check("10.0.0.1", PIN, 2.0) or "")
+    assert (guard.check("10.0.1.1", PIN, 2.0)) is None  # a kept address with the right PIN is let in
+    # Ten quiet minutes: the old counts hold nothing any more, and a new address gets its own again.
+    later = 2.0 + PIN_RELAX_S + 60
+    assert guard.check("10.201.0.1", PIN, later) is None
+    assert (guard.check("10.202.0.1", "0000", later) or "").startswith("wrong table PIN")
+    assert "try again" not in (guard.check("10.202.0.1", PIN, later) or "")
 
 
 def test_a_page_may_send_bursts_but_not_a_flood() -> None:

@@ -1,7 +1,7 @@
 """The board answers only to its own names (docs/web.md, "The board's names"): a page that reached it
 by a name pointed at its address (DNS rebinding) gets words and nothing of the board, over the real
 server (uvicorn, raw HTTP and a WebSocket) and in a real Chromium whose resolver points the name at
-the board."""
+the board. And a page's address is its connection's, whatever its headers claim."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from controller.web.guard import PIN_TRIES
 from controller.web.names import BoardNames, host_name
 from tests.web.browser import browser_problem, chromium, served
-from tests.web.harness import PIN, config_text, running_service
+from tests.web.harness import PIN, Page, config_text, running_service
 
 NAMES = BoardNames(frozenset({"localhost", "tafel", "tafel.local", "tafel.fritz.box"}))
 ROUTES = (
@@ -136,3 +137,30 @@ def test_a_browser_that_reaches_the_board_by_another_name_is_refused(tmp_path: P
         assert not driver.find_elements(By.CSS_SELECTOR, "#board")
         driver.get(f"http://localhost:{server.port}/")
         assert driver.find_elements(By.CSS_SELECTOR, "#board")
+
+
+class SyncPage:
+    """A websockets client as the harness's Page expects its socket."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+
+    def send_text(self, text: str) -> None:
+        self.socket.send(text)
+
+    def receive_text(self) -> str:
+        return self.socket.recv(timeout=10)
+
+
+def test_a_page_cannot_claim_another_address_to_guess_more_pins(tmp_path: Path) -> None:
+    with running_service(tmp_path, config_text()) as service, served(service, tmp_path / "state", PIN) as server:
+        origin = f"http://127.0.0.1:{server.port}"
+        said = []
+        for guess in range(PIN_TRIES + 1):  # each from a "new address", as far as the header says
+            claimed = {"X-Forwarded-For": f"203.0.113.{guess + 1}", "X-Real-IP": f"203.0.113.{guess + 1}"}
+            with connect(f"ws://127.0.0.1:{server.port}/ws", origin=origin, additional_headers=claimed) as socket:
+                page = Page(SyncPage(socket))
+                page.view()
+                said.append(page.ask({"type": "links", "pin": f"{guess:04d}"})["message"])
+        assert all(words.startswith("wrong table PIN") for words in said[:PIN_TRIES])
+        assert said[PIN_TRIES].startswith("too many wrong PINs from this device")
