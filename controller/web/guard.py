@@ -90,22 +90,18 @@ class PageCount:
 @dataclass
 class _Tries:
     wrong: int = 0  # wrong PINs in a row since the last wait
-    doublings: int = 0  # how many waits in a row (each twice as long as the one before)
+    doublings: int = 0  # waits in a row as of the last wrong PIN (each twice as long as the one before)
     locked_until: float = 0.0
     last_wrong: float = 0.0  # when the last wrong PIN came
-    relaxed: int = 0  # doublings already taken back for the quiet time since then
 
-    def relax(self, now: float) -> None:
-        """Take back one doubling for every `PIN_RELAX_S` without a wrong PIN."""
-        quiet = int((now - self.last_wrong) // PIN_RELAX_S)
-        if quiet > self.relaxed:
-            self.doublings = max(0, self.doublings - (quiet - self.relaxed))
-            self.relaxed = quiet
+    def doublings_now(self, now: float) -> int:
+        """The doublings left: one is taken back for every `PIN_RELAX_S` without a wrong PIN."""
+        return max(0, self.doublings - int((now - self.last_wrong) // PIN_RELAX_S))
 
     def wrong_pin(self, now: float) -> None:
+        self.doublings = self.doublings_now(now)
         self.wrong += 1
         self.last_wrong = now
-        self.relaxed = 0
         if self.wrong >= PIN_TRIES:
             self.wrong = 0
             self.locked_until = now + PIN_WAIT_S * 2 ** min(self.doublings, PIN_MAX_DOUBLINGS)
@@ -113,8 +109,7 @@ class _Tries:
 
     def forgettable(self, now: float) -> bool:
         """Nothing left to remember: no wait now or to come, and a quiet stretch since the last wrong PIN."""
-        self.relax(now)
-        return self.doublings == 0 and now >= self.locked_until and now - self.last_wrong >= PIN_RELAX_S
+        return self.doublings_now(now) == 0 and now >= self.locked_until and now - self.last_wrong >= PIN_RELAX_S
 
 
 class PinGuard:
@@ -134,11 +129,9 @@ class PinGuard:
         if source not in self._tries and OTHERS in self._tries:
             source = self._make_room(source, now)
         tries = self._tries.get(source)
-        if tries is not None:
-            if now < tries.locked_until:
-                who = "this device" if source != OTHERS else "more addresses than the board keeps apart"
-                return f"too many wrong PINs from {who}: try again in {tries.locked_until - now:.0f} s"
-            tries.relax(now)
+        if tries is not None and now < tries.locked_until:
+            who = "this device" if source != OTHERS else "more addresses than the board keeps apart"
+            return f"too many wrong PINs from {who}: try again in {tries.locked_until - now:.0f} s"
         if hmac.compare_digest(given.strip().encode("utf-8"), self._pin):
             if source != OTHERS:
                 self._tries.pop(source, None)
