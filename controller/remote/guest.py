@@ -168,13 +168,21 @@ class Guest:
         return Heard(said=[f"the boards agreed to {what}"])
 
     def _ply(self, message: Ply) -> Heard:
-        self.synced = True
-        if (message.revision, message.ply) <= (self.revision, self.ply):
+        # The first word since this board started is the host's, whatever its ply (docs/remote.md,
+        # rule 12): what this board kept may be of an earlier game of the same name.
+        first, self.synced = not self.synced, True
+        if not first and (message.revision, message.ply) <= (self.revision, self.ply):
             return Heard()  # a repeat or a late copy: nothing changes
+        self._check_seats(message)
         try:
             stand_in = self.game.state_from_json(message.state)
         except (ValueError, KeyError, TypeError) as error:
             raise ValueError(f"the host's position at move {message.ply} cannot be read: {error}") from None
+        if stand_in.players != len(self.seats):
+            raise ValueError(
+                f"the host's position at move {message.ply} has {stand_in.players} seats, "
+                f"and this game {len(self.seats)}"
+            )
         heard = Heard(moved=True)
         own = digest(stand_in, message.ply)
         if own != message.digest:
@@ -197,6 +205,18 @@ class Guest:
             who = seat_name(stand_in, message.seat)
             heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")
         return heard
+
+    def _check_seats(self, message: Ply) -> None:
+        """The seats the host's word names are seats of this game (docs/remote.md, rule 9)."""
+        seats = range(len(self.seats))
+        if not len(message.moves) == len(message.movers) == message.ply:
+            raise ValueError(
+                f"the host's word at move {message.ply} lists {len(message.moves)} moves by {len(message.movers)} seats"
+            )
+        if any(seat not in seats for seat in message.movers):
+            raise ValueError(f"the host's word at move {message.ply} names a seat beyond the game's {len(seats)}")
+        if (message.ply == 0) != (message.seat == -1) or (message.ply > 0 and message.seat not in seats):
+            raise ValueError(f"the host's word at move {message.ply} names seat {message.seat} as its mover")
 
     def _refused(self, message: Refuse) -> Heard:
         if not any(p.ply == message.ply and p.move == message.move for p in self.pending):

@@ -91,8 +91,9 @@ class Host:
     def local_move(self, action: Action, replace: bool = False) -> list[Send]:
         """A seat of this board moved (the local tracker committed it), or (`replace`) its last move
         was corrected into `action`: tell everyone."""
-        if self.status == "abandoned":
-            raise ValueError("the game was abandoned by agreement: start a new one")
+        ended = self.ended_by_boards()
+        if ended is not None:
+            raise ValueError(f"{ended}: start a new one")
         if replace:
             self._take_back_last()
         state = self.state
@@ -143,7 +144,7 @@ class Host:
                 raise ValueError(refusal)
             return [Send(by, Answer(self.game_id, kind, ply, False, self.me, refusal))]
         if kind == "resign":
-            self.status, self.result = "over", f"board {by} resigned"
+            self.status, self.result, self.asking = "over", f"board {by} resigned", None
             others = [board for board in self.boards if board != self.me]
             return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
         self.asking = Asking(kind, ply, by, set(self.boards) - {by})
@@ -151,12 +152,25 @@ class Host:
             Send(board, Request(self.game_id, kind, ply, by)) for board in self.boards if board not in (by, self.me)
         ]
 
+    def ended_by_boards(self) -> str | None:
+        """Why the game takes nothing more, in words, if a board ended it (docs/remote.md, rule 10):
+        a resignation, an agreed draw, or abandoned. A game its rules ended is not: its last move
+        may still be corrected or taken back."""
+        if self.status == "abandoned":
+            return "the game was abandoned by agreement"
+        if self.result:
+            return f"the game is over: {self.result}"
+        return None
+
     def _why_not(self, kind: str, ply: int) -> str | None:
         if kind not in ASKABLE:
             return f"there is no request {kind!r} (requests: {', '.join(ASKABLE)})"
+        ended = self.ended_by_boards()
+        if ended is not None:
+            return ended
         if kind != "takeback" and (self.status != "playing" or self.state.is_terminal()):
             return "the game is over already"
-        if self.asking is not None:
+        if self.asking is not None and kind != "resign":  # resigning needs nobody's yes, and ends the request
             return f"board {self.asking.by} is asking the others already"
         if ply != self.ply:
             return f"the game is at move {self.ply + 1}, not {ply + 1}"
@@ -186,9 +200,14 @@ class Host:
         return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
 
     def _proposed(self, sender: str, message: Propose) -> list[Send]:
+        if message.ply < self.ply:
+            played = self.played[message.ply]
+            if played.text == message.move and self.owns(sender, played.seat):
+                return [Send(sender, self.ply_for(sender))]  # a repeat: it was played, the board may have missed it
+        ended = self.ended_by_boards()
+        if ended is not None:
+            return self._refuse(sender, message, ended)
         if message.replace and message.ply == self.ply - 1 and self.owns(sender, self.played[-1].seat):
-            if self.played[-1].text == message.move:
-                return [Send(sender, self.ply_for(sender))]  # a repeat of a correction already made
             before = self.history[-2]
             try:
                 action = before.parse_action(message.move)
@@ -199,17 +218,13 @@ class Host:
             self._play(action)
             return self.announce()
         if message.ply < self.ply:
-            if self.played[message.ply].text == message.move and self.owns(sender, self.played[message.ply].seat):
-                return [Send(sender, self.ply_for(sender))]  # a repeat: it was played, the board may have missed it
             late = f"the game is at move {self.ply + 1} already; {message.move} came late"
             return self._refuse(sender, message, late)
         if message.ply > self.ply:
             return self._refuse(sender, message, f"the game is at move {self.ply + 1}, not {message.ply + 1}")
         state = self.state
-        if state.is_terminal() or self.status == "abandoned":
-            return self._refuse(
-                sender, message, "the game is over" if state.is_terminal() else "the game was abandoned"
-            )
+        if state.is_terminal():
+            return self._refuse(sender, message, "the game is over")
         if not self.owns(sender, state.current_player):
             return self._refuse(sender, message, self._elsewhere(state))
         try:

@@ -4,15 +4,55 @@ it is handed the messages and the people's answers, and says what to send and wh
 
 from __future__ import annotations
 
+import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games import Game, load_game
 from controller.remote.host import Send
 from controller.remote.link import RemoteGame
 from controller.remote.messages import Accept, Decline, Invite, Message
 from controller.remote.topics import check_name
+
+FILE_CHOICE = re.compile(r"[^/\\\x00-\x1f\x7f]{1,64}")  # a file's name as a screen chose it: never a path
+
+
+def options_here(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+    """An invitation's options as a guest plays them (docs/remote.md, rule 11): an option that is a
+    file on the inviting board (a card set) is the name its screen chose, for the people to read,
+    and is never read here (the host's stand-in brings the cards): the guest's own game takes the
+    built-in default in its place. A ValueError in words for an option the game does not have or a
+    file option that is not a name."""
+    resolved = game.resolve_options(options)
+    for option in game.options:
+        value = resolved[option.name]
+        if option.names_file:
+            if value is not None and not (isinstance(value, str) and FILE_CHOICE.fullmatch(value)):
+                raise ValueError(f"{option.name} should name one of the inviting board's files, not {value!r:.40}")
+            resolved[option.name] = None
+    return resolved
+
+
+def check_invite(invite: Invite, sender: str, fits: Callable[[Game], bool]) -> Game:
+    """The game of `sender`'s invitation, checked as a new game from a screen is (docs/remote.md,
+    rule 11); a ValueError in words saying what this board cannot play."""
+    check_name(invite.game, "the game id")
+    for board in invite.seats:
+        check_name(board, "the board name")
+    if sender not in invite.seats:
+        raise ValueError(f"it names no seat for board {sender}, which would host the game")
+    game = load_game(invite.title)
+    game.check_players(invite.players)
+    game.new_game(players=invite.players, **options_here(game, invite.options))
+    if not fits(game):
+        raise ValueError(f"{game.title} cannot be played on this board: some of its fields are not there")
+    return game
+
+
+def _ready(_game: Game) -> bool:
+    return True
 
 
 @dataclass
@@ -27,8 +67,9 @@ class Said:
 class Lobby:
     """This board's invitations: the one it sent (and who accepted), and those it received."""
 
-    def __init__(self, me: str) -> None:
+    def __init__(self, me: str, fits: Callable[[Game], bool] = _ready) -> None:
         self.me = me
+        self.fits = fits  # whether this board's fields can show a game
         self.sent: Invite | None = None
         self.accepted: set[str] = set()
         self.received: dict[str, Invite] = {}  # by the inviting board
@@ -54,13 +95,7 @@ class Lobby:
 
     def heard(self, sender: str, message: Message) -> Said:
         if isinstance(message, Invite):
-            if self.me not in message.seats or sender not in message.seats:
-                raise ValueError(f"board {sender}'s invitation names no seat for board {self.me} or for itself")
-            self.received[sender] = message
-            seats = ", ".join(str(seat + 1) for seat, board in enumerate(message.seats) if board == self.me)
-            return Said(
-                said=[f"board {sender} invites this board to {message.title} (seat {seats}): accept or decline"]
-            )
+            return self._invited(sender, message)
         sent = self.sent
         if not isinstance(message, Accept | Decline) or sent is None or message.game != sent.game:
             return Said()  # an answer to an invitation withdrawn or replaced
@@ -76,6 +111,30 @@ class Lobby:
         self.sent = None
         return Said(
             start=(RemoteGame(sent.game, self.me, sent.seats), sent), said=["every board accepted: the game starts"]
+        )
+
+    def _invited(self, sender: str, invite: Invite) -> Said:
+        if self.me not in invite.seats:
+            raise ValueError(f"board {sender}'s invitation names no seat for board {self.me}")
+        try:
+            game = check_invite(invite, sender, self.fits)
+        except ValueError as error:
+            reason = f"board {self.me} cannot play it: {error}"
+            self.received.pop(sender, None)  # an earlier invitation of that board is replaced by this one
+            return Said(
+                [Send(sender, Decline(invite.game, reason))],
+                said=[f"board {sender}'s invitation to {invite.title:.40} was declined: {reason}"],
+            )
+        self.received[sender] = invite
+        seats = ", ".join(str(seat + 1) for seat, board in enumerate(invite.seats) if board == self.me)
+        files = [
+            f"{option.name}: {invite.options[option.name]}"
+            for option in game.options
+            if option.names_file and invite.options.get(option.name) is not None
+        ]
+        chosen = f", {', '.join(files)}" if files else ""
+        return Said(
+            said=[f"board {sender} invites this board to {game.title} (seat {seats}{chosen}): accept or decline"]
         )
 
     def answer(self, sender: str, accept: bool, reason: str = "") -> Said:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from controller.games import Action, State
@@ -15,6 +15,19 @@ from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Send
 from controller.remote.link import Event, Incoming, Link, LinkState
 from controller.remote.messages import Presence, Propose, Refuse, Request
+
+
+def handle_alone(log: logging.Logger, sender: str, handle: Callable[[], object]) -> None:
+    """Handle one message from board `sender`; one it should not have sent (a ValueError in words)
+    is logged and ignored. Should handling fail otherwise (a fault the checks missed), the message
+    is dropped and the board goes on (docs/remote.md, rule 9): it never stops the scan loop."""
+    try:
+        handle()
+    except ValueError as error:
+        log.warning("a message from board %s was ignored: %s", sender, error)
+    except Exception as error:
+        log.error("a message from board %s could not be handled and was dropped: %s", sender, error or repr(error))
+        log.debug("the fault, for a report", exc_info=True)
 
 
 @dataclass
@@ -141,10 +154,7 @@ class RemoteTable:
             return
         if address.kind != "inbox" or message.game != self.game_id:
             return  # another game's record or message: not this board's business
-        try:
-            self._from_board(event.sender, event, update)
-        except ValueError as error:
-            self.log.warning("a message from board %s was ignored: %s", event.sender, error)
+        handle_alone(self.log, event.sender, lambda: self._from_board(event.sender, event, update))
 
     def _from_board(self, sender: str, event: Incoming, update: Update) -> None:
         role = self.role

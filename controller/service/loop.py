@@ -163,7 +163,7 @@ class Service:
         history = list(self.persistence.resume(game, fresh, start, self.table.fits_board))
         if config.remote is not None:
             broker, spec = config.remote
-            remote = self.remote = RemoteBoard(broker, self.log)
+            remote = self.remote = RemoteBoard(broker, self.log, fits=self.table.fits_board)
             spec = spec or remote_game_of(self.persistence.started)  # else a game started from the lobby
             if spec is not None:
                 moves = moves_of(history, self.persistence.standing_actions())

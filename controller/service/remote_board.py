@@ -5,15 +5,16 @@ other boards, if any. The link's events are drained once per scan and split betw
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games import Game
 from controller.remote import topics
 from controller.remote.link import BrokerSettings, Event, Incoming, Link, LinkState, RemoteGame
 from controller.remote.lobby import Lobby, Said
 from controller.remote.messages import Accept, Decline, Invite, Presence
-from controller.remote.table import Update
+from controller.remote.table import Update, handle_alone
 from controller.service.control import LobbyView
 from controller.service.remote_play import RemotePlay
 from controller.table.tracker import Tracker
@@ -32,11 +33,19 @@ class News:
 
 
 class RemoteBoard:
-    def __init__(self, settings: BrokerSettings, log: logging.Logger, link: Link | None = None) -> None:
+    def __init__(
+        self,
+        settings: BrokerSettings,
+        log: logging.Logger,
+        link: Link | None = None,
+        fits: Callable[[Game], bool] | None = None,
+    ) -> None:
+        """`fits`: whether this board's fields can show a game (an invitation to one they cannot is
+        declined at once)."""
         self.me = settings.board
         self.log = log
         self.link = link or Link(settings, follow=[topics.ALL_PRESENCE], log=log)
-        self.lobby = Lobby(self.me)
+        self.lobby = Lobby(self.me) if fits is None else Lobby(self.me, fits)
         self.online: dict[str, bool] = {}  # every board heard of on the broker
         self.play: RemotePlay | None = None
 
@@ -77,12 +86,7 @@ class RemoteBoard:
         if isinstance(message, Invite) and self.play is not None and self.play.playing:
             self.link.send_to(sender, Decline(message.game, f"board {self.me} is playing a game across boards"))
             return
-        try:
-            said = self.lobby.heard(sender, message)
-        except ValueError as error:
-            self.log.warning("an invitation from board %s was ignored: %s", sender, error)
-            return
-        self._apply(said, news)
+        handle_alone(self.log, sender, lambda: self._apply(self.lobby.heard(sender, message), news))
 
     def _apply(self, said: Said, news: News) -> None:
         news.changed = True

@@ -22,6 +22,7 @@ from controller.bots.thinking import Thinking, thinking_bot
 from controller.games import Action, Game, IllegalAction, State, load_game
 from controller.games.seats import seat_name
 from controller.remote.link import RemoteGame
+from controller.remote.lobby import options_here
 from controller.remote.messages import Invite
 from controller.service.archive import Archive, ArchiveError
 from controller.service.control import (
@@ -426,7 +427,7 @@ class TableControl:
             raise CommandError(f"{game.title} cannot be played on this board ({self.host.config.profile.name})")
         known = (HUMAN, *BOTS)
         if any(seat.startswith(BOARD_SEAT) for seat in command.seats) and len(command.seats) == command.players:
-            return self._invite(command, game, chosen)
+            return self._invite(command, game)
         if len(command.seats) != command.players or any(seat not in known for seat in command.seats):
             raise CommandError(f"say for each of the {command.players} seats who plays it: {', '.join(known)}")
         seed = secrets.randbelow(2**31)
@@ -447,8 +448,16 @@ class TableControl:
         )
         return f"a new game of {game.title} starts: set up the board"
 
-    def _invite(self, command: NewGame, game: Game, options: Mapping[str, Any]) -> str:
-        """A new game with seats played on other boards: invite them; it starts once each accepts."""
+    def _invite(self, command: NewGame, game: Game) -> str:
+        """A new game with seats played on other boards: invite them; it starts once each accepts.
+        A file option travels as the name the screen chose, never as this board's path
+        (docs/remote.md, rule 11)."""
+        files = {option.name for option in game.options if option.names_file}
+        options = {
+            name: value
+            for name, value in command.options.items()
+            if not (name in files and (value is None or value == BUILT_IN))
+        }
         if self.host.remote is None:
             raise CommandError("this board is on no broker ([remote] in the configuration): it cannot invite boards")
         me = self.host.remote.me
@@ -476,13 +485,15 @@ class TableControl:
     def start_remote(self, spec: RemoteGame, invite: Invite) -> None:
         """Every board accepted (the host), or this board accepted (a guest): the game starts."""
         assert self.host.remote is not None
+        host = spec.host == self.host.remote.me
         try:
             game = load_game(invite.title)
             game.check_players(invite.players)
-            options = game.resolve_options(invite.options)
-            host = spec.host == self.host.remote.me
+            # The host plays its own files, chosen by name; a guest reads none (its position, the
+            # cards included, is the host's stand-in: docs/remote.md, rule 11).
+            options = self._option_files(game, invite.options) if host else options_here(game, invite.options)
             seed = secrets.randbelow(2**31) if host else 0  # a guest's position comes from the host
-            fresh = game.new_game(players=invite.players, seed=seed, **options)
+            fresh = game.new_game(players=invite.players, seed=seed, **game.resolve_options(options))
         except ValueError as error:
             self.host.log.error("the game across boards cannot start here: %s", error)
             return
@@ -490,6 +501,7 @@ class TableControl:
         seats = invited if len(invited) == invite.players else self.configured_seats(invite.players)
         self.keep_in_history()
         start = self.start_record_of(game, invite.players, seed, dict(invite.options), seats, "remote")
+        start["options"] = options
         start["remote"] = {"game": spec.game, "host": spec.host, "seats": list(spec.seats)}
         self.host.persistence.new_game(start)
         state_dir = self.host.config.service.state_dir

@@ -371,5 +371,5 @@ def test_a_board_resigns_at_once_and_a_draw_needs_every_other_board() -> None:
     assert host.status == "over" and host.record().result == "board g2 resigned" and host.asking is None
     assert all(guest.result == "board g2 resigned" for guest in guests.values())
     assert "board g2 resigned: the game is over" in said
-    with pytest.raises(ValueError, match="the game is over already"):
+    with pytest.raises(ValueError, match="the game is over: board g2 resigned"):
         host.request("h", "draw", host.ply)

@@ -1,0 +1,131 @@
+"""An invitation is checked as a new game from a screen is, and names no file (docs/remote.md,
+rule 11): what a board cannot play is declined at once with the reason, and a card set from a file
+travels as its name, which the other board never reads, its cards coming with the host's stand-in."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from controller.games import GAMES, Game
+from controller.remote.lobby import Lobby, options_here
+from controller.remote.messages import Decline, Invite
+from controller.service.control import AnswerInvite, NewGame
+from controller.service.journal import Journal
+from tests.remote.broker import Broker
+from tests.remote.services import board_config, scan_until
+from tests.remote.test_lobby import lobby_board
+
+BUILT_IN_CARDS = Path(__file__).resolve().parents[2] / "controller" / "games" / "data" / "zillertal.toml"
+
+
+def declined(lobby: Lobby, invite: Invite, sender: str = "h") -> str:
+    """The reason `lobby` declined `invite` at once with; nothing is left for its people to answer."""
+    said = lobby.heard(sender, invite)
+    [send] = said.sends
+    assert send.to == sender and isinstance(send.message, Decline) and send.message.game == invite.game
+    assert sender not in lobby.received and said.start is None
+    assert said.said == [f"board {sender}'s invitation to {invite.title} was declined: {send.message.reason}"]
+    return send.message.reason
+
+
+@pytest.mark.parametrize(
+    ("invite", "words"),
+    [
+        (Invite("g1", "chess", 2, ("h", "g1")), "unknown game 'chess' (known games: fillit, klotz"),
+        (Invite("g1", "klotz", 7, ("h", "g1", "h", "h", "h", "h", "h")), "Klotz is played by 2, 3, 4 players, not 7"),
+        (Invite("g1", "klotz", 2, ("h", "g1"), {"speed": 3}), "Klotz has no option speed"),
+        (Invite("g1", "zillertal", 2, ("h", "g1"), {"bonuses": "yes"}), "bonuses must be true or false, not 'yes'"),
+        (Invite("g1", "zillertal", 2, ("h", "g1"), {"hands": "mixed"}), "hands must be 'dealt' or 'physical'"),
+        (
+            Invite("g1", "zillertal", 2, ("h", "g1"), {"cards": "/dev/zero"}),
+            "cards should name one of the inviting board's files, not '/dev/zero'",
+        ),
+        (
+            Invite("g1", "zillertal", 2, ("h", "g1"), {"cards": "../../etc/passwd"}),
+            "cards should name one of the inviting board's files",
+        ),
+        (Invite("g1", "zillertal", 2, ("h", "g1"), {"cards": 3}), "cards should name one of the inviting board's"),
+        (Invite("../g1", "klotz", 2, ("h", "g1")), "the game id '../g1' is not usable"),
+        (Invite("g1", "klotz", 3, ("h", "g1", "x/#")), "the board name 'x/#' is not usable"),
+        (Invite("g1", "klotz", 2, ("g1", "g1")), "it names no seat for board h, which would host the game"),
+    ],
+)
+def test_11_an_invitation_this_board_cannot_play_is_declined_at_once_saying_why(invite: Invite, words: str) -> None:
+    reason = declined(Lobby("g1"), invite)
+    assert reason.startswith("board g1 cannot play it: ") and words in reason
+
+
+def test_11_an_invitation_to_a_game_the_board_fields_cannot_show_is_declined() -> None:
+    def klotz_only(game: Game) -> bool:
+        return game.name == "klotz"
+
+    lobby = Lobby("g1", klotz_only)
+    reason = declined(lobby, Invite("g1", "zodiac", 2, ("h", "g1")))
+    assert reason == "board g1 cannot play it: Zodiac cannot be played on this board: some of its fields are not there"
+    assert lobby.heard("h", Invite("g2", "klotz", 2, ("h", "g1"))).sends == []
+    assert "h" in lobby.received
+
+
+def test_11_a_new_invitation_that_cannot_be_played_replaces_the_board_earlier_one() -> None:
+    lobby = Lobby("g1")
+    lobby.heard("h", Invite("g1", "klotz", 2, ("h", "g1")))
+    declined(lobby, Invite("g2", "chess", 2, ("h", "g1")))
+    with pytest.raises(ValueError, match="has not invited this board"):
+        lobby.answer("h", True)
+
+
+def test_11_an_invitation_naming_no_seat_here_is_not_this_board_and_is_not_answered() -> None:
+    with pytest.raises(ValueError, match="names no seat for board g1"):
+        Lobby("g1").heard("h", Invite("g1", "chess", 2, ("h", "g2")))
+
+
+def test_11_a_card_set_travels_by_its_name_and_the_other_board_reads_no_file() -> None:
+    lobby = Lobby("g1")
+    said = lobby.heard("h", Invite("g1", "zillertal", 2, ("h", "g1"), {"cards": "alpine", "bonuses": False}))
+    assert said.sends == [] and said.said == [
+        "board h invites this board to Zillertal (seat 2, cards: alpine): accept or decline"
+    ]
+    invite = lobby.received["h"]
+    assert options_here(GAMES["zillertal"], invite.options) == {"cards": None, "bonuses": False, "hands": "dealt"}
+
+
+def test_11_a_game_across_boards_with_a_card_set_file_plays_with_the_host_cards_on_both(
+    broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host's card set is a file of its own; the guest has none of that name (nor any folder for
+    it), and plays with the host's cards, as its stand-in brings them."""
+    host_dir, guest_dir = tmp_path / "h", tmp_path / "g1"
+    cards = host_dir / "state" / "cards"
+    cards.mkdir(parents=True)
+    own = BUILT_IN_CARDS.read_text(encoding="utf-8").replace('name = "tafel design (ZT-5, ZT-6)"', 'name = "alpine"')
+    (cards / "alpine.toml").write_text(own, encoding="utf-8")
+    host = lobby_board(board_config("zillertal", 2, "h", broker.port, host_dir))
+    guest = lobby_board(board_config("zillertal", 2, "g1", broker.port, guest_dir))
+    boards = [host, guest]
+    try:
+        scan_until(boards, lambda: "g1" in host.remote.online and "h" in guest.remote.online)
+        invited = host.table.control.submit(
+            NewGame("zillertal", 2, ("random", "board:g1"), {"cards": "alpine"}, abandon=True)
+        )
+        scan_until(boards, invited.done)
+        assert "invited board g1" in invited.result(1)
+        scan_until(boards, lambda: "h" in guest.remote.lobby.received)
+        assert guest.remote.lobby.received["h"].options == {"cards": "alpine"}  # a name, not the host's path
+        with caplog.at_level(logging.ERROR):
+            accepted = guest.table.control.submit(AnswerInvite("h", True, abandon=True))
+            scan_until(boards, lambda: host.table.remote_play is not None and guest.table.remote_play is not None)
+            assert "accepted" in accepted.result(1)
+            scan_until(boards, lambda: guest.table.remote_play.role.ply >= 4)
+        assert not [record for record in caplog.records if "cannot start" in record.getMessage()]
+        assert host.session.state.card_set.name == "alpine"
+        assert guest.session.state.card_set.name == "alpine"  # the host's cards, from its stand-in
+    finally:
+        for service in boards:
+            service.shutdown()
+    host_start = Journal(host_dir / "state").recover().game.start
+    guest_start = Journal(guest_dir / "state").recover().game.start
+    assert host_start["options"]["cards"] == str(cards / "alpine.toml")
+    assert guest_start["options"]["cards"] is None  # a guest's own game never names the host's file
