@@ -171,9 +171,10 @@ class Guest:
         # The first word since this board started is the host's, whatever its ply (docs/remote.md,
         # rule 12): what this board kept may be of an earlier game of the same name.
         first, self.synced = not self.synced, True
-        if not first and (message.revision, message.ply) <= (self.revision, self.ply):
-            return Heard()  # a repeat or a late copy: nothing changes
+        newer = first or (message.revision, message.ply) > (self.revision, self.ply)
         self._check_seats(message)
+        if not newer:  # a repeat or a late copy: nothing changes but that the game is over, if it says so
+            return Heard(said=self._ended(message, newer))  # (to a board that missed the boards' answer)
         try:
             stand_in = self.game.state_from_json(message.state)
         except (ValueError, KeyError, TypeError) as error:
@@ -183,7 +184,7 @@ class Guest:
                 f"the host's position at move {message.ply} has {stand_in.players} seats, "
                 f"and this game {len(self.seats)}"
             )
-        heard = Heard(moved=True)
+        heard = Heard(moved=True, said=self._ended(message, newer))
         own = digest(stand_in, message.ply)
         if own != message.digest:
             self.disagree = f"this board's position at move {message.ply} differs from the host's"
@@ -205,6 +206,20 @@ class Guest:
             who = seat_name(stand_in, message.seat)
             heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")
         return heard
+
+    def _ended(self, message: Ply, newer: bool) -> list[str]:
+        """What the host's word says of a game the boards ended (docs/remote.md, rule 10), and the
+        words for it if this board did not know: a word of the same ply says it again to a board that
+        missed the boards' answer; only a newer word (or the first since this board started) says
+        the game goes on, never a late copy of the last move's."""
+        knew = (self.result, self.abandoned)
+        if message.result or message.abandoned:
+            self.result, self.abandoned = message.result, message.abandoned
+        elif newer:
+            self.result, self.abandoned = "", False
+        if (self.result, self.abandoned) == knew or not (self.result or self.abandoned):
+            return []
+        return [f"the game is over: {self.result}" if self.result else "the boards agreed to abandon the game"]
 
     def _check_seats(self, message: Ply) -> None:
         """The seats the host's word names are seats of this game (docs/remote.md, rule 9)."""

@@ -271,6 +271,8 @@ class Host:
             moves,
             movers,
             self.revision,
+            self.result,
+            self.status == "abandoned",
         )
 
     def record(self) -> Record:

@@ -59,6 +59,8 @@ class Ply:
     moves: tuple[str, ...] = ()  # every move so far, as the receiving board may read them
     movers: tuple[int, ...] = ()  # the seat that made each of them
     revision: int = 0  # how often a move already sent was corrected: a copy from before is stale
+    result: str = ""  # a result the boards gave the game (a resignation, an agreed draw): it is over
+    abandoned: bool = False  # the boards agreed to abandon the game
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class Update:
     played: list[tuple[State, Action, State, str]] = field(default_factory=list)
     moved: bool = True  # whether `position` differs from what the board shows, as anyone can see
     took_back: int = 0  # moves the boards agreed to take back (the host's journal drops them)
+    ended: tuple[str, str] | None = None  # the boards have just ended the game: ("over" or "abandoned", words)
     said: list[str] = field(default_factory=list)
 
 

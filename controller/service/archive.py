@@ -77,11 +77,23 @@ class Archive:
         self.directory = Path(directory)
 
     def keep(
-        self, game_id: str, start: Mapping[str, Any], actions: Sequence[str], final: State, ended: str
+        self,
+        game_id: str,
+        start: Mapping[str, Any],
+        actions: Sequence[str],
+        final: State,
+        ended: str,
+        by_boards: tuple[str, str] | None = None,
     ) -> ArchivedGame:
-        """Write one game; a later write of the same id replaces it."""
+        """Write one game; a later write of the same id replaces it. `by_boards`: how the boards
+        ended a game across boards, if they did ("over" or "abandoned", in words): a resignation
+        or an agreed draw is the game's result, as the rules' end is."""
         if final.is_terminal():
             status, result = "finished", result_line(final)
+        elif by_boards is not None and by_boards[0] == "over":
+            status, result = "finished", by_boards[1]
+        elif by_boards is not None:
+            status, result = "abandoned", f"{by_boards[1]} after {len(actions)} moves"
         else:
             status, result = "abandoned", f"abandoned after {len(actions)} moves"
         record = ArchivedGame(game_id, dict(start), tuple(actions), status, result, ended)

@@ -5,7 +5,8 @@ Layout of the state directory:
 - `journal.log`: one record per line, `<crc32 as 8 hex digits> <compact JSON>`, appended and
   fsynced record by record. Records: `start` (game, players, seed, options), `action` (the action in
   the game's notation, and `via` how it was recognised: sensors, confirm, declare), `takeback`,
-  `abandon`.
+  `correction`, `ended` (a game across boards that the boards ended: a resignation, an agreed draw,
+  abandoned; docs/remote.md, rule 10), `abandon`.
 - `snapshot.json`: written atomically (temporary file, fsync, rename, fsync of the directory) by
   compaction: the game's start record and its actions after take-backs, plus `last_seq`, the
   sequence number of the last record it covers. The journal is then started afresh; should power
@@ -30,7 +31,7 @@ from controller.games import Game, State, load_game
 JOURNAL = "journal.log"
 SNAPSHOT = "snapshot.json"
 SNAPSHOT_VERSION = 1
-RECORD_TYPES = ("start", "action", "takeback", "correction", "abandon")
+RECORD_TYPES = ("start", "action", "takeback", "correction", "ended", "abandon")
 # What a start record holds: how the game was made, who plays each seat ("human" or a bot), whether
 # the configuration or the lobby started it, and the game's id in the history.
 START_KEYS = ("game", "players", "seed", "options", "seats", "origin", "id", "remote")  # remote: docs/remote.md
@@ -68,6 +69,9 @@ class GameRecord:
 
     start: dict[str, Any]
     actions: list[dict[str, Any]] = field(default_factory=list)
+    # How the boards ended a game across boards, if they did: {"status": "over" or "abandoned",
+    # "result": words}; such a game takes no more moves (docs/remote.md, rule 10).
+    ended: dict[str, str] | None = None
 
     def replay(self) -> tuple[Game, list[State]]:
         """The game and its history of states (oldest first, the current state last)."""
@@ -154,7 +158,10 @@ class Journal:
             return None, last_seq
         if not isinstance(start, dict) or not isinstance(data.get("actions"), list):
             raise JournalError(f"{self.snapshot_path}: 'start' must be an object and 'actions' a list")
-        return GameRecord(start, list(data["actions"])), last_seq
+        ended = data.get("ended")
+        if ended is not None and not _is_ending(ended):
+            raise JournalError(f"{self.snapshot_path}: 'ended' must name a status and a result")
+        return GameRecord(start, list(data["actions"]), ended), last_seq
 
     def _read_journal(self) -> tuple[list[dict[str, Any]], int, str | None]:
         try:
@@ -211,6 +218,10 @@ class Journal:
         """The last action is replaced by `text` (a correction before the next player acted)."""
         self.append({"type": "correction", "action": text})
 
+    def ended(self, status: str, result: str) -> None:
+        """The boards ended the game across boards (`status` "over" or "abandoned", `result` in words)."""
+        self.append({"type": "ended", "status": status, "result": result})
+
     def abandon(self) -> None:
         self.append({"type": "abandon"})
 
@@ -227,6 +238,8 @@ class Journal:
             "actions": game.actions if game is not None else [],
             "last_seq": self._seq,
         }
+        if game is not None and game.ended is not None:
+            data["ended"] = game.ended
         atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
         if self._file is not None:
             self._file.close()
@@ -253,6 +266,9 @@ def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
         return None  # actions without a game in progress cannot be placed: ignore them
     if kind == "action":
         game.actions.append({key: record[key] for key in ("action", "via") if key in record})
+    elif kind == "ended":
+        ending = {key: str(record.get(key, "")) for key in ("status", "result")}
+        game.ended = ending if _is_ending(ending) else {"status": "over", "result": "ended by the boards"}
     elif kind == "takeback" and game.actions:
         game.actions.pop()
     elif kind == "correction":
@@ -262,6 +278,15 @@ def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
             game.actions.pop()
         game.actions.append({"action": record["action"], "via": "correction"})
     return game
+
+
+def _is_ending(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("status") in ("over", "abandoned")
+        and isinstance(value.get("result"), str)
+        and set(value) == {"status", "result"}
+    )
 
 
 def atomic_write(path: Path, data: bytes) -> None:

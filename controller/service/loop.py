@@ -369,6 +369,9 @@ class Service:
         for before, action, after, via in update.played:
             self.persistence.on_commit(before, action, after, via)
             self.table.record_move(before, action, after, via)
+        if update.ended is not None:  # the boards ended the game: a restart does not bring it back
+            self.persistence.on_ended(*update.ended)
+            self.table.keep_in_history()
         guest = self.table.remote_play.guest
         if guest is not None and update.position is not None:  # a guest's move list is the host's
             self.table.moves = [

@@ -42,6 +42,11 @@ class Persistence(Protocol):
 
     def on_takeback(self, state: State) -> None: ...
 
+    def on_ended(self, status: str, result: str) -> None:
+        """The boards ended the game across boards (docs/remote.md, rule 10): `status` "over" (a
+        resignation, an agreed draw) or "abandoned", `result` in words. A restart does not resume it."""
+        ...
+
     def new_game(self, start: Mapping[str, Any]) -> None:
         """The players left the game; a new one starts as `start` says."""
         ...
@@ -77,6 +82,9 @@ class NoPersistence:
     def on_takeback(self, state: State) -> None:
         if self._actions:
             self._actions.pop()
+
+    def on_ended(self, status: str, result: str) -> None:
+        return None
 
     def new_game(self, start: Mapping[str, Any]) -> None:
         self.started, self._actions = dict(start), []
@@ -164,8 +172,9 @@ class JournalPersistence:
         except (JournalError, ValueError) as error:
             self.log.error("journal: the saved game cannot be replayed (%s): starting a new game", error)
             return None
-        if states[-1].is_terminal():
-            self.log.info("journal: the saved game was over: starting a new game")
+        if states[-1].is_terminal() or record.ended is not None:
+            why = f" ({record.ended['result']})" if record.ended is not None else ""
+            self.log.info("journal: the saved game was over%s: starting a new game", why)
             return None
         return states
 
@@ -177,6 +186,9 @@ class JournalPersistence:
 
     def on_takeback(self, state: State) -> None:
         self.journal.takeback()
+
+    def on_ended(self, status: str, result: str) -> None:
+        self.journal.ended(status, result)
 
     def new_game(self, start: Mapping[str, Any]) -> None:
         """The players left the game: close it in the journal and record the new one."""

@@ -56,6 +56,7 @@ class RemotePlay:
         self._saved = state_dir / f"remote-{table.game_id}.json"
         self.log = log
         self._tracker: Tracker | None = None
+        self._ended_told: tuple[str, str] | None = None  # the end by the boards last reported (Update.ended)
 
     @classmethod
     def start(
@@ -80,6 +81,7 @@ class RemotePlay:
         play = cls(RemoteTable(link, role, log, QUIET_MS), Path(state_dir), log)
         if isinstance(role, Guest):
             play._load_saved(game)
+        play._ended_told = play.ended
         if link.connected:
             play.table.greet()  # the link is up already: say hello now (else on connecting)
         return play
@@ -125,6 +127,9 @@ class RemotePlay:
         """Once per scan: what arrived (`events`, drained from the link), and the position the
         board now follows."""
         update = self.table.handle(events, now, board_changed)
+        ended = self.ended
+        if ended != self._ended_told:
+            self._ended_told = update.ended = ended
         for line in update.said:
             self.log.info("%s", line)
         guest = self.guest
@@ -176,6 +181,16 @@ class RemotePlay:
         if isinstance(command, NewGame | Resume) and self.playing:
             raise CommandError("a game across boards is on: ask the other boards to abandon it first")
         return None
+
+    @property
+    def ended(self) -> tuple[str, str] | None:
+        """How the boards ended the game (docs/remote.md, rule 10), if they did: ("over", the result
+        in words) for a resignation or an agreed draw, ("abandoned", words) if abandoned."""
+        role = self.role
+        abandoned = role.status == "abandoned" if isinstance(role, Host) else role.abandoned
+        if abandoned:
+            return "abandoned", "abandoned by agreement"
+        return ("over", role.result) if role.result else None
 
     @property
     def playing(self) -> bool:

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.bots import BOTS
 from controller.bots.seeds import bot_seed
@@ -47,6 +47,7 @@ from controller.service.control import (
 )
 from controller.service.deciding import Candidate, candidate_of, candidates_of, decider_for
 from controller.service.host import Host
+from controller.service.option_files import OptionFileError, chosen_files, shared_options
 from controller.service.remote_play import RemotePlay
 from controller.service.table_settings import TableSettings
 from controller.service.views import board_view, device_view
@@ -56,15 +57,10 @@ from controller.table.session import ABANDON
 from controller.table.tracker_types import TrackerOutput
 from hal.protocols import BUTTONS, InputEvent
 
-if TYPE_CHECKING:
-    pass
-
 HUMAN = "human"
 READINGS_EVERY_MS = 100  # a screen's sensor map follows the raw board at most this often
 NOTICES_KEPT = 6
 PAGE_INPUTS_KEPT = 16  # the texts pages sent lately: a notice that answers one is for its sender
-OPTION_FILES = "*.toml"  # the files an option that names a file may choose, in the state directory
-BUILT_IN = "built-in"  # the name of an option file's default (the game's own data)
 
 
 BOARD_SEAT = "board:"  # a seat of a new game played on another board: "board:club" (docs/remote.md)
@@ -84,18 +80,6 @@ def moves_of(history: Sequence[State], actions: Sequence[tuple[str, str]]) -> li
             public = text
         entries.append(MoveEntry(before.current_player, text, public, via))
     return entries
-
-
-def option_files(state_dir: str | Path, game: Game) -> dict[str, list[str]]:
-    """For each option of `game` that names a file: the names a screen may choose from (the
-    built-in default first, then the `.toml` files in the state directory's folder of that name)."""
-    known = {}
-    for option in game.options:
-        if option.names_file:
-            folder = Path(state_dir) / option.name
-            names = sorted(path.stem for path in folder.glob(OPTION_FILES) if path.is_file())
-            known[option.name] = [BUILT_IN, *names]
-    return known
 
 
 def now_text() -> str:
@@ -210,14 +194,22 @@ class TableControl:
         """The game in progress goes to the history (a finished one, or one left for another)."""
         if self.host.session is None or not self.moves:
             return
+        play = self.remote_play
         try:
             self.archive.keep(
-                self.game_id, self.start_record, [move.text for move in self.moves], self.host.session.state, now_text()
+                self.game_id,
+                self.start_record,
+                [move.text for move in self.moves],
+                self.host.session.state,
+                now_text(),
+                play.ended if play is not None else None,
             )
         except OSError as error:
             self.host.log.warning("history: could not keep game %s: %s", self.game_id, error)
 
     def _in_progress(self) -> bool:
+        if self.remote_play is not None and self.remote_play.ended is not None:
+            return False  # the boards ended it (docs/remote.md, rule 10)
         return self.host.session is not None and bool(self.moves) and not self.host.session.state.is_terminal()
 
     def _refuse_to_drop(self, abandon: bool) -> None:
@@ -452,12 +444,7 @@ class TableControl:
         """A new game with seats played on other boards: invite them; it starts once each accepts.
         A file option travels as the name the screen chose, never as this board's path
         (docs/remote.md, rule 11)."""
-        files = {option.name for option in game.options if option.names_file}
-        options = {
-            name: value
-            for name, value in command.options.items()
-            if not (name in files and (value is None or value == BUILT_IN))
-        }
+        options = shared_options(game, command.options)
         if self.host.remote is None:
             raise CommandError("this board is on no broker ([remote] in the configuration): it cannot invite boards")
         me = self.host.remote.me
@@ -513,17 +500,11 @@ class TableControl:
 
     def _option_files(self, game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
         """`options` from a screen, with each file chosen by name turned into its path. A screen never
-        names a path: only the files the board knows (see `option_files`)."""
-        resolved = dict(options)
-        for name, names in option_files(self.host.config.service.state_dir, game).items():
-            value = options.get(name)
-            if value is None or value == BUILT_IN:
-                resolved[name] = None
-            elif isinstance(value, str) and value in names:
-                resolved[name] = str(Path(self.host.config.service.state_dir) / name / f"{value}.toml")
-            else:
-                raise CommandError(f"{name}: choose one of the files this board knows: {', '.join(names)}")
-        return resolved
+        names a path: only the files the board knows (option_files.py)."""
+        try:
+            return chosen_files(self.host.config.service.state_dir, game, options)
+        except OptionFileError as error:
+            raise CommandError(str(error)) from None
 
     def _resume(self, command: Resume) -> str:
         try:
@@ -531,7 +512,7 @@ class TableControl:
             game, states = record.replay()
         except ArchiveError as error:
             raise CommandError(str(error)) from None
-        if states[-1].is_terminal():
+        if states[-1].is_terminal() or record.status == "finished":  # over by its rules, or by the boards
             raise CommandError("that game is over; it can be replayed in the history, not resumed")
         if not self.fits_board(game):
             raise CommandError(f"{game.title} cannot be played on this board ({self.host.config.profile.name})")

@@ -41,7 +41,8 @@ from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.service.archive import Archive, ArchivedGame, ArchiveError, notation_text
 from controller.service.control import Command, CommandError, ControlChannel, ShowPin, Snapshot
-from controller.service.table_control import HUMAN, option_files
+from controller.service.option_files import option_files
+from controller.service.table_control import HUMAN
 from controller.table.board import fits
 from controller.web.access import TABLE, Principal, acting_seat, may_hear_rules, refusal_words
 from controller.web.guard import MessageRate, PageCount, PinGuard

@@ -176,3 +176,16 @@ def test_9_a_fault_on_one_message_is_logged_and_the_board_goes_on(caplog: pytest
         "a message from board g1 could not be handled and was dropped: tuple index out of range",
         "a message from board g1 was ignored: board g1 has no seat in game x",
     ]
+
+
+def test_10_a_board_that_missed_the_end_hears_it_from_the_host_word_and_a_late_copy_does_not_undo_it() -> None:
+    host, guests = three_boards(3)
+    guest = guests["g1"]
+    before = host.ply_for("g1")  # a copy of the last move's word, from before the end
+    host.request("h", "resign", host.ply)  # board g1's link was down: it never got the answer
+    assert guest.result == ""
+    heard = guest.receive("h", decode(encode(host.ply_for("g1"))))  # its sync after reconnecting
+    assert guest.result == "board h resigned" and heard.said == ["the game is over: board h resigned"]
+    assert guest.receive("h", before).said == [] and guest.result == "board h resigned"
+    abandoned, others = ended("abandon")
+    assert abandoned.ply_for("g1").abandoned and others["g1"].abandoned

@@ -126,3 +126,44 @@ def test_a_journal_action_that_does_not_replay_is_a_clear_error(tmp_path: Path) 
     journal.close()
     with pytest.raises(JournalError, match="does not replay"):
         Journal(tmp_path).recover().game.replay()
+
+
+def test_a_game_the_boards_ended_is_ended_in_the_journal_and_in_its_snapshot(tmp_path: Path) -> None:
+    """docs/remote.md, rule 10: a resignation, an agreed draw or abandoning by agreement survives a
+    power cut and a compaction, and a restart does not resume the game."""
+    journal = Journal(tmp_path)
+    journal.recover()
+    journal.start_game("klotz", 2, 0, {})
+    play(journal, ["c7-c4", "l7-l4"])
+    journal.ended("over", "board g1 resigned")
+    journal.close()
+    recovery = Journal(tmp_path).recover()
+    assert recovery.game.ended == {"status": "over", "result": "board g1 resigned"}
+    compacting = Journal(tmp_path)
+    compacting.recover()
+    compacting.compact()
+    compacting.close()
+    assert Journal(tmp_path).recover().game.ended == {"status": "over", "result": "board g1 resigned"}
+    (tmp_path / "snapshot.json").write_text(
+        '{"version": 1, "last_seq": 9, "start": {"game": "klotz"}, "actions": [], "ended": {"status": "won"}}'
+    )
+    with pytest.raises(JournalError, match="'ended' must name a status and a result"):
+        Journal(tmp_path).recover()
+
+
+def test_a_restart_starts_a_new_game_where_the_boards_ended_the_last(tmp_path: Path) -> None:
+    from controller.service.persistence import JournalPersistence
+
+    game = load_game("klotz")
+    start = {"game": "klotz", "players": 2, "seed": 0, "options": {}, "seats": ["human", "human"]}
+    first = JournalPersistence(tmp_path)
+    fresh = game.new_game(players=2, seed=0)
+    [state] = first.resume(game, fresh, start)
+    action = state.legal_actions()[0]
+    first.on_commit(state, action, state.apply(action))
+    first.on_ended("abandoned", "abandoned by agreement")
+    first.close()
+    again = JournalPersistence(tmp_path)
+    assert again.resume(game, fresh, start) == [fresh]
+    assert again.standing_actions() == []
+    again.close()
