@@ -150,6 +150,12 @@ class Guest:
             raise ValueError("no other board is asking anything")
         return [Send(self.host, Answer(self.game_id, asked.kind, asked.ply, accept, self.me))]
 
+    def called_off(self, reason: str) -> str:
+        """The host withdrew the invitation this board accepted (docs/remote.md, rule 13): no board
+        hosts the game, so it is over here; the words for the people."""
+        self.abandoned = True
+        return f"{reason:.200}: the game is off" if reason else f"board {self.host} called the game off"
+
     def _answered(self, message: Answer) -> Heard:
         if self.asked is not None and (self.asked.kind, self.asked.ply) == (message.kind, message.ply):
             self.asked = None

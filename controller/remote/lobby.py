@@ -73,6 +73,7 @@ class Lobby:
         self.sent: Invite | None = None
         self.accepted: set[str] = set()
         self.received: dict[str, Invite] = {}  # by the inviting board
+        self.withdrawn: set[str] = set()  # the games of this board's invitations that lapsed
 
     def invite(self, title: str, players: int, seats: Sequence[str], options: Mapping[str, Any]) -> list[Send]:
         """Invite the boards named in `seats` (this board's name for its own seats) to a new game."""
@@ -83,9 +84,23 @@ class Lobby:
             raise ValueError("name at least one other board to play a game across boards")
         if self.me not in seats:
             raise ValueError(f"the inviting board ({self.me}) hosts the game and plays at least one seat")
+        withdrawn = self.withdraw()  # an invitation replaces this board's earlier one
         invite = Invite(secrets.token_hex(4), title, players, tuple(seats), dict(options))
         self.sent, self.accepted = invite, set()
-        return [Send(board, invite) for board in others]
+        return [*withdrawn, *(Send(board, invite) for board in others)]
+
+    def withdraw(self) -> list[Send]:
+        """This board's people start another game (or invite again): its invitation lapses, and the
+        boards it invited are told (docs/remote.md, rule 13)."""
+        sent, self.sent, self.accepted = self.sent, None, set()
+        if sent is None:
+            return []
+        self.withdrawn.add(sent.game)
+        boards = [board for board in dict.fromkeys(sent.seats) if board != self.me]
+        return [Send(board, Decline(sent.game, self._withdrawal(sent))) for board in boards]
+
+    def _withdrawal(self, invite: Invite) -> str:
+        return f"board {self.me} withdrew its invitation to {invite.title}"
 
     def waiting_for(self) -> tuple[str, ...]:
         sent = self.sent
@@ -97,14 +112,23 @@ class Lobby:
         if isinstance(message, Invite):
             return self._invited(sender, message)
         sent = self.sent
+        if isinstance(message, Decline) and (sent is None or message.game != sent.game):
+            return self._lapsed(sender, message)
+        if isinstance(message, Accept) and message.game in self.withdrawn:
+            # Accepted after it was withdrawn: the board that accepted has started the game for it,
+            # and must hear that no board hosts it.
+            return Said([Send(sender, Decline(message.game, f"board {self.me} withdrew its invitation"))])
         if not isinstance(message, Accept | Decline) or sent is None or message.game != sent.game:
-            return Said()  # an answer to an invitation withdrawn or replaced
+            return Said()  # an answer to an invitation already settled (a repeat)
         if sender not in sent.seats:
             raise ValueError(f"board {sender} was not invited to game {sent.game}")
         if isinstance(message, Decline):
-            self.sent = None
-            reason = f": {message.reason}" if message.reason else ""
-            return Said(said=[f"board {sender} declined the invitation to {sent.title}{reason}"])
+            reason = f": {message.reason:.200}" if message.reason else ""  # words of another board, kept short
+            words = f"board {sender} declined the invitation to {sent.title}{reason}"
+            # The game is off: the other boards, some of which may have accepted and started it, hear so.
+            sends = [send for send in self.withdraw() if send.to != sender]
+            sends = [Send(send.to, Decline(sent.game, f"{words}: the game is off")) for send in sends]
+            return Said(sends, said=[words])
         self.accepted.add(sender)
         if self.waiting_for():
             return Said(said=[f"board {sender} accepted; waiting for board {', board '.join(self.waiting_for())}"])
@@ -112,6 +136,14 @@ class Lobby:
         return Said(
             start=(RemoteGame(sent.game, self.me, sent.seats), sent), said=["every board accepted: the game starts"]
         )
+
+    def _lapsed(self, sender: str, message: Decline) -> Said:
+        """Board `sender` withdrew the invitation this board holds from it, if it is that one."""
+        held = self.received.get(sender)
+        if held is None or held.game != message.game:
+            return Said()  # a withdrawal of one already answered or replaced
+        del self.received[sender]
+        return Said(said=[f"{message.reason:.200}" if message.reason else f"board {sender} withdrew its invitation"])
 
     def _invited(self, sender: str, invite: Invite) -> Said:
         if self.me not in invite.seats:

@@ -203,6 +203,8 @@ class Service:
         config = self.config
         backends = self.backends
         assert backends is not None
+        if self.remote is not None and not first:
+            self.remote.withdraw()  # another game: this board's invitation lapses (docs/remote.md, rule 13)
         state = history[-1]
         game = self.game = state.game
         self.table.start_record = {**start, "id": str(start.get("id") or new_game_id())}  # older journals have none
@@ -259,6 +261,8 @@ class Service:
         the same kind starts from set-up."""
         assert self.game is not None
         self.table.keep_in_history()
+        if self.remote is not None:
+            self.remote.withdraw()  # another game: this board's invitation lapses (docs/remote.md, rule 13)
         state = self.session.state if self.session is not None else None
         players = state.players if state is not None else self.config.game.players
         options = self.table.start_record.get("options", self.config.game.options)

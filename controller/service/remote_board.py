@@ -83,6 +83,13 @@ class RemoteBoard:
 
     def _lobby(self, event: Incoming, news: News) -> None:
         message, sender = event.message, event.sender
+        guest = self.play.guest if self.play is not None else None
+        if isinstance(message, Decline) and guest is not None and (guest.host, guest.game_id) == (sender, message.game):
+            words = guest.called_off(message.reason)  # the invitation accepted here was withdrawn
+            news.changed = True
+            news.said.append(words)
+            self.log.info("%s", words)
+            return
         if isinstance(message, Invite) and self.play is not None and self.play.playing:
             self.link.send_to(sender, Decline(message.game, f"board {self.me} is playing a game across boards"))
             return
@@ -118,6 +125,13 @@ class RemoteBoard:
         away = [board for board in self.lobby.waiting_for() if not self.online.get(board, False)]
         note = f" (offline now: {', '.join(away)}; it sees the invitation when it is back)" if away else ""
         return f"invited board {', board '.join(self.lobby.waiting_for())}; the game starts when each accepts{note}"
+
+    def withdraw(self) -> None:
+        """This board's people start or resume another game: its invitation, if any, lapses, and
+        the boards it invited are told (docs/remote.md, rule 13)."""
+        for send in self.lobby.withdraw():
+            assert send.to is not None
+            self.link.send_to(send.to, send.message)
 
     def answer(self, board: str, accept: bool) -> tuple[str, News]:
         """This board's people answer board `board`'s invitation."""

@@ -11,7 +11,7 @@ import pytest
 
 from controller.games import GAMES, Game
 from controller.remote.lobby import Lobby, options_here
-from controller.remote.messages import Decline, Invite
+from controller.remote.messages import Accept, Decline, Invite
 from controller.service.control import AnswerInvite, NewGame
 from controller.service.journal import Journal
 from tests.remote.broker import Broker
@@ -129,3 +129,81 @@ def test_11_a_game_across_boards_with_a_card_set_file_plays_with_the_host_cards_
     guest_start = Journal(guest_dir / "state").recover().game.start
     assert host_start["options"]["cards"] == str(cards / "alpine.toml")
     assert guest_start["options"]["cards"] is None  # a guest's own game never names the host's file
+
+
+# --- rule 13: an invitation holds until answered or withdrawn --------------------------------------
+
+
+def invited(lobby: Lobby, seats: tuple[str, ...] = ("h", "g1", "g2")) -> Invite:
+    sends = lobby.invite("klotz", len(seats), list(seats), {})
+    invite = sends[-1].message
+    assert isinstance(invite, Invite)
+    return invite
+
+
+def withdrawals(sends: list) -> dict[str, str]:
+    return {send.to: send.message.reason for send in sends if isinstance(send.message, Decline)}
+
+
+def test_13_the_first_no_calls_the_game_off_on_the_boards_that_accepted() -> None:
+    host = Lobby("h")
+    invite = invited(host)
+    host.heard("g1", Accept(invite.game))
+    said = host.heard("g2", Decline(invite.game, "busy"))
+    assert said.said == ["board g2 declined the invitation to klotz: busy"] and said.start is None
+    assert withdrawals(said.sends) == {"g1": "board g2 declined the invitation to klotz: busy: the game is off"}
+    assert withdrawals(host.heard("g2", Accept(invite.game)).sends) == {"g2": "board h withdrew its invitation"}
+
+
+def test_13_an_invitation_withdrawn_leaves_the_lobbies_and_a_late_acceptance_hears_so() -> None:
+    host, guest = Lobby("h"), Lobby("g1")
+    invite = invited(host, ("h", "g1"))
+    guest.heard("h", invite)
+    assert "h" in guest.received
+    sends = host.withdraw()
+    assert withdrawals(sends) == {"g1": "board h withdrew its invitation to klotz"}
+    assert host.sent is None and host.waiting_for() == () and host.withdraw() == []
+    assert guest.heard("h", sends[0].message).said == ["board h withdrew its invitation to klotz"]
+    assert "h" not in guest.received
+    late = host.heard("g1", Accept(invite.game))  # g1 accepted while it was offline
+    assert withdrawals(late.sends) == {"g1": "board h withdrew its invitation"} and late.start is None
+
+
+def test_13_inviting_again_withdraws_the_earlier_invitation() -> None:
+    host = Lobby("h")
+    first = invited(host, ("h", "g1"))
+    sends = host.invite("fillit", 2, ["h", "g2"], {})
+    assert withdrawals(sends) == {"g1": "board h withdrew its invitation to klotz"}
+    assert host.heard("g1", Accept(first.game)).start is None
+
+
+def test_13_an_acceptance_repeated_after_the_game_started_changes_nothing() -> None:
+    host = Lobby("h")
+    invite = invited(host, ("h", "g1"))
+    assert host.heard("g1", Accept(invite.game)).start is not None
+    assert host.heard("g1", Accept(invite.game)).sends == []
+
+
+def test_13_a_board_that_accepted_calls_its_game_off_when_the_host_starts_another(
+    broker: Broker, tmp_path: Path
+) -> None:
+    host = lobby_board(board_config("klotz", 3, "h", broker.port, tmp_path / "h"))
+    g1 = lobby_board(board_config("klotz", 3, "g1", broker.port, tmp_path / "g1"))
+    boards = [host, g1]
+    try:
+        scan_until(boards, lambda: "g1" in host.remote.online and "h" in g1.remote.online)
+        seats = ("random", "board:g1", "board:g2")  # board g2 is offline: the host waits for it
+        invitation = host.table.control.submit(NewGame("klotz", 3, seats, {}, abandon=True))
+        scan_until(boards, lambda: "h" in g1.remote.lobby.received)
+        assert "offline now: g2" in invitation.result(1)
+        accepted = g1.table.control.submit(AnswerInvite("h", True, abandon=True))
+        scan_until(boards, lambda: g1.table.remote_play is not None and host.remote.lobby.waiting_for() == ("g2",))
+        assert "accepted" in accepted.result(1) and g1.table.remote_play.playing
+        local = host.table.control.submit(NewGame("klotz", 2, ("random", "random"), {}, abandon=True))
+        scan_until(boards, lambda: g1.table.remote_play.ended is not None)
+        assert "a new game of Klotz starts" in local.result(1)
+        assert not g1.table.remote_play.playing and host.table.remote_play is None
+        assert g1.remote.lobby.received == {}
+    finally:
+        for service in boards:
+            service.shutdown()
