@@ -140,7 +140,13 @@ class Guest:
 
     # --- requests: take-back and abandon, by agreement (docs/remote.md, rule 8) --------------------------
     def request(self, kind: str) -> list[Send]:
-        """Ask the other boards (through the host) for a take-back or to abandon the game."""
+        """Ask the other boards (through the host) for a take-back, a draw or to abandon the game;
+        or resign, which needs nobody, so it holds here at once, whether or not the host is there to
+        hear it now (docs/remote.md, rule 8): a board can always leave a game."""
+        if kind == "resign":
+            if self.abandoned or self.result:
+                raise ValueError("the game is over already")
+            self.result = f"board {self.me} resigned"
         return [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
 
     def answer(self, accept: bool) -> list[Send]:
@@ -221,7 +227,7 @@ class Guest:
         knew = (self.result, self.abandoned)
         if message.result or message.abandoned:
             self.result, self.abandoned = message.result, message.abandoned
-        elif newer:
+        elif newer and self.result != f"board {self.me} resigned":  # the host may not have heard it yet
             self.result, self.abandoned = "", False
         if (self.result, self.abandoned) == knew or not (self.result or self.abandoned):
             return []

@@ -172,7 +172,7 @@ class Host:
             return "the game is over already"
         if self.asking is not None and kind != "resign":  # resigning needs nobody's yes, and ends the request
             return f"board {self.asking.by} is asking the others already"
-        if ply != self.ply:
+        if ply != self.ply and kind != "resign":  # a resignation holds whatever move it was made at
             return f"the game is at move {self.ply + 1}, not {ply + 1}"
         if kind == "takeback" and not self.played:
             return "no move has been made yet"

@@ -74,3 +74,21 @@ def test_10_a_board_away_when_the_other_resigned_hears_it_when_it_is_back(broker
     finally:
         for service in boards:
             service.shutdown()
+
+
+def test_8_a_board_whose_host_is_gone_resigns_and_the_host_hears_it_when_back(broker: Broker, tmp_path: Path) -> None:
+    host, guest = two_moves(broker, tmp_path)
+    boards = [host, guest]
+    try:
+        host.shutdown()  # the host is gone, and the people at board g1 want to stop
+        resigned = guest.table.control.submit(AskBoards("resign"))
+        scan_until([guest], lambda: guest.table.remote_play.ended is not None and resigned.done())
+        assert resigned.result(1) == "this board resigned" and not guest.table.remote_play.playing
+        assert not guest.table._in_progress()  # a new game here needs nobody's yes
+        host = boards[0] = started(tmp_path / "h" / "config.toml")
+        scan_until(boards, lambda: host.table.remote_play.ended == ("over", "board g1 resigned"))
+        [kept] = Archive(Path(host.config.service.state_dir) / "games").games()
+        assert kept.result == "board g1 resigned"
+    finally:
+        for service in boards:
+            service.shutdown()

@@ -189,3 +189,20 @@ def test_10_a_board_that_missed_the_end_hears_it_from_the_host_word_and_a_late_c
     assert guest.receive("h", before).said == [] and guest.result == "board h resigned"
     abandoned, others = ended("abandon")
     assert abandoned.ply_for("g1").abandoned and others["g1"].abandoned
+
+
+def test_8_a_board_resigns_at_once_even_while_the_host_cannot_hear_it() -> None:
+    host, guests = three_boards(3)
+    guest = guests["g1"]
+    [send] = guest.request("resign")  # the host is away: the message waits for it on the broker
+    assert guest.result == "board g1 resigned"
+    assert host.seats[host.state.current_player] == "h"
+    host.local_move(host.state.legal_actions()[0])
+    guest.receive("h", decode(encode(host.ply_for("g1"))))  # a newer word, from before the host heard it
+    assert guest.result == "board g1 resigned"
+    stale = Request("x", "resign", 0, "g1")  # made at an earlier move: a resignation holds whatever the move
+    deliver(host, guests, host.receive("g1", stale))
+    assert host.result == "board g1 resigned" and guests["g2"].result == "board g1 resigned"
+    with pytest.raises(ValueError, match="the game is over already"):
+        guest.request("resign")
+    assert send.message.kind == "resign"
