@@ -27,7 +27,8 @@ class Heard:
     tell the people (and the log)."""
 
     moved: bool = False
-    said: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)  # for everyone at the board, and the log
+    private: list[tuple[int, str]] = field(default_factory=list)  # (seat, words) for that seat alone
     sends: list[Send] = field(default_factory=list)
 
 
@@ -44,6 +45,7 @@ class Guest:
         self.revision = 0  # of the host's last word (Ply.revision): a copy from before a correction is stale
         self._known: dict[int, State] = {}  # the stand-ins of the plies told, by ply (gaps skipped)
         self.pending: list[Propose] = []  # this board's moves the host has not answered yet
+        self._movers: dict[int, int] = {}  # the seat of this board's move at each ply it proposed
         self.disagree: str | None = None
         self.last: Ply | None = None  # the host's last word, kept so a restarted board can show it
         # The plies of this board's moves whose outcome only the host knows (a card drawn): until the
@@ -112,6 +114,7 @@ class Guest:
             where = self.seats[seat] if seat < len(self.seats) else "another board"
             raise ValueError(f"{seat_name(before, seat)} plays on board {where}: wait for the move from there")
         text = before.action_to_str(action)
+        self._movers[self.ply + len(self.pending) - (1 if replace else 0)] = seat
         if before.apply(action).chance_count() != before.chance_count():
             self.blind.add(self.ply + len(self.pending) - (1 if replace else 0))
         if replace and self.pending:
@@ -159,8 +162,8 @@ class Guest:
     def called_off(self, reason: str) -> str:
         """The host withdrew the invitation this board accepted (docs/remote.md, rule 13): no board
         hosts the game, so it is over here; the words for the people."""
-        self.abandoned = True
-        return f"{reason:.200}: the game is off" if reason else f"board {self.host} called the game off"
+        self.result = f"{reason:.200}" if reason else f"board {self.host} called the game off"
+        return f"{self.result}: the game is off"
 
     def _answered(self, message: Answer) -> Heard:
         if self.asked is not None and (self.asked.kind, self.asked.ply) == (message.kind, message.ply):
@@ -207,13 +210,16 @@ class Guest:
         if back:
             heard.said.append("the last move was taken back: put the pieces back as the LEDs show")
         elif message.revision > self.revision and message.ply == self.ply:
-            heard.said.append(f"move {message.ply} was corrected to {message.move}")
+            # A move of this board's seat is in its own notation, which only that seat may read.
+            to = "" if self.mine(message.seat) else f" to {message.move}"
+            heard.said.append(f"move {message.ply} was corrected{to}")
         self._known = {ply: state for ply, state in self._known.items() if ply < message.ply}
         self._known[message.ply] = stand_in
         self.ply, self.revision = message.ply, message.revision
         self.last = message
         self.pending = [p for p in self.pending if p.ply >= message.ply]
         self.blind = {ply for ply in self.blind if ply >= message.ply}
+        self._movers = {ply: seat for ply, seat in self._movers.items() if ply >= message.ply}
         if message.ply > 0 and not back and not self.mine(message.seat):
             who = seat_name(stand_in, message.seat)
             heard.said.append(f"{who} played {message.move} on board {self.seats[message.seat]}: make it on the board")
@@ -249,4 +255,6 @@ class Guest:
         if not any(p.ply == message.ply and p.move == message.move for p in self.pending):
             return Heard()  # an answer to a proposal already settled
         self.pending = [p for p in self.pending if p.ply < message.ply]
-        return Heard(moved=True, said=[f"the host refused {message.move}: {message.reason}"])
+        words = f"the host refused {message.move}: {message.reason}"  # the seat's own move, its own words
+        seat = self._movers.get(message.ply)
+        return Heard(moved=True, private=[(seat, words)] if seat is not None else [])

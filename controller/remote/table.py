@@ -41,7 +41,8 @@ class Update:
     moved: bool = True  # whether `position` differs from what the board shows, as anyone can see
     took_back: int = 0  # moves the boards agreed to take back (the host's journal drops them)
     ended: tuple[str, str] | None = None  # the boards have just ended the game: ("over" or "abandoned", words)
-    said: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)  # for everyone at the board, and the log
+    private: list[tuple[int, str]] = field(default_factory=list)  # (seat, words) for that seat alone
 
 
 class RemoteTable:
@@ -169,6 +170,7 @@ class RemoteTable:
             return
         heard = role.receive(sender, event.message)
         update.said.extend(heard.said)
+        update.private.extend(heard.private)
         self._send(heard.sends)
         if heard.moved:
             update.position = role.position()
@@ -191,7 +193,7 @@ class RemoteTable:
             state, played = role.history[index], role.played[index]
             via = "correction" if role.revision > revision and index == ply else "remote"
             update.played.append((state, state.parse_action(played.text), role.history[index + 1], via))
-            update.said.append(f"{seat_name(state, played.seat)} played {played.text} on {where}")
+            update.said.append(f"{seat_name(state, played.seat)} played {played.public} on {where}")
         update.position = (role.state, role.history[:-1])
 
     # --- requests across boards (docs/remote.md, rule 8) ------------------------------------------------

@@ -93,7 +93,7 @@ class Archive:
         elif by_boards is not None and by_boards[0] == "over":
             status, result = "finished", by_boards[1]
         elif by_boards is not None:
-            status, result = "abandoned", f"{by_boards[1]} after {len(actions)} moves"
+            status, result = "abandoned", f"abandoned by agreement after {len(actions)} moves"
         else:
             status, result = "abandoned", f"abandoned after {len(actions)} moves"
         record = ArchivedGame(game_id, dict(start), tuple(actions), status, result, ended)

@@ -174,6 +174,7 @@ class RemoteView:
     online: Mapping[str, bool]  # the other boards' presence, as last heard
     waiting: bool  # this board waits for the host's word (on a card only the host knows)
     asked: tuple[str, str] | None = None  # another board's request this board may answer: (what, board)
+    ended: str | None = None  # how the boards ended the game, in words ("board club resigned"), if they did
 
     def here(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat] == self.me

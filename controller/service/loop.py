@@ -32,7 +32,7 @@ from controller.games.seats import result_line, seat_name
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.clocks import RealClock, VirtualClock
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.control import MoveEntry
+from controller.service.control import MoveEntry, Notice
 from controller.service.logs import configure_logging
 from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
@@ -361,9 +361,12 @@ class Service:
         news = self.remote.scan(now, self.session.tracker, self.session.last_scan_changed)
         if news.said or news.changed:
             self.table._changed = True  # an invitation, or a board come or gone: the screens say so
+        update = news.update
+        told = [*news.said, *(update.said if update is not None else ())]
+        private = update.private if update is not None else []
+        self.table.tell([*map(Notice, told), *(Notice(words, seat) for seat, words in private)])
         if news.start is not None:
             self.table.start_remote(*news.start)
-        update = news.update
         if update is None or self.table.remote_play is None:
             return
         if update.took_back:  # the boards agreed to take back moves: the host's journal drops them

@@ -130,7 +130,7 @@ class RemotePlay:
         ended = self.ended
         if ended != self._ended_told:
             self._ended_told = update.ended = ended
-        for line in update.said:
+        for line in [*update.said, *(words for _, words in update.private)]:
             self.log.info("%s", line)
         guest = self.guest
         waiting = guest is not None and (guest.waiting or not guest.synced)
@@ -153,7 +153,17 @@ class RemotePlay:
         host = role.me if isinstance(role, Host) else role.host
         guest = self.guest
         waiting = guest is not None and guest.waiting
-        return RemoteView(role.game_id, host, me, role.seats, dict(self.table.online), waiting, self.table.asked)
+        ended = self.ended
+        return RemoteView(
+            role.game_id,
+            host,
+            me,
+            role.seats,
+            dict(self.table.online),
+            waiting,
+            self.table.asked,
+            ended[1] if ended is not None else None,
+        )
 
     def command(self, command: Command) -> str | None:
         """A screen's command in a game across boards (docs/remote.md, rule 8): undo and abandon
@@ -189,7 +199,7 @@ class RemotePlay:
         role = self.role
         abandoned = role.status == "abandoned" if isinstance(role, Host) else role.abandoned
         if abandoned:
-            return "abandoned", "abandoned by agreement"
+            return "abandoned", "the boards agreed to abandon it"
         return ("over", role.result) if role.result else None
 
     @property

@@ -353,6 +353,12 @@ class TableControl:
         """Remember what a page sent, so the board's answer to it goes to that page's seat only."""
         self._page_inputs = [*self._page_inputs, (text, seat)][-PAGE_INPUTS_KEPT:]
 
+    def tell(self, notices: Sequence[Notice]) -> None:
+        """What the board says besides the tracker's messages (another board's word, docs/remote.md)."""
+        if notices:
+            self._notices = [*self._notices, *notices][-NOTICES_KEPT:]
+            self._changed = True
+
     def _notice_of(self, message: str) -> Notice:
         """A message of the board as a notice, for the seat whose input it answers (or everyone)."""
         for text, seat in reversed(self._page_inputs):

@@ -256,6 +256,8 @@ def _waiting_lines(snapshot: Snapshot, who: str | None, move: str, hidden: bool,
     state, output = snapshot.position.state, snapshot.board.output
     if state.is_terminal():
         return [f"Game over: {result_line(state)}."]
+    if snapshot.remote is not None and snapshot.remote.ended is not None:  # the boards ended it
+        return [f"Game over: {snapshot.remote.ended}."]
     mode: str = output.display.mode
     decider = deciding_seat(snapshot) if mode == "confirm" and hidden else None
     if decider is not None and decider != viewer:

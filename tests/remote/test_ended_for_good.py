@@ -13,7 +13,7 @@ from controller.service.loop import Service
 from tests.remote.broker import Broker
 from tests.remote.services import board_config, scan_until
 from tests.remote.services import start as started
-from tests.remote.test_requests import start
+from tests.remote.test_requests import _waiting, start
 
 
 def two_moves(broker: Broker, tmp_path: Path) -> tuple[Service, Service]:
@@ -42,6 +42,8 @@ def test_10_a_resignation_is_the_game_result_in_the_history_and_a_power_cut_does
         assert resigned.result(1) == "this board resigned"
         scan_until(boards, lambda: guest.table.remote_play.ended == ("over", "board g1 resigned"))
         assert host.table.remote_play.ended == ("over", "board g1 resigned")
+        for service in boards:  # every screen says so, instead of whose turn it is
+            assert _waiting(service) == ["Game over: board g1 resigned."]
         for service in boards:
             [kept] = Archive(Path(service.config.service.state_dir) / "games").games()
             assert (kept.status, kept.result) == ("finished", "board g1 resigned")

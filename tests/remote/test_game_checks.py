@@ -206,3 +206,18 @@ def test_8_a_board_resigns_at_once_even_while_the_host_cannot_hear_it() -> None:
     with pytest.raises(ValueError, match="the game is over already"):
         guest.request("resign")
     assert send.message.kind == "resign"
+
+
+def test_5_a_refusal_is_told_to_the_seat_whose_move_it_was_alone() -> None:
+    """The refused move is in the seat's own notation and the reason is the rules' word on it: only
+    that seat may read them (docs/web.md), not the table's other seats on the same board."""
+    host, guests = three_boards(1)
+    guest = guests["g1"]
+    state = guest.state
+    assert state is not None and guest.mine(state.current_player)
+    [send] = guest.local_move(state, state.legal_actions()[0])
+    host.request("h", "resign", host.ply)  # before the move reaches the host
+    refusal = next(s.message for s in host.receive("g1", send.message) if isinstance(s.message, Refuse))
+    heard = guest.receive("h", decode(encode(refusal)))
+    words = f"the host refused {refusal.move}: the game is over: board h resigned"
+    assert heard.said == [] and heard.private == [(state.current_player, words)]
