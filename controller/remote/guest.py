@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from controller.games import Action, Game, State
 from controller.games.seats import seat_name
 from controller.remote.host import Send
-from controller.remote.messages import Answer, Message, Ply, Propose, Refuse, Request, Sync
+from controller.remote.messages import Answer, Decline, Message, Ply, Propose, Refuse, Request, Sync
 from controller.remote.position import digest
 
 ASKED = {
@@ -146,11 +146,14 @@ class Guest:
         """Ask the other boards (through the host) for a take-back, a draw or to abandon the game;
         or resign, which needs nobody, so it holds here at once, whether or not the host is there to
         hear it now (docs/remote.md, rule 8): a board can always leave a game."""
+        sends = [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
         if kind == "resign":
             if self.abandoned or self.result:
                 raise ValueError("the game is over already")
             self.result = f"board {self.me} resigned"
-        return [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
+            if self.ply < 0:  # the host may still wait for other boards to accept: this one declines
+                sends.insert(0, Send(self.host, Decline(self.game_id, f"board {self.me} left before the game began")))
+        return sends
 
     def answer(self, accept: bool) -> list[Send]:
         """This board's answer to the request it was asked."""

@@ -73,7 +73,7 @@ class Lobby:
         self.sent: Invite | None = None
         self.accepted: set[str] = set()
         self.received: dict[str, Invite] = {}  # by the inviting board
-        self.withdrawn: set[str] = set()  # the games of this board's invitations that lapsed
+        self.hosted: set[str] = set()  # the games this board's invitations started
 
     def invite(self, title: str, players: int, seats: Sequence[str], options: Mapping[str, Any]) -> list[Send]:
         """Invite the boards named in `seats` (this board's name for its own seats) to a new game."""
@@ -95,7 +95,6 @@ class Lobby:
         sent, self.sent, self.accepted = self.sent, None, set()
         if sent is None:
             return []
-        self.withdrawn.add(sent.game)
         boards = [board for board in dict.fromkeys(sent.seats) if board != self.me]
         return [Send(board, Decline(sent.game, self._withdrawal(sent))) for board in boards]
 
@@ -114,9 +113,11 @@ class Lobby:
         sent = self.sent
         if isinstance(message, Decline) and (sent is None or message.game != sent.game):
             return self._lapsed(sender, message)
-        if isinstance(message, Accept) and message.game in self.withdrawn:
-            # Accepted after it was withdrawn: the board that accepted has started the game for it,
-            # and must hear that no board hosts it.
+        if isinstance(message, Accept) and (sent is None or message.game != sent.game):
+            if message.game in self.hosted:
+                return Said()  # a repeat: the game is on
+            # Accepted after it was withdrawn (or this board restarted since): the board that accepted
+            # has laid the game out, and must hear that no board hosts it.
             return Said([Send(sender, Decline(message.game, f"board {self.me} withdrew its invitation"))])
         if not isinstance(message, Accept | Decline) or sent is None or message.game != sent.game:
             return Said()  # an answer to an invitation already settled (a repeat)
@@ -133,6 +134,7 @@ class Lobby:
         if self.waiting_for():
             return Said(said=[f"board {sender} accepted; waiting for board {', board '.join(self.waiting_for())}"])
         self.sent = None
+        self.hosted.add(sent.game)
         return Said(
             start=(RemoteGame(sent.game, self.me, sent.seats), sent), said=["every board accepted: the game starts"]
         )

@@ -150,9 +150,12 @@ class RemoteTable:
                 self.log.warning("board %s announced itself as %s; ignored", address.board, message.name)
                 return
             if address.board != self.link.settings.board and address.board in self.role.seats:
+                back = message.online and self.online.get(address.board) is False
                 if self.online.get(address.board) != message.online:
                     update.said.append(f"board {address.board} is {'online' if message.online else 'offline'}")
                 self.online[address.board] = message.online
+                if back and isinstance(self.role, Guest) and address.board == self.role.host:
+                    self.greet()  # the host is back (from a restart, perhaps): ask it where the game stands
             return
         if address.kind != "inbox" or message.game != self.game_id:
             return  # another game's record or message: not this board's business

@@ -13,7 +13,7 @@ from controller.games import Game
 from controller.remote import topics
 from controller.remote.link import BrokerSettings, Event, Incoming, Link, LinkState, RemoteGame
 from controller.remote.lobby import Lobby, Said
-from controller.remote.messages import Accept, Decline, Invite, Presence
+from controller.remote.messages import Accept, Decline, Invite, Presence, Sync
 from controller.remote.table import Update, handle_alone
 from controller.service.control import LobbyView
 from controller.service.remote_play import RemotePlay
@@ -70,6 +70,9 @@ class RemoteBoard:
             if isinstance(event, Incoming) and isinstance(event.message, INVITATIONS):
                 self._lobby(event, news)
                 continue
+            if isinstance(event, Incoming) and isinstance(event.message, Sync) and not self._hosts(event.message.game):
+                self._hosts_none(event.sender, event.message.game)
+                continue
             if isinstance(event, Incoming) and isinstance(event.message, Presence) and event.sender != self.me:
                 online = event.message.online and event.sender == event.message.name
                 news.changed |= self.online.get(event.sender) != online
@@ -81,6 +84,28 @@ class RemoteBoard:
             news.said += [event.reason for event in game_events if isinstance(event, LinkState) and event.reason]
         return news
 
+    def _hosts(self, game: str) -> bool:
+        """Whether this board hosts `game`, or may yet (its invitation to it is open)."""
+        play, sent = self.play, self.lobby.sent
+        hosting = play is not None and play.guest is None and play.role.game_id == game
+        return hosting or (sent is not None and sent.game == game) or game in self.lobby.hosted
+
+    def call_off(self, spec: RemoteGame, reason: str) -> None:
+        """Game `spec`, which every board accepted, cannot start here after all: the others hear it."""
+        self.lobby.hosted.discard(spec.game)
+        for board in dict.fromkeys(spec.seats):
+            if board != self.me:
+                self.link.send_to(board, Decline(spec.game, reason))
+
+    def _hosts_none(self, board: str, game: str) -> None:
+        """Board `board` asks where game `game` stands, which this board does not host (any more):
+        it is over here, or never began (this board restarted before every board accepted). The
+        board is told, so that it does not wait for ever (docs/remote.md, rule 13)."""
+        self.log.info("board %s asked for game %s, which this board does not host: told so", board, game)
+        self.link.send_to(
+            board, Decline(game, f"board {self.me} hosts no game {game}: it is over there, or never began")
+        )
+
     def _lobby(self, event: Incoming, news: News) -> None:
         message, sender = event.message, event.sender
         guest = self.play.guest if self.play is not None else None
@@ -90,6 +115,8 @@ class RemoteBoard:
             news.said.append(words)
             self.log.info("%s", words)
             return
+        if isinstance(message, Accept) and self.play is not None and self.play.role.game_id == message.game:
+            return  # a repeat of an acceptance of the game this board plays (hosts since before a restart)
         if isinstance(message, Invite) and self.play is not None and self.play.playing:
             self.link.send_to(sender, Decline(message.game, f"board {self.me} is playing a game across boards"))
             return

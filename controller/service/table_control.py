@@ -489,6 +489,8 @@ class TableControl:
             fresh = game.new_game(players=invite.players, seed=seed, **game.resolve_options(options))
         except ValueError as error:
             self.host.log.error("the game across boards cannot start here: %s", error)
+            if host:  # the boards that accepted wait for this board: they hear that it will not begin
+                self.host.remote.call_off(spec, f"board {spec.host} cannot start it: {error}")
             return
         invited = self._invited_seats if host else ()
         seats = invited if len(invited) == invite.players else self.configured_seats(invite.players)

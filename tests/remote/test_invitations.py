@@ -16,6 +16,7 @@ from controller.service.control import AnswerInvite, NewGame
 from controller.service.journal import Journal
 from tests.remote.broker import Broker
 from tests.remote.services import board_config, scan_until
+from tests.remote.services import start as started
 from tests.remote.test_lobby import lobby_board
 
 BUILT_IN_CARDS = Path(__file__).resolve().parents[2] / "controller" / "games" / "data" / "zillertal.toml"
@@ -204,6 +205,53 @@ def test_13_a_board_that_accepted_calls_its_game_off_when_the_host_starts_anothe
         assert "a new game of Klotz starts" in local.result(1)
         assert not g1.table.remote_play.playing and host.table.remote_play is None
         assert g1.remote.lobby.received == {}
+    finally:
+        for service in boards:
+            service.shutdown()
+
+
+def test_13_a_board_that_leaves_before_the_game_began_declines_for_everyone() -> None:
+    from controller.games import GAMES
+    from controller.remote.guest import Guest
+
+    host = Lobby("h")
+    invite = invited(host)
+    host.heard("g1", Accept(invite.game))  # g1 laid the game out; the host still waits for g2
+    guest = Guest("g1", "h", invite.game, GAMES["klotz"], invite.seats)
+    decline, request = guest.request("resign")
+    assert guest.result == "board g1 resigned" and request.message.kind == "resign"
+    said = host.heard("g1", decline.message)
+    assert said.said == ["board g1 declined the invitation to klotz: board g1 left before the game began"]
+    assert withdrawals(said.sends) == {"g2": f"{said.said[0]}: the game is off"} and host.sent is None
+
+
+def test_13_an_acceptance_a_restarted_board_knows_nothing_of_hears_the_withdrawal() -> None:
+    restarted = Lobby("h")  # its invitation was in its memory only
+    said = restarted.heard("g1", Accept("a1b2c3d4"))
+    assert withdrawals(said.sends) == {"g1": "board h withdrew its invitation"} and said.start is None
+
+
+def test_13_a_board_that_accepted_hears_when_the_inviting_board_restarted_and_will_not_begin(
+    broker: Broker, tmp_path: Path
+) -> None:
+    host = lobby_board(board_config("klotz", 3, "h", broker.port, tmp_path / "h"))
+    g1 = lobby_board(board_config("klotz", 3, "g1", broker.port, tmp_path / "g1"))
+    boards = [host, g1]
+    try:
+        scan_until(boards, lambda: "g1" in host.remote.online and "h" in g1.remote.online)
+        host.table.control.submit(NewGame("klotz", 3, ("random", "board:g1", "board:g2"), {}, abandon=True))
+        scan_until(boards, lambda: "h" in g1.remote.lobby.received)
+        g1.table.control.submit(AnswerInvite("h", True, abandon=True))
+        scan_until(boards, lambda: g1.table.remote_play is not None and host.remote.lobby.waiting_for() == ("g2",))
+        host.shutdown()  # the inviting board restarts: its invitation was in its memory only
+        scan_until([g1], lambda: g1.table.remote_play.table.online.get("h") is False)
+        host = boards[0] = started(tmp_path / "h" / "config.toml")
+        scan_until(boards, lambda: g1.table.remote_play.ended is not None)
+        assert g1.table.remote_play.ended == (
+            "over",
+            "board h hosts no game " + g1.table.remote_play.role.game_id + ": it is over there, or never began",
+        )
+        assert not g1.table.remote_play.playing
     finally:
         for service in boards:
             service.shutdown()
