@@ -148,7 +148,7 @@ class Guest:
         hear it now (docs/remote.md, rule 8): a board can always leave a game."""
         sends = [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
         if kind == "resign":
-            if self.abandoned or self.result:
+            if self.abandoned or self.result or (self.state is not None and self.state.is_terminal()):
                 raise ValueError("the game is over already")
             self.result = f"board {self.me} resigned"
             if self.ply < 0:  # the host may still wait for other boards to accept: this one declines
@@ -164,7 +164,9 @@ class Guest:
 
     def called_off(self, reason: str) -> str:
         """The host withdrew the invitation this board accepted (docs/remote.md, rule 13): no board
-        hosts the game, so it is over here; the words for the people."""
+        hosts the game, so it is over here; the words for the people ("" if it was over already)."""
+        if self.result or self.abandoned:
+            return ""  # over already: nothing changes, nothing to say
         self.result = f"{reason:.200}" if reason else f"board {self.host} called the game off"
         return f"{self.result}: the game is off"
 

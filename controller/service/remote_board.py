@@ -111,9 +111,10 @@ class RemoteBoard:
         guest = self.play.guest if self.play is not None else None
         if isinstance(message, Decline) and guest is not None and (guest.host, guest.game_id) == (sender, message.game):
             words = guest.called_off(message.reason)  # the invitation accepted here was withdrawn
-            news.changed = True
-            news.said.append(words)
-            self.log.info("%s", words)
+            if words:
+                news.changed = True
+                news.said.append(words)
+                self.log.info("%s", words)
             return
         if isinstance(message, Accept) and self.play is not None and self.play.role.game_id == message.game:
             return  # a repeat of an acceptance of the game this board plays (hosts since before a restart)
