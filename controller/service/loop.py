@@ -379,6 +379,7 @@ class Service:
         if update.ended is not None:  # the boards ended the game: a restart does not bring it back
             self.persistence.on_ended(*update.ended)
             self.table.keep_in_history()
+            self.table._changed = True  # the screens say so
         guest = self.table.remote_play.guest
         if guest is not None and update.position is not None:  # a guest's move list is the host's
             self.table.moves = [

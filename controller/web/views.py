@@ -134,7 +134,8 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         for cell, stack in output.display.shown.occupancy().items()
     }
     public, hidden = public_observation(state)
-    terminal = state.is_terminal()
+    ended = snapshot.remote.ended if snapshot.remote is not None else None  # by the boards (docs/remote.md)
+    terminal = state.is_terminal() or ended is not None
     return {
         "type": "table",
         "revision": snapshot.revision,
@@ -150,7 +151,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "turn": None if terminal else state.current_player,
         "turn_name": None if terminal else seat_name(state, state.current_player),
         "terminal": terminal,
-        "result": result_line(state) if terminal else None,
+        "result": result_line(state) if state.is_terminal() else ended,
         "mode": output.display.mode,
         "moves": [
             {"number": number, "seat": move.seat, "text": move.public, "via": move.via}
@@ -292,7 +293,8 @@ def seat_view(snapshot: Snapshot, seat: int) -> dict[str, Any]:
     elsewhere = snapshot.remote is not None and not snapshot.remote.here(seat)
     # A seat played on another board: this board holds only a stand-in of its hand, never shown.
     mine = state.observation(seat) if not elsewhere else {}
-    on_turn = not state.is_terminal() and state.current_player == seat and not elsewhere
+    ended = snapshot.remote is not None and snapshot.remote.ended is not None  # the boards ended it
+    on_turn = not state.is_terminal() and not ended and state.current_player == seat and not elsewhere
     actions = state.legal_action_strings() if on_turn else ()
     return {
         "type": "seat",

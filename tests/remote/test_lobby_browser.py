@@ -38,6 +38,41 @@ def lobby_ready(service: Service, other: str) -> bool:
     return service.remote is not None and service.remote.online.get(other, False)
 
 
+def invite_and_accept(stack: ExitStack, broker: Broker, tmp_path: Path, shot: Path | None = None):
+    """Boards h and g1 with their web apps; h invites g1 from its lobby, g1 accepts on its own (its
+    lobby open before the invitation came). The services, their web apps and the browser, at g1's lobby."""
+    (tmp_path / "h").mkdir()
+    (tmp_path / "g1").mkdir()
+    host = stack.enter_context(running_service(tmp_path / "h", board_text("h", broker.port)))
+    guest = stack.enter_context(running_service(tmp_path / "g1", board_text("g1", broker.port)))
+    host_web = stack.enter_context(served(host, tmp_path / "h" / "state", PIN))
+    guest_web = stack.enter_context(served(guest, tmp_path / "g1" / "state", PIN))
+    driver = stack.enter_context(chromium(1000, 1200))
+    driver.get(guest_web.url + "lobby")
+    wait(driver, lambda d: "This board is g1" in css(d, "#lobby-remote-status")[0].text)
+    guest_tab = driver.current_window_handle
+    wait(driver, lambda d: lobby_ready(host, "g1") and lobby_ready(guest, "h"))
+    driver.switch_to.new_window("tab")
+    driver.get(host_web.url + "lobby")
+    wait(driver, lambda d: len(css(d, "#lobby-seats select")) == 2)
+    seat = Select(css(driver, "#lobby-seats select")[1])
+    wait(driver, lambda d: any(o.get_attribute("value") == "board:g1" for o in seat.options))
+    seat.select_by_value("board:g1")
+    css(driver, "#lobby-pin")[0].send_keys(PIN)
+    if shot is not None:
+        driver.save_screenshot(str(shot))
+    css(driver, "#lobby-start")[0].click()
+    wait(driver, lambda d: guest.remote is not None and "h" in guest.remote.lobby.received)
+    driver.close()
+    driver.switch_to.window(guest_tab)
+    wait(driver, lambda d: "Board h invites this board to Klotz" in css(d, "#lobby-invitations")[0].text)
+    css(driver, "#lobby-pin")[0].send_keys(PIN)
+    accept = next(b for b in css(driver, "#lobby-invitations button") if b.text == "Accept")
+    accept.click()
+    wait(driver, lambda d: host.table.remote_play is not None and guest.table.remote_play is not None)
+    return host, guest, host_web, guest_web, driver
+
+
 def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own(
     broker: Broker, tmp_path: Path, shot: Path | None = None
 ) -> None:
@@ -45,36 +80,29 @@ def test_a_board_invites_another_from_its_lobby_and_the_other_accepts_on_its_own
     if problem is not None:
         pytest.skip(problem)
     with ExitStack() as stack:
-        (tmp_path / "h").mkdir()
-        (tmp_path / "g1").mkdir()
-        host = stack.enter_context(running_service(tmp_path / "h", board_text("h", broker.port)))
-        guest = stack.enter_context(running_service(tmp_path / "g1", board_text("g1", broker.port)))
-        host_web = stack.enter_context(served(host, tmp_path / "h" / "state", PIN))
-        guest_web = stack.enter_context(served(guest, tmp_path / "g1" / "state", PIN))
-        driver = stack.enter_context(chromium(1000, 1200))
-        # The invited board's lobby is open before the invitation is sent: it shows it as it comes.
-        driver.get(guest_web.url + "lobby")
-        wait(driver, lambda d: "This board is g1" in css(d, "#lobby-remote-status")[0].text)
-        guest_tab = driver.current_window_handle
-        wait(driver, lambda d: lobby_ready(host, "g1") and lobby_ready(guest, "h"))
-        driver.switch_to.new_window("tab")
-        driver.get(host_web.url + "lobby")
-        wait(driver, lambda d: len(css(d, "#lobby-seats select")) == 2)
-        seat = Select(css(driver, "#lobby-seats select")[1])
-        wait(driver, lambda d: any(o.get_attribute("value") == "board:g1" for o in seat.options))
-        seat.select_by_value("board:g1")
-        css(driver, "#lobby-pin")[0].send_keys(PIN)
-        if shot is not None:
-            driver.save_screenshot(str(shot))
-        css(driver, "#lobby-start")[0].click()
-        wait(driver, lambda d: guest.remote is not None and "h" in guest.remote.lobby.received)
-        driver.close()
-        driver.switch_to.window(guest_tab)
-        wait(driver, lambda d: "Board h invites this board to Klotz" in css(d, "#lobby-invitations")[0].text)
-        css(driver, "#lobby-pin")[0].send_keys(PIN)
-        accept = next(b for b in css(driver, "#lobby-invitations button") if b.text == "Accept")
-        accept.click()
-        wait(driver, lambda d: host.table.remote_play is not None and guest.table.remote_play is not None)
+        host, guest, _, guest_web, driver = invite_and_accept(stack, broker, tmp_path, shot)
         assert host.table.remote_play.role.seats == guest.table.remote_play.role.seats == ("h", "g1")  # type: ignore[union-attr]
         driver.get(guest_web.url)
         wait(driver, lambda d: "across boards: h" in css(d, "#title")[0].text)
+
+
+def test_a_board_resigns_from_its_table_page_and_both_tables_say_the_game_is_over(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """docs/remote.md, rule 10: the table pages of both boards say who resigned instead of whose turn
+    it is, and offer neither a draw nor resigning any more."""
+    problem = browser_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with ExitStack() as stack:
+        host, _, host_web, guest_web, driver = invite_and_accept(stack, broker, tmp_path)
+        driver.get(guest_web.url)
+        wait(driver, lambda d: css(d, "#resign")[0].is_displayed())
+        css(driver, "#resign")[0].click()
+        driver.switch_to.alert.accept()  # "Resign this game across boards?"
+        wait(driver, lambda d: host.table.remote_play.ended is not None)  # type: ignore[union-attr]
+        for web in (guest_web, host_web):
+            driver.get(web.url)
+            wait(driver, lambda d: css(d, "#turn")[0].text == "board g1 resigned")
+            wait(driver, lambda d: "Game over: board g1 resigned." in css(d, "#waiting")[0].text)
+            assert not css(driver, "#resign")[0].is_displayed() and not css(driver, "#offer-draw")[0].is_displayed()
