@@ -60,7 +60,8 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "hotseat": ((bool,), False),
     },
     "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
-    "ask": {"kind": ((str,), True)},
+    "ask": {"kind": ((str,), True)},  # offer a draw: a request the other boards answer
+    "resign": {"pin": ((str,), True)},  # ends the game across boards at once, as abandoning a game does
     "invitation": {
         "pin": ((str,), True),
         "board": ((str,), True),
@@ -188,9 +189,11 @@ def command_of(message: Mapping[str, Any], seat: int | None, own_page: bool = Fa
     if kind == "resume":
         return Resume(message["game_id"], message.get("abandon", False))
     if kind == "ask":
-        if message["kind"] not in ("draw", "resign"):
-            raise ProtocolError("ask: kind must be draw or resign")
+        if message["kind"] != "draw":
+            raise ProtocolError("ask: kind must be draw (resigning is a message of its own, with the table PIN)")
         return AskBoards(message["kind"])
+    if kind == "resign":
+        return AskBoards("resign")
     if kind == "invitation":
         return AnswerInvite(message["board"].strip(), message["accept"], message.get("abandon", False))
     if kind == "abandon":

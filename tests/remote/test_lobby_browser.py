@@ -95,11 +95,18 @@ def test_a_board_resigns_from_its_table_page_and_both_tables_say_the_game_is_ove
     if problem is not None:
         pytest.skip(problem)
     with ExitStack() as stack:
-        host, _, host_web, guest_web, driver = invite_and_accept(stack, broker, tmp_path)
+        host, guest, host_web, guest_web, driver = invite_and_accept(stack, broker, tmp_path)
         driver.get(guest_web.url)
         wait(driver, lambda d: css(d, "#resign")[0].is_displayed())
-        css(driver, "#resign")[0].click()
-        driver.switch_to.alert.accept()  # "Resign this game across boards?"
+        for pin in ("0000" if PIN != "0000" else "9999", PIN):  # a wrong table PIN first: refused
+            css(driver, "#resign")[0].click()
+            driver.switch_to.alert.accept()  # "Resign this game across boards?"
+            prompt = driver.switch_to.alert  # "Table PIN to resign:"
+            prompt.send_keys(pin)
+            prompt.accept()
+            if pin != PIN:
+                wait(driver, lambda d: "wrong table PIN" in css(d, "#notice")[0].text)
+                assert guest.table.remote_play.playing  # type: ignore[union-attr]
         wait(driver, lambda d: host.table.remote_play.ended is not None)  # type: ignore[union-attr]
         for web in (guest_web, host_web):
             driver.get(web.url)

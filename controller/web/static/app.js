@@ -502,7 +502,9 @@ $("menu-button").addEventListener("click", () => send({type: "press", button: "m
 $("undo").addEventListener("click", () => send({type: "press", button: "undo"}, answer()));
 $("offer-draw").addEventListener("click", () => send({type: "ask", kind: "draw"}, answer()));
 $("resign").addEventListener("click", () => {
-  if (confirm("Resign this game across boards?")) send({type: "ask", kind: "resign"}, answer());
+  if (!confirm("Resign this game across boards? The game is over on every board.")) return;
+  const pin = pinFor("resign");
+  if (pin !== null) send({type: "resign", pin}, answer());
 });
 $("abandon").addEventListener("click", () => {
   if (!confirm("Abandon this game? It stays in the history and can be resumed from the lobby.")) return;
