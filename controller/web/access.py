@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
+from controller.remote.guest import ASKED
 from controller.service.control import CommandError, Snapshot
 from controller.web.protocol import ProtocolError
 from controller.web.views import deciding_seat
@@ -26,6 +27,7 @@ Role = Literal["table", "seat", "watch", "health"]
 GAME_ACTS = frozenset({"press", "declare", "card", "play"})  # messages that act in the game
 DECIDING_BUTTONS = frozenset({"confirm", "menu"})  # while the board asks "which move?", a choice
 OWN_MOVE = frozenset({"declare", "card"})  # the seat on turn saying its own move (or the card it plays)
+ENDING = frozenset({"abandon", "draw"})  # another board's requests whose yes ends the game: the PIN's
 OWN_PAGE = (
     "in this game each player plays from their own seat's page (its link is shown with the table PIN), "
     "or the table plays hot seat (chosen in the lobby)"
@@ -60,6 +62,12 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
     if snapshot is None:
         raise ProtocolError("the board has not started a game yet")
     state = snapshot.position.state
+    asked = snapshot.remote.asked if snapshot.remote is not None else None
+    if kind == "press" and message.get("button") == "confirm" and asked is not None and asked[0] in ENDING:
+        raise ProtocolError(
+            f"board {asked[1]} asks to {ASKED[asked[0]]}: accepting ends the game, so it needs the table PIN "
+            "(Accept…); undo declines"
+        )
     asking = snapshot.board.output.display.mode == "confirm"
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):

@@ -60,8 +60,11 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "hotseat": ((bool,), False),
     },
     "resume": {"pin": ((str,), True), "game_id": ((str,), True), "abandon": ((bool,), False)},
-    "ask": {"kind": ((str,), True)},  # offer a draw: a request the other boards answer
-    "resign": {"pin": ((str,), True)},  # ends the game across boards at once, as abandoning a game does
+    # In a game across boards, what ends the game needs the table PIN, as abandoning does: offering a
+    # draw, resigning, and accepting another board's request to abandon or agree a draw.
+    "ask": {"kind": ((str,), True), "pin": ((str,), True)},
+    "resign": {"pin": ((str,), True)},
+    "answer": {"accept": ((bool,), True), "pin": ((str,), True)},
     "invitation": {
         "pin": ((str,), True),
         "board": ((str,), True),
@@ -194,6 +197,8 @@ def command_of(message: Mapping[str, Any], seat: int | None, own_page: bool = Fa
         return AskBoards(message["kind"])
     if kind == "resign":
         return AskBoards("resign")
+    if kind == "answer":  # another board's request, answered with the PIN: as the board's buttons answer it
+        return Press("confirm" if message["accept"] else "undo")
     if kind == "invitation":
         return AnswerInvite(message["board"].strip(), message["accept"], message.get("abandon", False))
     if kind == "abandon":

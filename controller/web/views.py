@@ -231,6 +231,9 @@ def _remote_part(snapshot: Snapshot) -> dict[str, Any] | None:
             }
             for name in boards
         ],
+        # Another board's request this board may answer: accepting one that ends the game needs the
+        # table PIN on a page (docs/web.md, the principals).
+        "asked": {"kind": remote.asked[0], "board": remote.asked[1]} if remote.asked is not None else None,
     }
 
 
@@ -244,7 +247,8 @@ def _remote_lines(snapshot: Snapshot) -> list[str]:
         lines.append(f"{seat_name(state, state.current_player)} plays on board {remote.seats[state.current_player]}.")
     if remote.asked is not None:
         what = ASKED.get(remote.asked[0], remote.asked[0])
-        lines.append(f"Board {remote.asked[1]} asks to {what}: press confirm to accept, undo to decline.")
+        pin = " (on a screen, with the table PIN: it ends the game)" if remote.asked[0] in ("abandon", "draw") else ""
+        lines.append(f"Board {remote.asked[1]} asks to {what}: press confirm to accept{pin}, undo to decline.")
     if remote.waiting:
         lines.append(f"Waiting for board {remote.host} to say which card was drawn.")
     away = sorted(board for board in set(remote.seats) - {remote.me} if not remote.online.get(board, False))

@@ -113,3 +113,30 @@ def test_a_board_resigns_from_its_table_page_and_both_tables_say_the_game_is_ove
             wait(driver, lambda d: css(d, "#turn")[0].text == "board g1 resigned")
             wait(driver, lambda d: "Game over: board g1 resigned." in css(d, "#waiting")[0].text)
             assert not css(driver, "#resign")[0].is_displayed() and not css(driver, "#offer-draw")[0].is_displayed()
+
+
+def test_accepting_another_board_request_to_abandon_asks_the_table_pin(broker: Broker, tmp_path: Path) -> None:
+    """docs/web.md, the principals: a yes that ends the game needs the table PIN on a page."""
+    problem = browser_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with ExitStack() as stack:
+        host, guest, host_web, guest_web, driver = invite_and_accept(stack, broker, tmp_path)
+        driver.get(guest_web.url)
+        wait(driver, lambda d: css(d, "#abandon")[0].is_displayed())
+        css(driver, "#abandon")[0].click()
+        driver.switch_to.alert.accept()  # "Abandon this game?"
+        driver.switch_to.alert.send_keys(PIN)
+        driver.switch_to.alert.accept()
+        wait(driver, lambda d: host.table.remote_play.table.asked == ("abandon", "g1"))  # type: ignore[union-attr]
+        driver.get(host_web.url)
+        wait(driver, lambda d: "Board g1 asks to abandon the game" in css(d, "#waiting")[0].text)
+        assert "with the table PIN" in css(driver, "#waiting")[0].text
+        css(driver, "#confirm")[0].click()
+        prompt = driver.switch_to.alert
+        assert "Table PIN to accept: board g1 asks to abandon the game" in prompt.text
+        prompt.send_keys(PIN)
+        prompt.accept()
+        wait(driver, lambda d: host.table.remote_play.ended is not None)  # type: ignore[union-attr]
+        wait(driver, lambda d: guest.table.remote_play.ended is not None)  # type: ignore[union-attr]
+        assert host.table.remote_play.ended[0] == "abandoned"  # type: ignore[union-attr]

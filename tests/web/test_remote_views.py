@@ -63,12 +63,33 @@ def test_a_game_the_boards_ended_reads_as_over_on_every_page(tmp_path: Path) -> 
     assert seat_view(ended, 1)["hand"] == snapshot.position.state.observation(1)["hand"]
 
 
-def test_resigning_a_game_across_boards_needs_the_table_pin_and_a_draw_offer_does_not() -> None:
-    from controller.service.control import AskBoards
+def test_what_ends_a_game_across_boards_needs_the_table_pin_on_a_page(tmp_path: Path) -> None:
+    """docs/web.md, the principals: resigning, offering a draw and accepting another board's request
+    to abandon or agree a draw end the game for every board, as abandoning ends this board's: they
+    need the table PIN (the hub checks it for every message that carries one). A take-back request's
+    yes, and any no, stay the board's buttons."""
+    from controller.service.control import AskBoards, Press
+    from controller.web.access import TABLE, Principal, acting_seat
     from controller.web.protocol import ADMIN, ProtocolError, command_of
 
-    assert "resign" in ADMIN and "ask" not in ADMIN  # the hub checks a resignation's PIN as abandoning's
+    assert {"resign", "ask", "answer"} <= ADMIN
     assert command_of({"type": "resign", "pin": "1234"}, None) == AskBoards("resign")
-    assert command_of({"type": "ask", "kind": "draw"}, None) == AskBoards("draw")
+    assert command_of({"type": "ask", "kind": "draw", "pin": "1234"}, None) == AskBoards("draw")
+    assert command_of({"type": "answer", "accept": True, "pin": "1234"}, None) == Press("confirm")
     with pytest.raises(ProtocolError, match="resigning is a message of its own, with the table PIN"):
-        command_of({"type": "ask", "kind": "resign"}, None)
+        command_of({"type": "ask", "kind": "resign", "pin": "1234"}, None)
+    snapshot = a_snapshot(tmp_path)
+    for kind, ends in (("abandon", True), ("draw", True), ("takeback", False)):
+        remote = RemoteView("g", "kitchen", "club", ("kitchen", "club"), {}, False, (kind, "kitchen"))
+        asked = dataclasses.replace(snapshot, remote=remote)
+        for page in (TABLE, Principal("seat", 1)):
+            confirm = {"type": "press", "button": "confirm"}
+            if ends:
+                with pytest.raises(ProtocolError, match="accepting ends the game, so it needs the table PIN"):
+                    acting_seat(page, confirm, asked)
+            else:
+                assert acting_seat(page, confirm, asked) is None
+            assert acting_seat(page, {"type": "press", "button": "undo"}, asked) is None  # a no keeps the game
+        waiting = viewer_parts(asked, 1, True)["waiting"]
+        assert any(("with the table PIN" in line) == ends for line in waiting if "asks to" in line)
+        assert table_view(asked)["remote"]["asked"] == {"kind": kind, "board": "kitchen"}

@@ -497,10 +497,22 @@ function pinFor(action) {
   return pin === null ? null : pin;
 }
 
-$("confirm").addEventListener("click", () => send({type: "press", button: "confirm"}, answer()));
+const ENDING = {abandon: "abandon the game", draw: "agree a draw"};  // another board's requests whose yes ends it
+$("confirm").addEventListener("click", () => {
+  const asked = view && view.remote && view.remote.asked;
+  if (asked && ENDING[asked.kind]) {  // accepting ends the game: the table PIN, as abandoning here
+    const pin = pinFor(`accept: board ${asked.board} asks to ${ENDING[asked.kind]}`);
+    if (pin !== null) send({type: "answer", accept: true, pin}, answer());
+    return;
+  }
+  send({type: "press", button: "confirm"}, answer());
+});
 $("menu-button").addEventListener("click", () => send({type: "press", button: "menu"}, answer()));
 $("undo").addEventListener("click", () => send({type: "press", button: "undo"}, answer()));
-$("offer-draw").addEventListener("click", () => send({type: "ask", kind: "draw"}, answer()));
+$("offer-draw").addEventListener("click", () => {
+  const pin = pinFor("offer the other boards a draw");
+  if (pin !== null) send({type: "ask", kind: "draw", pin}, answer());
+});
 $("resign").addEventListener("click", () => {
   if (!confirm("Resign this game across boards? The game is over on every board.")) return;
   const pin = pinFor("resign");
