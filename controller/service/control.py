@@ -137,7 +137,28 @@ class ShowPin:
     pin: str
 
 
-Command = Press | Declare | ShowCard | Play | NewGame | Resume | Abandon | Settings | ShowPin | AnswerInvite | AskBoards
+@dataclass(frozen=True)
+class AnswerBoards:
+    """In a game across boards: this board's answer to another board's request, from a screen
+    (with the table PIN: docs/web.md); only ever an answer, never a press of the board's button."""
+
+    accept: bool
+
+
+Command = (
+    Press
+    | Declare
+    | ShowCard
+    | Play
+    | NewGame
+    | Resume
+    | Abandon
+    | Settings
+    | ShowPin
+    | AnswerInvite
+    | AskBoards
+    | AnswerBoards
+)
 
 
 # --- snapshots -----------------------------------------------------------------------------------

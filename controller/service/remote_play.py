@@ -21,6 +21,7 @@ from controller.remote.table import RemoteTable, Update
 from controller.remote.topics import check_name
 from controller.service.control import (
     Abandon,
+    AnswerBoards,
     AskBoards,
     Command,
     CommandError,
@@ -171,6 +172,11 @@ class RemotePlay:
         the command is this board's own business."""
         asked = self.table.asked
         try:
+            if isinstance(command, AnswerBoards):
+                if asked is None:
+                    raise ValueError("no other board is asking anything")
+                self.table.answer(command.accept)
+                return f"{'accepted' if command.accept else 'declined'}: board {asked[1]} asked to {ASKED[asked[0]]}"
             if isinstance(command, Press) and asked is not None and command.button in ("confirm", "undo"):
                 accept = command.button == "confirm"
                 self.table.answer(accept)

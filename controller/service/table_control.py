@@ -27,6 +27,7 @@ from controller.remote.messages import Invite
 from controller.service.archive import Archive, ArchiveError
 from controller.service.control import (
     Abandon,
+    AnswerBoards,
     AnswerInvite,
     AskBoards,
     Command,
@@ -244,6 +245,8 @@ class TableControl:
             return self._new_game(command)
         if isinstance(command, AnswerInvite):
             return self._answer_invitation(command)
+        if isinstance(command, AnswerBoards):
+            raise CommandError("no other board is asking anything: this game is played on this board only")
         if isinstance(command, AskBoards):
             raise CommandError(
                 "a draw or a resignation is offered to other boards: this game is played on this board only"

@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.service.control import (
     Abandon,
+    AnswerBoards,
     AnswerInvite,
     AskBoards,
     Command,
@@ -197,8 +198,8 @@ def command_of(message: Mapping[str, Any], seat: int | None, own_page: bool = Fa
         return AskBoards(message["kind"])
     if kind == "resign":
         return AskBoards("resign")
-    if kind == "answer":  # another board's request, answered with the PIN: as the board's buttons answer it
-        return Press("confirm" if message["accept"] else "undo")
+    if kind == "answer":  # another board's request, answered with the PIN
+        return AnswerBoards(message["accept"])
     if kind == "invitation":
         return AnswerInvite(message["board"].strip(), message["accept"], message.get("abandon", False))
     if kind == "abandon":

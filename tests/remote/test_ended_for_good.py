@@ -7,7 +7,7 @@ from pathlib import Path
 
 from controller.games import GAMES
 from controller.service.archive import Archive
-from controller.service.control import AskBoards, Resume
+from controller.service.control import AnswerBoards, AskBoards, Resume
 from controller.service.journal import Journal
 from controller.service.loop import Service
 from tests.remote.broker import Broker
@@ -37,6 +37,9 @@ def test_10_a_resignation_is_the_game_result_in_the_history_and_a_power_cut_does
     host, guest = two_moves(broker, tmp_path)
     boards = [host, guest]
     try:
+        unasked = host.table.control.submit(AnswerBoards(True))  # a yes to nothing is no press of confirm
+        scan_until(boards, unasked.done)
+        assert "no other board is asking anything" in str(unasked.exception(1))
         resigned = guest.table.control.submit(AskBoards("resign"))
         scan_until(boards, lambda: host.table.remote_play.ended is not None and resigned.done())
         assert resigned.result(1) == "this board resigned"

@@ -68,14 +68,14 @@ def test_what_ends_a_game_across_boards_needs_the_table_pin_on_a_page(tmp_path: 
     to abandon or agree a draw end the game for every board, as abandoning ends this board's: they
     need the table PIN (the hub checks it for every message that carries one). A take-back request's
     yes, and any no, stay the board's buttons."""
-    from controller.service.control import AskBoards, Press
+    from controller.service.control import AnswerBoards, AskBoards
     from controller.web.access import TABLE, Principal, acting_seat
     from controller.web.protocol import ADMIN, ProtocolError, command_of
 
     assert {"resign", "ask", "answer"} <= ADMIN
     assert command_of({"type": "resign", "pin": "1234"}, None) == AskBoards("resign")
     assert command_of({"type": "ask", "kind": "draw", "pin": "1234"}, None) == AskBoards("draw")
-    assert command_of({"type": "answer", "accept": True, "pin": "1234"}, None) == Press("confirm")
+    assert command_of({"type": "answer", "accept": True, "pin": "1234"}, None) == AnswerBoards(True)
     with pytest.raises(ProtocolError, match="resigning is a message of its own, with the table PIN"):
         command_of({"type": "ask", "kind": "resign", "pin": "1234"}, None)
     snapshot = a_snapshot(tmp_path)
