@@ -19,6 +19,7 @@ ASKED = {
     "draw": "agree a draw",
     "resign": "resign",
 }
+ENDING = frozenset({"abandon", "draw"})  # requests whose yes ends the game (on a screen: the PIN's, docs/web.md)
 
 
 @dataclass

@@ -170,9 +170,11 @@ class Host:
             return ended
         if kind != "takeback" and (self.status != "playing" or self.state.is_terminal()):
             return "the game is over already"
-        if self.asking is not None and kind != "resign":  # resigning needs nobody's yes, and ends the request
+        if kind == "resign":
+            return None  # needs nobody's yes, whatever move it was made at, and ends an open request
+        if self.asking is not None:
             return f"board {self.asking.by} is asking the others already"
-        if ply != self.ply and kind != "resign":  # a resignation holds whatever move it was made at
+        if ply != self.ply:
             return f"the game is at move {self.ply + 1}, not {ply + 1}"
         if kind == "takeback" and not self.played:
             return "no move has been made yet"

@@ -26,7 +26,7 @@ def handle_alone(log: logging.Logger, sender: str, handle: Callable[[], object])
     except ValueError as error:
         log.warning("a message from board %s was ignored: %s", sender, error)
     except Exception as error:
-        log.error("a message from board %s could not be handled and was dropped: %s", sender, error or repr(error))
+        log.error("a message from board %s could not be handled and was dropped: %s", sender, error or "no words")
         log.debug("the fault, for a report", exc_info=True)
 
 

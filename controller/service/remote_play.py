@@ -37,6 +37,16 @@ from controller.table.tracker import Tracker
 QUIET_MS = 1000  # longer than a hand rests on a wrong field before moving on (sim/hands.py: 300-800 ms)
 
 
+def _answer_of(command: Command, asked: tuple[str, str] | None) -> bool | None:
+    """The yes or no `command` gives another board's request, if it answers one: a screen's answer
+    (`AnswerBoards`, with the PIN), or the board's confirm and undo while a request is open."""
+    if isinstance(command, AnswerBoards):
+        return command.accept
+    if isinstance(command, Press) and asked is not None and command.button in ("confirm", "undo"):
+        return command.button == "confirm"
+    return None
+
+
 def remote_game_of(start: Mapping[str, Any]) -> RemoteGame | None:
     """The game across boards a journal's start record names (one started from the lobby), if any."""
     remote = start.get("remote")
@@ -172,13 +182,10 @@ class RemotePlay:
         the command is this board's own business."""
         asked = self.table.asked
         try:
-            if isinstance(command, AnswerBoards):
+            accept = _answer_of(command, asked)
+            if accept is not None:
                 if asked is None:
                     raise ValueError("no other board is asking anything")
-                self.table.answer(command.accept)
-                return f"{'accepted' if command.accept else 'declined'}: board {asked[1]} asked to {ASKED[asked[0]]}"
-            if isinstance(command, Press) and asked is not None and command.button in ("confirm", "undo"):
-                accept = command.button == "confirm"
                 self.table.answer(accept)
                 return f"{'accepted' if accept else 'declined'}: board {asked[1]} asked to {ASKED[asked[0]]}"
             if (isinstance(command, Press) and command.button == "undo") or isinstance(command, Abandon):
@@ -210,10 +217,8 @@ class RemotePlay:
 
     @property
     def playing(self) -> bool:
-        role = self.role
-        over = role.status != "playing" if isinstance(role, Host) else role.abandoned or bool(role.result)
-        state = role.state
-        return not over and not (state is not None and state.is_terminal())
+        state = self.role.state
+        return self.ended is None and not (state is not None and state.is_terminal())
 
     @property
     def holding(self) -> bool:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
-from controller.remote.guest import ASKED
+from controller.remote.guest import ASKED, ENDING
 from controller.service.control import CommandError, Snapshot
 from controller.web.protocol import ProtocolError
 from controller.web.views import deciding_seat
@@ -27,7 +27,6 @@ Role = Literal["table", "seat", "watch", "health"]
 GAME_ACTS = frozenset({"press", "declare", "card", "play"})  # messages that act in the game
 DECIDING_BUTTONS = frozenset({"confirm", "menu"})  # while the board asks "which move?", a choice
 OWN_MOVE = frozenset({"declare", "card"})  # the seat on turn saying its own move (or the card it plays)
-ENDING = frozenset({"abandon", "draw"})  # another board's requests whose yes ends the game: the PIN's
 OWN_PAGE = (
     "in this game each player plays from their own seat's page (its link is shown with the table PIN), "
     "or the table plays hot seat (chosen in the lobby)"

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from controller.games import Action, Game, State
 from controller.games.public import public_observation
 from controller.games.seats import result_line, seat_colours, seat_name
-from controller.remote.guest import ASKED
+from controller.remote.guest import ASKED, ENDING
 from controller.service import deciding
 from controller.service.control import Snapshot
 from controller.service.deciding import Candidate
@@ -247,7 +247,7 @@ def _remote_lines(snapshot: Snapshot) -> list[str]:
         lines.append(f"{seat_name(state, state.current_player)} plays on board {remote.seats[state.current_player]}.")
     if remote.asked is not None:
         what = ASKED.get(remote.asked[0], remote.asked[0])
-        pin = " (on a screen, with the table PIN: it ends the game)" if remote.asked[0] in ("abandon", "draw") else ""
+        pin = " (on a screen, with the table PIN: it ends the game)" if remote.asked[0] in ENDING else ""
         lines.append(f"Board {remote.asked[1]} asks to {what}: press confirm to accept{pin}, undo to decline.")
     if remote.waiting:
         lines.append(f"Waiting for board {remote.host} to say which card was drawn.")
