@@ -92,8 +92,11 @@ class SimBoard:
 
         text = json.dumps({"board": entries(self.pieces.items()), "in_hand": entries(self.in_hand)})
         temporary = self._file.with_name(self._file.name + ".tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self._file)
+        try:
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, self._file)
+        except OSError:
+            pass  # pieces stay where they stand whatever the disk does: only a restart finds older ones
 
     def place(self, cell: Cell, pieces: Sequence[Piece]) -> None:
         self._check(cell)

@@ -17,7 +17,8 @@ from typing import Any
 from controller.games import Game, State, load_game
 from controller.games.files import read_bounded
 from controller.games.seats import result_line
-from controller.service.journal import GameRecord, JournalError, atomic_write
+from controller.service.disk import atomic_write
+from controller.service.journal import GameRecord, JournalError
 
 GAME_ID = re.compile(r"[0-9a-f]{6,32}")
 

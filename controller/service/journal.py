@@ -14,19 +14,28 @@ Layout of the state directory:
 
 Reading stops at the first record that is incomplete or fails its checksum (a power cut mid-write):
 the last complete record wins, the damaged tail is cut off, and `Recovery.damaged` says so once.
+
+A write that fails (a full or read-only disk) may have left half a record, after which no record
+would be read again; so from then on the journal appends nothing and keeps the game in memory
+(`behind` says why), until `catch_up` writes the whole game as a snapshot and a fresh journal
+(docs/persistence.md, "When the disk fails"). A journal that cannot be read is a `JournalError`:
+nothing is written over a game the board cannot see.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from controller.games import Game, State, load_game
+from controller.games.files import read_bounded
+from controller.service.disk import append_all, atomic_write, trouble_of
 
 JOURNAL = "journal.log"
 SNAPSHOT = "snapshot.json"
@@ -34,6 +43,9 @@ SNAPSHOT_VERSION = 1
 RECORD_TYPES = ("start", "action", "takeback", "correction", "ended", "abandon")
 # What a start record holds: how the game was made, who plays each seat ("human" or a bot), whether
 # the configuration or the lobby started it, and the game's id in the history.
+# A journal is compacted every 500 records, and a snapshot of the longest game is well under this.
+SAVED_GAME_LIMIT = 16 << 20
+LEFT_AS_IT_IS = ": it is left as it is, so that no new game is written over it; mend or move it and start again"
 START_KEYS = ("game", "players", "seed", "options", "seats", "origin", "id", "remote")  # remote: docs/remote.md
 
 
@@ -103,7 +115,10 @@ class Journal:
     def __init__(self, directory: str | Path, compact_after: int = 500) -> None:
         self.directory = Path(directory)
         self.compact_after = compact_after
-        self._file: BinaryIO | None = None
+        self._file: int | None = None  # the journal's descriptor, open for appending
+        # Why the disk refused the last write (in words), while the game in memory is ahead of it.
+        self.behind: str | None = None
+        self.saved_moves = 0  # while behind: how many moves of the game in memory the disk has
         self._records_since_snapshot = 0
         self._game: GameRecord | None = None
         self._seq = 0  # sequence number of the last record written or read
@@ -119,7 +134,6 @@ class Journal:
     # --- recovery ------------------------------------------------------------------------------
     def recover(self) -> Recovery:
         """Read snapshot and journal, cut off a damaged tail, and open the journal for appending."""
-        self.directory.mkdir(parents=True, exist_ok=True)
         game, last_seq = self._read_snapshot()
         records, good_bytes, damaged = self._read_journal()
         self._seq = last_seq
@@ -129,21 +143,28 @@ class Journal:
                 continue  # already in the snapshot
             game = _fold(game, record)
             self._seq = seq
-        if damaged is not None:
-            with open(self.path, "r+b") as handle:
-                handle.truncate(good_bytes)
-                handle.flush()
-                os.fsync(handle.fileno())
         self._game = game
         self._records_since_snapshot = len(records)
-        self._open()
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            if damaged is not None:
+                with open(self.path, "r+b") as handle:
+                    handle.truncate(good_bytes)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            self._open()
+        except OSError as error:  # readable, not writable: the game goes on, not saved (catch_up)
+            self._fall_behind(error)
         return Recovery(game, len(records), damaged)
 
     def _read_snapshot(self) -> tuple[GameRecord | None, int]:
-        try:
-            text = self.snapshot_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        raw = _saved_bytes(self.snapshot_path)
+        if raw is None:
             return None, 0
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise JournalError(f"{self.snapshot_path}: not text{LEFT_AS_IT_IS}") from None
         try:
             data = json.loads(text)
         except ValueError as error:
@@ -164,9 +185,8 @@ class Journal:
         return GameRecord(start, list(data["actions"]), ended), last_seq
 
     def _read_journal(self) -> tuple[list[dict[str, Any]], int, str | None]:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
+        raw = _saved_bytes(self.path)
+        if raw is None:
             return [], 0, None
         records: list[dict[str, Any]] = []
         offset = 0
@@ -184,22 +204,45 @@ class Journal:
     # --- writing -------------------------------------------------------------------------------
     def _open(self) -> None:
         if self._file is None:
-            self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - kept open for appends
+            self._file = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """Write one record and fsync it; returns only once it is on disk."""
+        """Write one record and fsync it; returns once it is on disk, or once the disk refused it
+        (then `behind` says why, and the game is kept in memory until `catch_up`)."""
         if record.get("type") not in RECORD_TYPES:
             raise JournalError(f"unknown journal record type {record.get('type')!r}")
-        self._open()
-        assert self._file is not None
         record = {**record, "seq": self._seq + 1}
-        self._file.write(encode_record(record))
         self._seq += 1
-        os.fsync(self._file.fileno())
-        self._game = _fold(self._game, dict(record))
+        previous = self._game
+        on_disk = len(previous.actions) if previous is not None else 0
+        self._game = _fold(previous, dict(record))
         self._records_since_snapshot += 1
+        if self.behind is not None:
+            return  # after a failed write nothing appended would be read again: catch_up writes it all
+        try:
+            self._open()
+            assert self._file is not None
+            append_all(self._file, encode_record(record))
+        except OSError as error:
+            self._fall_behind(error, on_disk if self._game is previous else 0)
+            return
         if self._records_since_snapshot >= self.compact_after:
             self.compact()
+
+    def catch_up(self) -> bool:
+        """Try again to put the whole game on the disk (a snapshot and a fresh journal, which also
+        cuts off what a failed write left); whether the disk now has it."""
+        if self.behind is not None:
+            self.compact()
+        return self.behind is None
+
+    def _fall_behind(self, error: OSError, on_disk: int | None = None) -> None:
+        """The disk refused a write; `on_disk`: how many of the game's moves it has (None: all)."""
+        moves = len(self._game.actions) if self._game is not None else 0
+        if self.behind is None:
+            self.saved_moves = moves if on_disk is None else min(on_disk, moves)
+        self.behind = trouble_of(error)
+        self._close_quietly()
 
     def start_game(self, game: str, players: int, seed: int, options: Mapping[str, Any], **more: Any) -> None:
         """A new game; `more` are the other START_KEYS (seats, origin, id, remote)."""
@@ -240,18 +283,25 @@ class Journal:
         }
         if game is not None and game.ended is not None:
             data["ended"] = game.ended
-        atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-        atomic_write(self.path, b"")
+        try:
+            atomic_write(self.snapshot_path, json.dumps(data, sort_keys=True).encode("utf-8"))
+            self._close_quietly()
+            atomic_write(self.path, b"")
+            self._open()
+        except OSError as error:  # the snapshot's records are skipped by their numbers if both exist
+            self._fall_behind(error)
+            return
+        self.behind = None
         self._records_since_snapshot = 0
-        self._open()
 
     def close(self) -> None:
+        self._close_quietly()
+
+    def _close_quietly(self) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            descriptor, self._file = self._file, None
+            with contextlib.suppress(OSError):  # a close that fails loses nothing: the fsynced is on disk
+                os.close(descriptor)
 
 
 def _fold(game: GameRecord | None, record: dict[str, Any]) -> GameRecord | None:
@@ -289,15 +339,16 @@ def _is_ending(value: Any) -> bool:
     )
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    directory = os.open(path.parent, os.O_RDONLY)
+def _saved_bytes(path: Path) -> bytes | None:
+    """What is saved at `path` (None: nothing is). Only a regular file of a sane size is read, without
+    waiting on it: a device or a FIFO there would never end (controller.games.files)."""
     try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        pass  # read_bounded says what is wrong with it
+    try:
+        return read_bounded(path, "the saved game", SAVED_GAME_LIMIT)
+    except ValueError as error:
+        raise JournalError(f"{error}{LEFT_AS_IT_IS}") from None

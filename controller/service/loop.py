@@ -32,7 +32,7 @@ from controller.games.seats import result_line, seat_name
 from controller.service.backends import BackendError, Backends, from_config
 from controller.service.clocks import RealClock, VirtualClock
 from controller.service.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from controller.service.control import MoveEntry, Notice
+from controller.service.control import CommandError, MoveEntry, Notice
 from controller.service.logs import configure_logging
 from controller.service.memory import CollectionPacer
 from controller.service.persistence import JournalPersistence, Persistence
@@ -237,8 +237,14 @@ class Service:
         if self.table.remote_play is not None:
             session.on_record.append(self.table.remote_play.committed)
             self.table.remote_play.begin(session.tracker, 0)
-        if backends.device_status() is not None:
-            session.device_trouble = backends.device_trouble
+        link = backends.device_trouble if backends.device_status() is not None else None
+        persistence = self.persistence
+
+        def trouble() -> bool:
+            """The status light blinks red for a failing scanner link and for a game not being saved."""
+            return persistence.trouble is not None or (link is not None and link())
+
+        session.device_trouble = trouble
         self._announced_over = state.is_terminal()
         self._last_mode = ""
         self._last_output = None
@@ -251,16 +257,23 @@ class Service:
         self.table._changed = True
 
     def _log_commit(self, before: State, action: Action, after: State, via: str) -> None:
-        """One line per confirmed move, written after the journal has it on disk."""
+        """One line per confirmed move, written after the journal has it on disk (or saying that the
+        disk refused it: docs/persistence.md, "When the disk fails")."""
         moves = len(self.session.tracker.history) if self.session is not None else 0
         who = seat_name(before, before.current_player)
-        self.log.info("confirmed move %d: %s by %s (%s)", moves, before.action_to_str(action), who, via)
+        unsaved = "; not saved: the disk refused it" if self.persistence.trouble is not None else ""
+        self.log.info("confirmed move %d: %s by %s (%s)%s", moves, before.action_to_str(action), who, via, unsaved)
 
-    def _abandon(self, now: int) -> State:
+    def _abandon(self, now: int) -> State | None:
         """The players abandoned the game (menu: abandon): it goes to the history, and a new game of
-        the same kind starts from set-up."""
+        the same kind starts from set-up. None: the history cannot take it, and it goes on."""
         assert self.game is not None
-        self.table.keep_in_history()
+        try:
+            self.table.keep_in_history()
+        except CommandError as refusal:
+            self.log.warning("abandon refused: %s", refusal)
+            self.table.tell([Notice(f"Not abandoned: {refusal}.")])
+            return None
         if self.remote is not None:
             self.remote.withdraw()  # another game: this board's invitation lapses (docs/remote.md, rule 13)
         state = self.session.state if self.session is not None else None
@@ -317,6 +330,7 @@ class Service:
         assert self._clock is not None and self.session is not None
         now = self._clock.tick()
         began = time.perf_counter()
+        unsaved = self.persistence.trouble
         self.table.control.drain(self.table.execute, self._command_failed)  # a screen's commands, between scans
         if self.remote is not None:
             self._remote_scan(now)
@@ -331,6 +345,9 @@ class Service:
             driver.after_scan(now, output)
             began += time.perf_counter() - hands
         self._report(output)
+        self.persistence.retry(now)  # a game the disk refused: written again when due
+        if self.persistence.trouble != unsaved:
+            self.table._changed = True  # the screens say whether the game is being saved
         self._report_device()
         self.table.think(self.session.state)
         self.table.publish(now, output)

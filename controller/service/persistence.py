@@ -2,6 +2,8 @@
 
 The service asks `resume` for the game to continue when it starts, and reports every commit and
 take-back before the LEDs show it as done (the session runs these hooks before it pushes the frame).
+Where the disk refuses a write the game goes on in memory, `trouble` says so in words, and `retry`
+writes it all again with back-off (docs/persistence.md, "When the disk fails").
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Protocol
 
 from controller.games import Action, Game, State, load_game
 from controller.service.journal import GameRecord, Journal, JournalError
+from controller.table.session import DeviceFault
 
 
 class Persistence(Protocol):
@@ -55,6 +58,15 @@ class Persistence(Protocol):
         """The players left the game for a saved one: `start` and its `actions` become the game."""
         ...
 
+    @property
+    def trouble(self) -> str | None:
+        """Why the game is not being saved now, in words for the table (None: it is)."""
+        ...
+
+    def retry(self, now: int) -> None:
+        """Called every scan: where a write failed, try again when due (doubling back-off)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -92,6 +104,13 @@ class NoPersistence:
     def replace_game(self, start: Mapping[str, Any], actions: Sequence[str]) -> None:
         self.started, self._actions = dict(start), [(text, "resumed") for text in actions]
 
+    @property
+    def trouble(self) -> str | None:
+        return None  # nothing is promised, so nothing fails
+
+    def retry(self, now: int) -> None:
+        return None
+
     def close(self) -> None:
         return None
 
@@ -103,6 +122,7 @@ class JournalPersistence:
         self.journal = Journal(directory, compact_after)
         self.log = log or logging.getLogger("tafel")
         self._start: dict[str, Any] = {}
+        self._saving = DeviceFault("saving the game")  # the back-off while the disk refuses writes
 
     @property
     def started(self) -> Mapping[str, Any]:
@@ -201,6 +221,37 @@ class JournalPersistence:
         self.new_game(start)
         for text in actions:
             self.journal.action(text, "resumed")
+
+    @property
+    def trouble(self) -> str | None:
+        behind = self.journal.behind  # set the moment a write fails, before the move is logged
+        if behind is None:
+            return None
+        saved = self.journal.saved_moves
+        loses = f"the moves from move {saved + 1} on" if saved else "this game's moves"
+        return (
+            f"Not saving the game: {behind} ({self.journal.directory}). The game goes on; "
+            f"a power cut now loses {loses}."
+        )
+
+    def retry(self, now: int) -> None:
+        behind = self.journal.behind
+        if behind is None and self._saving.error is None:
+            return  # all is well: two attribute reads per scan
+        if self._saving.error is None:  # it has just fallen behind: say so, try again later
+            self._saving.failed(now, behind or "")
+            self.log.warning("journal: %s It tries again.", self.trouble)
+            return
+        if not self._saving.due(now):
+            return
+        said = self.trouble
+        if self.journal.catch_up():
+            self._saving.recovered()
+            self.log.info("journal: saving again: the game is saved up to move %d", len(self.standing_actions()))
+            return
+        self._saving.failed(now, self.journal.behind or "")
+        if self.trouble != said:
+            self.log.warning("journal: %s It tries again.", self.trouble)
 
     def close(self) -> None:
         self.journal.close()

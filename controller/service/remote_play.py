@@ -31,7 +31,7 @@ from controller.service.control import (
     RemoteView,
     Resume,
 )
-from controller.service.journal import atomic_write
+from controller.service.disk import atomic_write
 from controller.table.tracker import Tracker
 
 QUIET_MS = 1000  # longer than a hand rests on a wrong field before moving on (sim/hands.py: 300-800 ms)

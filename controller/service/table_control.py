@@ -47,6 +47,7 @@ from controller.service.control import (
     Snapshot,
 )
 from controller.service.deciding import Candidate, candidate_of, candidates_of, decider_for
+from controller.service.disk import trouble_of
 from controller.service.host import Host
 from controller.service.option_files import OptionFileError, chosen_files, shared_options
 from controller.service.remote_play import RemotePlay
@@ -192,7 +193,9 @@ class TableControl:
         self._changed = True
 
     def keep_in_history(self) -> None:
-        """The game in progress goes to the history (a finished one, or one left for another)."""
+        """The game in progress goes to the history (a finished one, or one left for another). One
+        left unfinished that the disk cannot take is not left (CommandError): a game in progress is
+        never dropped unrecorded (docs/persistence.md, "When the disk fails")."""
         if self.host.session is None or not self.moves:
             return
         play = self.remote_play
@@ -206,7 +209,12 @@ class TableControl:
                 play.ended if play is not None else None,
             )
         except OSError as error:
-            self.host.log.warning("history: could not keep game %s: %s", self.game_id, error)
+            if self._in_progress():
+                raise CommandError(
+                    f"the history cannot keep this game ({trouble_of(error)}): it stays in progress; "
+                    "make room on the disk and try again"
+                ) from None
+            self.host.log.warning("history: could not keep game %s: %s", self.game_id, trouble_of(error))
 
     def _in_progress(self) -> bool:
         if self.remote_play is not None and self.remote_play.ended is not None:
@@ -239,6 +247,7 @@ class TableControl:
         if isinstance(command, Abandon):
             if not self.moves:
                 raise CommandError("no move has been made yet: there is nothing to abandon")
+            self.keep_in_history()  # refused in words here where the disk cannot take it (the menu's path too)
             session.inject(InputEvent("menu", ABANDON))
             return "game abandoned: it is in the history; set up the board for the new one"
         if isinstance(command, NewGame):
@@ -255,7 +264,6 @@ class TableControl:
             return self._resume(command)
         if isinstance(command, Settings):
             said = self.settings.change(command)
-            self.settings.save()
             self._changed = True
             return said
         if isinstance(command, ShowPin):
@@ -490,6 +498,7 @@ class TableControl:
             options = self._option_files(game, invite.options) if host else options_here(game, invite.options)
             seed = secrets.randbelow(2**31) if host else 0  # a guest's position comes from the host
             fresh = game.new_game(players=invite.players, seed=seed, **game.resolve_options(options))
+            self.keep_in_history()  # CommandError, a ValueError: the game in progress cannot be left
         except ValueError as error:
             self.host.log.error("the game across boards cannot start here: %s", error)
             if host:  # the boards that accepted wait for this board: they hear that it will not begin
@@ -497,7 +506,6 @@ class TableControl:
             return
         invited = self._invited_seats if host else ()
         seats = invited if len(invited) == invite.players else self.configured_seats(invite.players)
-        self.keep_in_history()
         start = self.start_record_of(game, invite.players, seed, dict(invite.options), seats, "remote")
         start["options"] = options
         start["remote"] = {"game": spec.game, "host": spec.host, "seats": list(spec.seats)}

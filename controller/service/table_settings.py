@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.service.control import CommandError, Settings
+from controller.service.disk import atomic_write, trouble_of
 from controller.service.host import Host
-from controller.service.journal import atomic_write
 from controller.table.tracker_types import ADJUSTABLE_MS, TAKEBACK_MODES
 from hal.protocols import DimmablePixels
 
@@ -50,12 +50,15 @@ class TableSettings:
             data = json.loads(path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a table of settings")
-            self.change(Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data}))
+            saved = Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data})
+            self.change(saved, keep=False)
         except (OSError, ValueError, TypeError) as error:
             self.host.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
 
-    def change(self, command: Settings) -> str:
-        """Carry out a screen's change of the settings; what changed, in words (CommandError: none)."""
+    def change(self, command: Settings, keep: bool = True) -> str:
+        """Carry out a screen's change of the settings; what changed, in words (CommandError: none).
+        With `keep`, the settings are on the disk before they apply: one the disk refuses is refused,
+        never applied to revert at the next start (docs/persistence.md, "When the disk fails")."""
         changes: dict[str, Any] = {}
         said = []
         if command.takeback is not None:
@@ -79,6 +82,9 @@ class TableSettings:
             if not isinstance(pixels, DimmablePixels):
                 raise CommandError(f"the LEDs here ({self.host.config.leds.backend}) have no brightness to set")
         config = replace(self.tracker_config, **changes)
+        if keep:
+            level = brightness if brightness is not None else self.now()["brightness"]
+            self._save({**self.now(), **changes, "brightness": level})
         if brightness is not None and isinstance(pixels, DimmablePixels):
             pixels.set_brightness(float(brightness))
             if self.host.session is not None:
@@ -89,9 +95,8 @@ class TableSettings:
             self.host.session.tracker.config = config
         return "settings: " + (", ".join(said) or "nothing changed")
 
-    def save(self) -> None:
-        data = json.dumps(self.now(), sort_keys=True).encode("utf-8")
+    def _save(self, settings: dict[str, Any]) -> None:
         try:
-            atomic_write(self.path, data)
+            atomic_write(self.path, json.dumps(settings, sort_keys=True).encode("utf-8"))
         except OSError as error:
-            self.host.log.warning("could not keep the settings in %s: %s", self.path, error)
+            raise CommandError(f"the settings cannot be kept ({trouble_of(error)}): nothing changed") from None

@@ -16,6 +16,8 @@ def device_view(host: Host, session: Session) -> DeviceView:
     if backends is not None and (status := backends.device_status()) is not None:
         link = (status, backends.device_detail())
     faults = tuple(f"{fault.name}: {fault.error}" for fault in (session.sensor_fault, session.led_fault) if fault.error)
+    if (unsaved := host.persistence.trouble) is not None:
+        faults = (*faults, unsaved)
     driver = host.driver
     return DeviceView(
         backends={

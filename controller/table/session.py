@@ -37,8 +37,8 @@ class DeviceFault:
     def due(self, now: int) -> bool:
         return self.error is None or now >= self._retry_at
 
-    def failed(self, now: int, error: Exception) -> None:
-        message = str(error) or type(error).__name__
+    def failed(self, now: int, error: Exception | str) -> None:
+        message = error if isinstance(error, str) else str(error) or type(error).__name__
         if self.error != message:
             self.changes += 1
         self.error = message
@@ -70,8 +70,9 @@ class Session:
         # Like on_commit, with how the move was recognised: "sensors", "confirm" or "declare".
         self.on_record: list[Callable[[State, Action, State, str], None]] = []
         self.on_takeback: list[Callable[[State], None]] = []
-        # The "abandon game" input (menu: abandon): the hook returns the new game's first state.
-        self.on_abandon: list[Callable[[int], State]] = []
+        # The "abandon game" input (menu: abandon): the hook returns the new game's first state, or
+        # None where the game cannot be left (it goes on).
+        self.on_abandon: list[Callable[[int], State | None]] = []
         # What the last step cost, in milliseconds: reading the sensors, the tracker, recording a
         # move (the journal and other commit hooks), and composing and pushing the LED frame.
         self.last_step_ms = 0.0
@@ -127,7 +128,8 @@ class Session:
         if any(event.kind == "menu" and event.value == ABANDON for event in events):
             events = [event for event in events if not (event.kind == "menu" and event.value == ABANDON)]
             for hook in self.on_abandon:
-                self.tracker.restart(now, hook(now))
+                if (fresh := hook(now)) is not None:
+                    self.tracker.restart(now, fresh)
         before = self.tracker.state
         started = time.perf_counter()
         output = self.tracker.step(now, readings, events)

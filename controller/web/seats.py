@@ -8,13 +8,15 @@ seat's join link (and its QR code) until a phone has opened it; after that only 
 
 from __future__ import annotations
 
-import contextlib
 import json
+import logging
 import secrets
 import threading
 from pathlib import Path
 
-from controller.service.journal import atomic_write
+from controller.service.disk import atomic_write, trouble_of
+
+log = logging.getLogger("tafel.web")
 
 SEATS_FILE = "web-seats.json"
 
@@ -23,6 +25,7 @@ class SeatLinks:
     def __init__(self, state_dir: str | Path) -> None:
         self._path = Path(state_dir) / SEATS_FILE
         self._lock = threading.Lock()
+        self._unsaved = False  # the last write failed (said once in the log)
         self._game_id: str | None = None
         self._tokens: list[str] = []
         self._joined: set[int] = set()
@@ -41,8 +44,14 @@ class SeatLinks:
 
     def _save(self) -> None:
         data = {"game_id": self._game_id, "tokens": self._tokens, "joined": sorted(self._joined)}
-        with contextlib.suppress(OSError):  # the links still work until the next restart
+        try:
             atomic_write(self._path, json.dumps(data).encode("utf-8"))
+        except OSError as error:  # the links still work until the next restart
+            if not self._unsaved:
+                log.warning("seat links: not kept (%s): the phones keep their seats until a restart", trouble_of(error))
+            self._unsaved = True
+        else:
+            self._unsaved = False
 
     def tokens(self, game_id: str, players: int) -> list[str]:
         """The seats' tokens for this game (new ones for a new game)."""

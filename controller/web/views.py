@@ -165,6 +165,7 @@ def table_view(snapshot: Snapshot) -> dict[str, Any]:
         "can_undo": bool(snapshot.position.history),
         "sim": snapshot.devices.sim,
         "hands_busy": snapshot.devices.hands_busy,
+        "troubles": list(snapshot.devices.faults),  # what fails under the board: everyone at the table sees it
         "bot_move": snapshot.position.bot_move,
         "hidden_hands": hidden,
         "hotseat": snapshot.position.hotseat,

@@ -138,7 +138,8 @@ function drawTable(message) {
   drawBoard($("board"), message.board, message.led, message.pieces, {
     hints: message.hints, marked, seatColour: seatColour(message), onClick: message.sim ? clickField : null,
   });
-  $("waiting").replaceChildren(...message.waiting.map((line) => li(line)));
+  const troubles = message.troubles.map((line) => { const item = li(line); item.className = "trouble"; return item; });
+  $("waiting").replaceChildren(...troubles, ...message.waiting.map((line) => li(line)));
   drawCandidates(message);
   $("moves").replaceChildren(...message.moves.map((m) => {
     const item = li(m.text);
