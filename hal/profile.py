@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.files import UnreadableFile, read_text
 from hal.sensors import MODEL_NAMES
 
 GEOMETRIES = ("square", "hex", "rail")
@@ -135,12 +136,14 @@ def board_names() -> list[str]:
 
 def load_profile(name_or_path: str | Path) -> BoardProfile:
     path = profile_path(name_or_path)
-    if not names_a_file(name_or_path) and not path.exists():
-        raise ProfileError(f"no board named {str(name_or_path)!r} (boards: {', '.join(board_names())}; or give a file)")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ProfileError(f"{path}: cannot read board profile: {error.strerror or error}") from None
+        text = read_text(path, "the board profile")
+    except UnreadableFile as error:
+        if error.missing and not names_a_file(name_or_path):
+            raise ProfileError(
+                f"no board named {str(name_or_path)!r} (boards: {', '.join(board_names())}; or give a file)"
+            ) from None
+        raise ProfileError(str(error)) from None
     return parse_profile(text, str(path))
 
 
@@ -152,6 +155,9 @@ def parse_profile(text: str, source: str = "<profile>") -> BoardProfile:
     return _Checker(text, source).profile(data)
 
 
+MAX_COLUMNS, MAX_ROW = 26, 99  # a field is named by a letter and a number of one or two digits
+MAX_CHANNELS = (4096, "more sensors than any board's scanner reads")
+MAX_LEDS = (4096, "more LEDs than any board's strip has")
 _FIELD_TEXT = re.compile(r"([a-z])([1-9][0-9]?)")
 _RAIL_TEXT = re.compile(r"L(-?[0-9]+)")
 
@@ -208,12 +214,18 @@ class _Checker:
             raise self.error(f"[{section}] {key} must be a whole number, not {value!r}", key, section)
         return value
 
-    def _int(self, table: Mapping[str, Any], key: str, section: str, minimum: int = 0) -> int:
+    def _int(
+        self, table: Mapping[str, Any], key: str, section: str, minimum: int = 0, maximum: tuple[int, str] | None = None
+    ) -> int:
+        """A whole number at least `minimum` and, with `maximum` (the bound and why), at most that."""
         if key not in table:
             raise self.error(f"[{section}] lacks the key {key!r}")
         value = table[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.error(f"[{section}] {key} must be a whole number >= {minimum}, not {value!r}", key, section)
+        if maximum is not None and value > maximum[0]:
+            bound, reason = maximum
+            raise self.error(f"[{section}] {key} must be at most {bound} ({reason}), not {value}", key, section)
         return value
 
     def profile(self, data: Mapping[str, Any]) -> BoardProfile:
@@ -229,18 +241,19 @@ class _Checker:
                 f"[board] geometry must be one of {', '.join(GEOMETRIES)}, not {geometry!r}", "geometry", "board"
             )
         if geometry == "square":
-            size: tuple[int, ...] = (self._int(board, "width", "board", 1), self._int(board, "height", "board", 1))
+            width = self._int(board, "width", "board", 1, (MAX_COLUMNS, "columns are named a to z"))
+            size: tuple[int, ...] = (width, self._int(board, "height", "board", 1, (MAX_ROW, "rows are named 1 to 99")))
         elif geometry == "hex":
-            size = (self._int(board, "radius", "board", 1),)
+            size = (self._int(board, "radius", "board", 1, ((MAX_COLUMNS - 1) // 2, "its rows are named a to z")),)
         else:
             size = (self._signed(board, "first", "board"), self._signed(board, "last", "board"))
             if size[0] > size[1]:
                 raise self.error(f"[board] first ({size[0]}) must not lie after last ({size[1]})", "last", "board")
         if geometry == "rail":
-            channels = self._int(board, "channels", "board", 0) if "channels" in board else 0
+            channels = self._int(board, "channels", "board", 0, MAX_CHANNELS) if "channels" in board else 0
         else:
-            channels = self._int(board, "channels", "board", 1)
-        led_count = self._int(board, "led_count", "board", 1)
+            channels = self._int(board, "channels", "board", 1, MAX_CHANNELS)
+        led_count = self._int(board, "led_count", "board", 1, MAX_LEDS)
         order = board.get("colour_order", "GRB")
         if order not in COLOUR_ORDERS:
             raise self.error(

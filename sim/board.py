@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.files import UnreadableFile, read_text
 from controller.games import Cell, Piece
 from controller.games.boards import parse_fields
 from hal.profile import BoardProfile
@@ -69,9 +70,11 @@ class SimBoard:
         self._file = Path(path)
         self._file.parent.mkdir(parents=True, exist_ok=True)
         try:
-            data = json.loads(self._file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return False
+            data = json.loads(read_text(self._file, "the simulated board"))
+        except UnreadableFile as error:
+            if error.missing:
+                return False
+            raise
         except ValueError as error:
             raise ValueError(f"{self._file}: not a simulated board ({error})") from None
         pieces: dict[Cell, list[Piece]] = {}

@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each layer and what it may import besides itself (see docs/architecture.md, "Layers").
-GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB, TERMINAL = (
+FILES, GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB, TERMINAL = (
+    "controller.files",
     "controller.games",
     "hal",
     "controller.bots",
@@ -24,15 +25,16 @@ GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB, TERMINAL = (
     "controller.terminal",
 )
 ALLOWED: dict[str, frozenset[str]] = {
-    GAMES: frozenset(),
-    HAL: frozenset(),
-    BOTS: frozenset({GAMES}),
-    TABLE: frozenset({GAMES, HAL}),
-    SIM: frozenset({GAMES, HAL, BOTS, TABLE}),
-    REMOTE: frozenset({GAMES}),
-    SERVICE: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE}),
-    WEB: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE}),
-    TERMINAL: frozenset({GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB}),
+    FILES: frozenset(),
+    GAMES: frozenset({FILES}),
+    HAL: frozenset({FILES}),
+    BOTS: frozenset({FILES, GAMES}),
+    TABLE: frozenset({FILES, GAMES, HAL}),
+    SIM: frozenset({FILES, GAMES, HAL, BOTS, TABLE}),
+    REMOTE: frozenset({FILES, GAMES}),
+    SERVICE: frozenset({FILES, GAMES, HAL, BOTS, TABLE, SIM, REMOTE}),
+    WEB: frozenset({FILES, GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE}),
+    TERMINAL: frozenset({FILES, GAMES, HAL, BOTS, TABLE, SIM, REMOTE, SERVICE, WEB}),
 }
 PROJECT_ROOTS = ("controller", "hal", "sim")
 

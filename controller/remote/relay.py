@@ -10,8 +10,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from controller.files import UnreadableFile, read_bounded
 from controller.remote.link import Incoming
-from controller.remote.messages import MessageError, Presence, Record, decode
+from controller.remote.messages import MAX_PAYLOAD, MessageError, Presence, Record, decode
 
 
 class Relay:
@@ -24,8 +25,8 @@ class Relay:
         self.revision = 0  # changes whenever anything shown changes
         for path in sorted(self.directory.glob("*.json")):
             try:
-                record = decode(path.read_bytes())
-            except (OSError, MessageError) as error:
+                record = decode(read_bounded(path, "the kept game", MAX_PAYLOAD))
+            except (UnreadableFile, MessageError) as error:
                 self.log.warning("kept game %s is unreadable: %s", path.name, error)
                 continue
             if isinstance(record, Record):

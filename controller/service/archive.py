@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.files import read_bounded
 from controller.games import Game, State, load_game
-from controller.games.files import read_bounded
 from controller.games.seats import result_line
 from controller.service.disk import atomic_write
-from controller.service.journal import GameRecord, JournalError
+from controller.service.journal import SAVED_GAME_LIMIT, GameRecord, JournalError
 
 GAME_ID = re.compile(r"[0-9a-f]{6,32}")
 
@@ -132,7 +132,7 @@ class Archive:
 
     def _read(self, path: Path) -> ArchivedGame:
         try:
-            data = json.loads(read_bounded(path, "the saved game").decode("utf-8"))
+            data = json.loads(read_bounded(path, "the saved game", SAVED_GAME_LIMIT).decode("utf-8"))
             start = data["start"]
             record = ArchivedGame(
                 str(data["id"]),

@@ -39,15 +39,13 @@ def led_strip(profile: BoardProfile, config: str | None = None) -> PixelSink:
     configuration `config` says (without one: the SPI driver, data on GPIO 10)."""
     import tomllib
 
+    from controller.files import read_text
     from hal.neopixel import NeoPixelSink, NeoPixelWiring
 
     wiring = NeoPixelWiring()
     if config is not None:
         try:
-            with open(config, "rb") as file:
-                data = tomllib.load(file)
-        except OSError as error:
-            raise ValueError(f"{config}: cannot read the configuration: {error.strerror or error}") from None
+            data = tomllib.loads(read_text(config, "the configuration"))
         except tomllib.TOMLDecodeError as error:
             raise ValueError(f"{config}: not valid TOML: {error}") from None
         wiring = NeoPixelWiring.from_mapping(data.get("neopixel"), f"{config} [neopixel]")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.bots import BOTS
+from controller.files import UnreadableFile, read_text
 from controller.games import Game, load_game
 from controller.remote.link import BrokerSettings, RemoteGame
 from controller.service.config_remote import remote_section
@@ -242,14 +243,14 @@ def state_dir_problem(path: Path) -> str | None:
 def load_config(path: str | Path = DEFAULT_CONFIG) -> Config:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(
-            f"{path}: no configuration there. Example configurations are in wiring/examples/ (see "
-            "docs/service.md); to try the board on this machine: tafel run --config wiring/examples/sim.toml"
-        ) from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the configuration: {error.strerror or error}") from None
+        text = read_text(path, "the configuration")
+    except UnreadableFile as error:
+        if error.missing:
+            raise ConfigError(
+                f"{path}: no configuration there. Example configurations are in wiring/examples/ (see "
+                "docs/service.md); to try the board on this machine: tafel run --config wiring/examples/sim.toml"
+            ) from None
+        raise ConfigError(str(error)) from None
     return parse_config(text, str(path), path.resolve().parent)
 
 

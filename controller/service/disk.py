@@ -47,12 +47,16 @@ def append_all(descriptor: int, data: bytes) -> None:
     os.fsync(descriptor)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` by `data` whole: a temporary file, fsynced, renamed over it, the directory fsynced."""
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` by `data` whole: a temporary file, fsynced, renamed over it, the directory
+    fsynced. The new file has `mode` where one is given (a file someone keeps private stays
+    private), else 0o644 less the umask."""
     temporary = path.with_name(path.name + ".tmp")
     try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644 if mode is None else mode)
         try:
+            if mode is not None:
+                os.fchmod(descriptor, mode)  # whatever a temporary file left there before had
             append_all(descriptor, data)
         finally:
             os.close(descriptor)

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.files import read_bounded
 from controller.games import Game, State, load_game
-from controller.games.files import read_bounded
 from controller.service.disk import append_all, atomic_write, trouble_of
 
 JOURNAL = "journal.log"
@@ -341,7 +341,7 @@ def _is_ending(value: Any) -> bool:
 
 def _saved_bytes(path: Path) -> bytes | None:
     """What is saved at `path` (None: nothing is). Only a regular file of a sane size is read, without
-    waiting on it: a device or a FIFO there would never end (controller.games.files)."""
+    waiting on it: a device or a FIFO there would never end (controller.files)."""
     try:
         path.stat()
     except (FileNotFoundError, NotADirectoryError):

@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.files import UnreadableFile, read_bounded
 from controller.games import Action, Game, State
 from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Played
 from controller.remote.link import Event, Link, RemoteGame
-from controller.remote.messages import MessageError, Ply, decode, encode
+from controller.remote.messages import MAX_PAYLOAD, MessageError, Ply, decode, encode
 from controller.remote.position import digest
 from controller.remote.table import RemoteTable, Update
 from controller.remote.topics import check_name
@@ -245,10 +246,12 @@ class RemotePlay:
         role = self.role
         assert isinstance(role, Guest)
         try:
-            message = decode(self._saved.read_bytes())
-        except FileNotFoundError:
+            message = decode(read_bounded(self._saved, "the last position heard from the host", MAX_PAYLOAD))
+        except UnreadableFile as error:
+            if not error.missing:
+                self.log.warning("%s", error)
             return
-        except (OSError, MessageError) as error:
+        except MessageError as error:
             self.log.warning("the last position heard from the host (%s) is unreadable: %s", self._saved, error)
             return
         if isinstance(message, Ply):

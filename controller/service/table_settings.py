@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from controller.files import read_text
 from controller.service.control import CommandError, Settings
 from controller.service.disk import atomic_write, trouble_of
 from controller.service.host import Host
@@ -47,7 +48,7 @@ class TableSettings:
         if not path.is_file():
             return
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(path, "the table's settings"))
             if not isinstance(data, dict):
                 raise ValueError("not a table of settings")
             saved = Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data})

@@ -15,13 +15,18 @@ magnets, on a simulated analog board whose sensors differ in gain and offset as 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.files import UnreadableFile, read_text
 from controller.service.config import Config
+from controller.service.disk import atomic_write, trouble_of
 from hal.gpio.analog import AnalogMuxScanner, thresholds_between
 from hal.gpio.wiring import AnalogMuxWiring
 
@@ -168,9 +173,13 @@ def run_calibrate(
 
 
 def write_thresholds(path: Path, thresholds: tuple[float, ...]) -> str:
-    """Put the thresholds into the configuration's `[gpio.analog]` table (other lines stay)."""
-    text = path.read_text()
+    """Put the thresholds into the configuration's `[gpio.analog]` table (other lines stay). The file
+    is replaced whole, so a power cut leaves the old configuration or the new, never half of one."""
     line = "thresholds = [" + ", ".join(f"{t:.4f}" for t in thresholds) + "]"
+    try:
+        text = read_text(path, "the configuration")
+    except UnreadableFile as error:
+        return f"{error}: add  {line}  to its [gpio.analog] table"
     section = re.search(r"^\[gpio\.analog\][^\n]*\n(?:(?!\[)[^\n]*\n?)*", text, re.M)  # up to the next table
     if section is None:
         return f"{path} has no [gpio.analog] table: add  {line}  to it"
@@ -179,5 +188,12 @@ def write_thresholds(path: Path, thresholds: tuple[float, ...]) -> str:
         body = re.sub(r"^thresholds\s*=.*$", line, body, count=1, flags=re.M)
     else:
         body = body.rstrip("\n") + "\n" + line + "\n\n"
-    path.write_text(text[: section.start()] + body + text[section.end() :])
+    try:
+        kept = os.stat(path)
+        changed = text[: section.start()] + body + text[section.end() :]
+        atomic_write(path, changed.encode("utf-8"), stat.S_IMODE(kept.st_mode))
+        with contextlib.suppress(OSError):  # as its owner had it (calibrate may run as root)
+            os.chown(path, kept.st_uid, kept.st_gid)
+    except OSError as error:
+        return f"{path} cannot be written ({trouble_of(error)}): add  {line}  to its [gpio.analog] table"
     return f"wrote {line} to [gpio.analog] in {path}"

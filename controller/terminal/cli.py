@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.bots import BOTS, SEARCH_LEVELS
+from controller.files import UnreadableFile, read_text
 from controller.games import GAMES, Capabilities, Game, State, load_game
 from controller.games.seats import result_line, seat_name
 from controller.terminal import arguments
@@ -23,6 +24,7 @@ from controller.terminal.selfplay import play_game, run_selfplay
 
 DEMO_SPEED = 4.0  # the demo's default pace on a terminal: four times as fast as people play
 CARD_DEMO_PAUSE_S = 2.0  # a card game's demo: board-time seconds per action
+PASSWORD_FILE_LIMIT = 4096  # a password is a line
 
 
 class UsageError(Exception):
@@ -419,9 +421,9 @@ def cmd_relay(args: argparse.Namespace) -> int:
     password = None
     if args.password_file:
         try:
-            password = Path(args.password_file).read_text(encoding="utf-8").strip()
-        except OSError as error:
-            print(f"tafel relay: cannot read the password file {args.password_file}: {error.strerror}", file=sys.stderr)
+            password = read_text(args.password_file, "the password file", PASSWORD_FILE_LIMIT).strip()
+        except UnreadableFile as error:
+            print(f"tafel relay: {error}", file=sys.stderr)
             return 2
     settings = BrokerSettings("relay", args.broker, args.port, args.username, password, args.tls)
     logging.basicConfig(level=logging.INFO, format="%(message)s")

@@ -21,10 +21,12 @@ from openskill.models import PlackettLuce
 
 from controller.bots import BOTS, make_bot
 from controller.bots.seeds import bot_seed, game_seed
+from controller.files import UnreadableFile, read_bounded
 from controller.games import Game, load_game
 from controller.terminal.files import check_writable
 
 Z95 = 1.96  # a rating's 95 % interval is mu +- Z95 sigma
+RESULTS_LIMIT = 64 << 20  # a line a game: far more games than any ladder plays
 
 
 @dataclass(frozen=True)
@@ -84,9 +86,12 @@ class ResultsFile:
     def load(self) -> dict[str, tuple[float, ...]]:
         """The results already played (by match key); an error in words for a file that is not this
         ladder's journal."""
-        if not self.path.exists():
-            return {}
-        data = self.path.read_bytes()
+        try:
+            data = read_bounded(self.path, "the ladder results file", RESULTS_LIMIT)
+        except UnreadableFile as error:
+            if error.missing:
+                return {}
+            raise
         complete = data.rfind(b"\n") + 1  # every line up to the last newline was written whole
         try:
             lines = data[:complete].decode("utf-8").splitlines()

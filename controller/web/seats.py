@@ -14,6 +14,7 @@ import secrets
 import threading
 from pathlib import Path
 
+from controller.files import read_text
 from controller.service.disk import atomic_write, trouble_of
 
 log = logging.getLogger("tafel.web")
@@ -35,7 +36,7 @@ class SeatLinks:
         if not self._path.is_file():
             return
         try:
-            data = json.loads(self._path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(self._path, "the seat links"))
             self._game_id = str(data["game_id"])
             self._tokens = [str(token) for token in data["tokens"]]
             self._joined = {int(seat) for seat in data.get("joined", [])}

@@ -1,5 +1,6 @@
 """Board profiles (wiring/README.md): the square14 wiring, and loader errors that name file and line."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,8 @@ def test_profiles_load_by_name_or_by_path(tmp_path: Path) -> None:
     assert tiny.source.endswith("board.toml")
     with pytest.raises(ProfileError, match=r"no board named 'squar14' \(boards: cards, hex61, square14; or give"):
         load_profile("squar14")
-    with pytest.raises(ProfileError, match=r"mine/board\.json: cannot read board profile"):  # a path stays a path
+    # a path stays a path
+    with pytest.raises(ProfileError, match=r"cannot read the board profile mine/board\.json: No such file"):
         load_profile("mine/board.json")
 
 
@@ -249,7 +251,7 @@ def test_extra_led_errors_name_file_and_line(tmp_path: Path, value: str, words: 
 
 def test_unreadable_profile_names_the_path(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.toml"
-    with pytest.raises(ProfileError, match=r"nowhere\.toml: cannot read board profile"):
+    with pytest.raises(ProfileError, match=r"cannot read the board profile .*nowhere\.toml: No such file"):
         load_profile(missing)
 
 
@@ -350,3 +352,26 @@ def test_a_rail_with_sensors_names_channels_for_its_fields() -> None:
     )
     with pytest.raises(ProfileError, match=r"<profile>:17: field L-1: missing key 'channel'"):
         parse_profile(with_sensors)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("width = 99999999999999999999", "[board] width must be at most 26 (columns are named a to z)"),
+        ("height = 100", "[board] height must be at most 99 (rows are named 1 to 99)"),
+        ("channels = 100000", "[board] channels must be at most 4096 (more sensors than any board's scanner reads)"),
+        ("led_count = 1000000000", "[board] led_count must be at most 4096 (more LEDs than any board's strip has)"),
+    ],
+)
+def test_a_board_larger_than_its_field_names_or_any_strip_is_refused_in_words(line: str, said: str) -> None:
+    key = line.split(" = ")[0]
+    text = "\n".join(line if row.startswith(f"{key} = ") else row for row in TINY.splitlines())
+    with pytest.raises(ProfileError, match=re.escape(said)):
+        parse_profile(text, "big.toml")
+
+
+def test_a_hex_board_is_at_most_as_wide_as_its_row_letters() -> None:
+    text = (PROFILE_DIR / "hex61.toml").read_text(encoding="utf-8").replace("radius = 4", "radius = 13", 1)
+    assert "radius = 13" in text
+    with pytest.raises(ProfileError, match=re.escape("[board] radius must be at most 12 (its rows are named a to z)")):
+        parse_profile(text, "hex.toml")

@@ -220,7 +220,7 @@ def test_a_missing_profile_is_named(tmp_path: Path) -> None:
     text = MINIMAL + '\n[board]\nprofile = "nowhere.toml"\n'
     message = error_of(tmp_path, text)
     assert f":{line_of(text, 'nowhere')}: [board] profile: the board profile is unusable" in message
-    assert "nowhere.toml: cannot read board profile" in message
+    assert "cannot read the board profile" in message and "nowhere.toml: No such file" in message
 
 
 # --- bad values --------------------------------------------------------------------------------------

@@ -136,7 +136,8 @@ def test_an_unreadable_journal_is_left_as_it_is_and_said_in_words(tmp_path: Path
     with pytest.raises(JournalError) as raised:
         Journal(tmp_path).recover()
     message = str(raised.value)
-    assert f"the saved game {journal_path} is not a regular file" in message
+    said = "is a directory, not a file" if kind == "directory" else "is not a regular file"
+    assert f"the saved game {journal_path} {said}" in message
     assert "it is left as it is, so that no new game is written over it" in message
     assert "Errno" not in message
     assert journal_path.exists() and not (tmp_path / SNAPSHOT).exists()

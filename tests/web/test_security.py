@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from controller.files import read_bounded
 from controller.games import load_game
-from controller.games.files import read_bounded
 from controller.service.loop import Service
 from controller.table.pin_display import pin_frame
 from controller.table.tracker_types import Display, TrackerOutput

@@ -17,8 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from controller.files import read_bounded
 from controller.games.cards import Pile
-from controller.games.files import read_bounded
 
 FORMAT = 1
 ICONS: tuple[str, ...] = ("bird", "cow", "person", "house", "tree")
