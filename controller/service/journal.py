@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.files import read_bounded
+from controller.files import UnreadableFile, read_bounded
 from controller.games import Game, State, load_game
 from controller.service.disk import append_all, atomic_write, trouble_of
 
@@ -343,12 +343,8 @@ def _saved_bytes(path: Path) -> bytes | None:
     """What is saved at `path` (None: nothing is). Only a regular file of a sane size is read, without
     waiting on it: a device or a FIFO there would never end (controller.files)."""
     try:
-        path.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError:
-        pass  # read_bounded says what is wrong with it
-    try:
         return read_bounded(path, "the saved game", SAVED_GAME_LIMIT)
-    except ValueError as error:
+    except UnreadableFile as error:
+        if error.missing:
+            return None
         raise JournalError(f"{error}{LEFT_AS_IT_IS}") from None

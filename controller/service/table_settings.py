@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from controller.files import read_text
+from controller.files import UnreadableFile, read_text
 from controller.service.control import CommandError, Settings
 from controller.service.disk import atomic_write, trouble_of
 from controller.service.host import Host
@@ -45,14 +45,15 @@ class TableSettings:
         """The settings last changed at the table win over the configuration file's."""
         self.tracker_config = self.host.config.tracker
         path = self.path
-        if not path.is_file():
-            return
         try:
             data = json.loads(read_text(path, "the table's settings"))
             if not isinstance(data, dict):
                 raise ValueError("not a table of settings")
             saved = Settings(**{key: data[key] for key in Settings.__dataclass_fields__ if key in data})
             self.change(saved, keep=False)
+        except UnreadableFile as error:
+            if not error.missing:  # a directory or a device where the settings were: said, not passed over
+                self.host.log.warning("%s: ignored; the configuration's settings apply", error)
         except (OSError, ValueError, TypeError) as error:
             self.host.log.warning("%s: ignored (%s); the configuration's settings apply", path, error)
 

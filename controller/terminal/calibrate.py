@@ -176,6 +176,7 @@ def write_thresholds(path: Path, thresholds: tuple[float, ...]) -> str:
     """Put the thresholds into the configuration's `[gpio.analog]` table (other lines stay). The file
     is replaced whole, so a power cut leaves the old configuration or the new, never half of one."""
     line = "thresholds = [" + ", ".join(f"{t:.4f}" for t in thresholds) + "]"
+    path = Path(os.path.realpath(path))  # a configuration linked from elsewhere is changed there, the link kept
     try:
         text = read_text(path, "the configuration")
     except UnreadableFile as error:

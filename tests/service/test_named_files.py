@@ -20,6 +20,7 @@ from controller.terminal.calibrate import write_thresholds
 from controller.terminal.cli import main
 from hal.profile import ProfileError, load_profile
 from tests.service.configs import EXAMPLES
+from tests.web.harness import config_text, running_service
 
 
 @pytest.fixture
@@ -128,3 +129,24 @@ def test_calibrate_keeps_a_private_configuration_private(tmp_path: Path) -> None
     assert write_thresholds(config, (0.2,)) == f"wrote thresholds = [0.2000] to [gpio.analog] in {config}"
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
     assert "thresholds = [0.2000]" in config.read_text(encoding="utf-8")
+
+
+def test_calibrate_changes_a_linked_configuration_where_it_is_and_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "boards" / "config.toml"
+    real.parent.mkdir()
+    real.write_text("[gpio.analog]\nthresholds = [0.1]\n", encoding="utf-8")
+    link = tmp_path / "config.toml"
+    link.symlink_to(real)
+    assert write_thresholds(link, (0.3,)) == f"wrote thresholds = [0.3000] to [gpio.analog] in {real}"
+    assert link.is_symlink() and "thresholds = [0.3000]" in real.read_text(encoding="utf-8")
+
+
+def test_table_settings_that_are_no_file_are_said_and_the_configuration_applies(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "state" / "settings.json").mkdir(parents=True)
+    with caplog.at_level("WARNING"), running_service(tmp_path, config_text()) as service:
+        assert service.table.settings.now()["settle_ms"] == 250
+    said = [record.getMessage() for record in caplog.records if "settings" in record.getMessage()]
+    assert any("the table's settings" in text and "is a directory, not a file" in text for text in said), said
+    assert not any("Error" in text for text in said)
