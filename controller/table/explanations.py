@@ -162,7 +162,33 @@ def apart(evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> list[
     if any(scene.unmasked(candidates.mismatch(other)) >= evidence for other in candidates.reaching(channels)):
         return []
     found = ordered(set_apart(evidence, old, candidates, scene.masked), candidates, scene)
-    return [action for action in found if not _two_moves(action, evidence, candidates, scene)]
+    found = [action for action in found if not _two_moves(action, evidence, candidates, scene)]
+    held: dict[Action, None] = {}
+    for action in found:
+        held.update(dict.fromkeys(_held_and_reached(action, evidence, old, candidates, scene)))
+    return [*found, *(action for action in held if action not in found)]
+
+
+def _held_and_reached(
+    action: Action, evidence: Mismatch, old: frozenset[int], candidates: CandidateTable, scene: Scene
+) -> list[Action]:
+    """The other reading of a move found with an old lift set apart: the old lift was the mover's
+    piece, held as long as they thought, and it is what landed; the move's own lifts are the next
+    player reaching early, after the held piece went up and before it came down (docs/tracker.md,
+    "What hands can do"). Age tells the two apart no better than a held piece against a carried one
+    (`evidence.either_held`), so where a move of the old lift fits the landing, both are readings."""
+    own = candidates.mismatch(action)
+    expected = scene.expected
+    reached = frozenset(pair for pair in own if left(expected[pair[0]], pair[1]) and pair[0] not in old)
+    landings = [channel for channel, value in own if came(expected[channel], value)]
+    if not reached or not landings or not any(left(expected[ch], value) for ch, value in evidence if ch in old):
+        return []
+    landed = min(scene.dating.until[channel] for channel in landings)
+    if any(scene.dating.since[channel] > landed for channel, _ in reached):
+        return []  # lifted after the landing: the next player's start, judged as such
+    rest = evidence - reached
+    found = ordered(list(candidates.matching(rest, scene.masked)), candidates, scene)
+    return [other for other in found if other != action and candidates.channels(other) & old]
 
 
 def _two_moves(action: Action, evidence: Mismatch, candidates: CandidateTable, scene: Scene) -> bool:
@@ -239,9 +265,24 @@ def then_next(
     found: list[ThenMove] = []
     for first in firsts:
         if candidates.is_legal(first):
-            seconds = _after(first, candidates, scene, table(candidates.successor(first)), against)
-            found += [ThenMove(first, second) for second in in_turn(candidates.expected, *seconds, scene, landed_by)]
+            following, seconds = _after(first, candidates, scene, table(candidates.successor(first)), against)
+            lifted = _still_lifted(first, candidates, scene)
+            found += [
+                ThenMove(first, second)
+                for second in in_turn(candidates.expected, following, seconds, scene, landed_by)
+                if began_after(lifted, _lifts(second, following, scene), scene.dating)
+            ]
     return found
+
+
+def _still_lifted(action: Action, candidates: CandidateTable, scene: Scene) -> list[int]:
+    """The channels `action` lifts a piece off that still read so (a field the next move fills
+    again has a later time than the lift's)."""
+    return [
+        channel
+        for channel, value in scene.unmasked(candidates.mismatch(action))
+        if left(candidates.expected[channel], value) and scene.mismatch.get(channel) == value
+    ]
 
 
 def _after(
