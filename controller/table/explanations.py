@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from controller.games import Action, Piece, State
 from controller.table.candidates import CandidateTable
-from controller.table.corrections import ThenMove
+from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.evidence import (
     Dating,
     began_after,
@@ -437,3 +437,93 @@ def sensed_in_turn(
         seconds = following.matching(differences(readings, following.expected, scene.masked), scene.masked)
         found += [ThenMove(first, second) for second in in_turn(candidates.expected, following, seconds, scene)]
     return found
+
+
+def corrected_as_reached(
+    window: CorrectionWindow,
+    evidence: Mismatch,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[ThenMove]:
+    """The last move's piece moved on (a correction of it), then a whole move of the next player,
+    who reached for their piece before the moved-on piece came down: the mover let go on the way,
+    picked the piece up again and went on, and the next player, seeing it let go, began (two hands
+    at the seam: a reply begins once the move it answers has, and lands after it). No moment showed
+    the correction alone, so `corrections` sees the next player started and offers none; read as
+    two moves in turn, each such reading is asked like any other. The reply may land on the field
+    let go on: the board then reads as the last move made, but that field was touched again."""
+    since = scene.dating.since
+    if not any(channel in window.channels for channel, _ in evidence) and all(
+        since[channel] <= window.made_at for channel in window.channels
+    ):
+        return []  # the last move's fields untouched since: nothing moved on
+    before = table(window.before)
+    shown = against(before.expected)
+    if len(shown) < 4:
+        return []
+    moved_on = [
+        action
+        for action in window.alternatives(before.reaching_any(window.channels))
+        if (own := scene.unmasked(before.mismatch(action))) and own < shown
+    ]
+    start = replace(scene, expected=before.expected, mismatch=dict(shown))
+    found: list[ThenMove] = []
+    for correction in ordered(moved_on, before, start):
+        following = table(before.successor(correction))
+        rest = against(following.expected)
+        seconds = following.matching(rest, scene.masked) if rest else []
+        found += [
+            ThenMove(Correction(correction), second) for second in in_turn(before.expected, following, seconds, start)
+        ]
+    return found
+
+
+def moved_on_as_reached(
+    window: CorrectionWindow,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[Action]:
+    """The last move's piece moved on (a correction of it) while the next player's hand is at a
+    piece of theirs, lifted before the moved-on piece came down: `corrections` sees the next player
+    started and offers none, and an old lift of the moved-on piece would otherwise be set apart, the
+    landing read as the reached piece's move. Only a hand that began after the moved-on piece left a
+    field of the last move: one that began before it had started its turn (no correction then). The
+    corrections the board shows with those lifts left out, each a reading beside any other
+    (`corrected_as_reached` once the reply lands)."""
+    expected, since = scene.expected, scene.dating.since
+    lifts = {ch for ch, value in scene.mismatch.items() if ch not in window.channels and left(expected[ch], value)}
+    landings = [ch for ch, value in scene.mismatch.items() if came(expected[ch], value)]
+    moved = [ch for ch in scene.mismatch if ch in window.channels]  # the last move's fields, changed again
+    if not lifts or not landings or not moved:
+        return []
+    first, last = min(since[ch] for ch in lifts), max(since[ch] for ch in lifts)
+    if first < min(since[ch] for ch in moved) or last > min(since[ch] for ch in landings):
+        return []  # the next player began first (no correction then), or their piece is down
+    before = table(window.before)
+    shown = frozenset(pair for pair in against(before.expected) if pair[0] not in lifts)
+    if not shown:
+        return []
+    committed = before.mismatch(window.action)
+    found = [
+        action
+        for action in window.alternatives(before.matching(shown, scene.masked))
+        if before.mismatch(action) != committed
+    ]
+    rest = frozenset(pair for pair in scene.mismatch.items() if pair[0] not in lifts)
+    return found if found and in_order(scene.unmasked(rest), expected, scene.dating, scene.beside) else []
+
+
+def at_the_seam(
+    window: CorrectionWindow,
+    evidence: Mismatch,
+    scene: Scene,
+    table: Callable[[State], CandidateTable],
+    against: Callable[[tuple[int, ...]], Mismatch],
+) -> list[ThenMove | Correction]:
+    """The last move's piece moved on while the next player reached for theirs (two hands at the
+    seam): the correction then the reply once the reply is down, the correction alone while it is
+    in the air. Read only where no moment showed the correction alone."""
+    reached = moved_on_as_reached(window, scene, table, against)
+    return [*corrected_as_reached(window, evidence, scene, table, against), *map(Correction, reached)]

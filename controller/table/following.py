@@ -17,7 +17,7 @@ from controller.table.confirmation import Confirmation
 from controller.table.corrections import Correction, CorrectionWindow, ThenMove
 from controller.table.decisions import Choice
 from controller.table.evidence import SLIDE_MS, came, either_held, in_order, left, older_apart
-from controller.table.explanations import Scene, in_turn, knock_beside_a_move, set_apart
+from controller.table.explanations import Scene, at_the_seam, in_turn, knock_beside_a_move, set_apart
 from controller.table.observed import Observed
 from controller.table.tracker_types import TAKEBACK, Mismatch, TrackerConfig, differences
 
@@ -230,7 +230,10 @@ class Seams:
         """The last move read otherwise: a reading shown before a correction, then the next player's
         move (the next player's start rules out corrections, not these); then the corrections of it."""
         earlier: list[Choice] = list(self.earlier_then_next(scene))
-        return earlier + [Correction(action) for action in self.corrections(mismatch)]
+        corrections: list[Choice] = [Correction(action) for action in self.corrections(mismatch)]
+        if not corrections and (window := self.correction) is not None:  # the next player reached early?
+            corrections = [*at_the_seam(window, mismatch, scene, self.e.candidates_of, self.evidence_against)]
+        return earlier + corrections
 
     def earlier_then_next(self, scene: Scene) -> list[ThenMove]:
         """A reading of the last move the board showed before a correction replaced it, then a whole
