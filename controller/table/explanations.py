@@ -180,7 +180,7 @@ def _held_and_reached(
     own = candidates.mismatch(action)
     expected = scene.expected
     reached = frozenset(pair for pair in own if left(expected[pair[0]], pair[1]) and pair[0] not in old)
-    landings = [channel for channel, value in own if came(expected[channel], value)]
+    landings = ends(own, expected)[1]
     if not reached or not landings or not any(left(expected[ch], value) for ch, value in evidence if ch in old):
         return []
     landed = min(scene.dating.until[channel] for channel in landings)
@@ -493,8 +493,8 @@ def moved_on_as_reached(
     corrections the board shows with those lifts left out, each a reading beside any other
     (`corrected_as_reached` once the reply lands)."""
     expected, since = scene.expected, scene.dating.since
-    lifts = {ch for ch, value in scene.mismatch.items() if ch not in window.channels and left(expected[ch], value)}
-    landings = [ch for ch, value in scene.mismatch.items() if came(expected[ch], value)]
+    departures, landings = ends(frozenset(scene.mismatch.items()), expected)
+    lifts = {channel for channel in departures if channel not in window.channels}
     moved = [ch for ch in scene.mismatch if ch in window.channels]  # the last move's fields, changed again
     if not lifts or not landings or not moved:
         return []
