@@ -124,6 +124,12 @@ class Debouncer:
             self.stable[channel] = value
         return scan
 
+    def redate(self, channel: int, since: int) -> None:
+        """Date `channel`'s stable reading from `since`: it reads again what it read then, and what
+        came between was no hand's change there (a knocked piece that visited and went home)."""
+        if since < self.stable_since[channel]:
+            self.stable_since[channel] = self.stable_until[channel] = since
+
     def began_by(self, channel: int) -> int:
         """The earliest moment `channel`'s stable reading may have begun: its first raw change, or
         the start of the outage after which it was first seen changed."""

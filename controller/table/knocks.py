@@ -16,15 +16,14 @@ going anywhere else, or a long time passing (then the board is read as it is).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from controller.games import Cell, State
+from controller.games import Cell
 from controller.table.board import BoardMap
-from controller.table.candidates import CandidateTable
-from controller.table.decisions import Acknowledge, Ask, Idle, Shown
 from controller.table.evidence import SLIDE_MS, came, left
 from controller.table.tracker_types import HintKind
 
+NEVER = -(10**9)  # a change whose reading before it has no known start
 TIE_MS = 10  # arrivals this close in time cannot be told apart (one scan)
 BOUNCE_MS = 25  # contact bounce may date a lift this much after the piece really left
 KNOCK_MS = 200  # ... this close (before or after) to the hand putting a piece down next to it
@@ -51,7 +50,7 @@ class Change:
     before: int
     after: int
     at: int
-    before_since: int = -(10**9)  # when the reading it replaced began
+    before_since: int = NEVER  # when the reading it replaced began
     # The earliest it may have happened, where the scanner was silent before it was seen (an
     # outage): any time from then to `at`. None: at `at`, to a scan.
     earliest: int | None = None
@@ -92,6 +91,7 @@ class Knock:
     # hand's piece back where it left a moment ago): no time tells which landing was the knocked
     # piece's and which the hand's, so a move onto one of them is asked, never taken alone.
     tied: frozenset[int] = frozenset()
+    dated: tuple[int, int] = (NEVER, NEVER)  # when origin's and aside's readings before the knock began
 
 
 class KnockWatch:
@@ -121,6 +121,9 @@ class KnockWatch:
         # makes them doubtful. Not taken before they are DOUBT_MS old.
         self._settling: list[tuple[Change, Change]] = []
         self._restored: dict[int, int] = {}  # channel -> when a knocked piece was put back on it
+        # Fields a knocked piece has left again (home, or put back on its own field): their reading
+        # is the one they had before the knock, dated as it was then (`take_redated`).
+        self._redated: dict[int, int] = {}
         self._together: list[int] = []  # when pieces that slid at once left (read as they are)
         self._homing: list[Change] = []  # a knocked piece lifted from beside its field, and put back
         # Fields of the last move taken whose readings no hand changed this turn (a Catcher put on a
@@ -192,6 +195,18 @@ class KnockWatch:
         self._homing = [c for c in self._homing if c.at >= horizon]
         return [knock for knock in found if knock in self.knocks]  # (a slide beside it may undo one)
 
+    def _redate(self, channel: int, since: int) -> None:
+        if since != NEVER:
+            self._redated[channel] = since
+
+    def take_redated(self) -> dict[int, int]:
+        """The fields a knocked piece left again since the last call, each with when its reading
+        began before the knock: the knocked piece's visit was no hand's change there, so the
+        field is judged by the change a hand made (the mover's lift off the field a piece was
+        knocked back onto, once that piece goes home)."""
+        redated, self._redated = self._redated, {}
+        return redated
+
     def expire(self, now: int) -> bool:
         """Forget knocks nobody put right for FORGET_MS, and slides no piece was put down beside
         within KNOCK_MS (a piece moved by sliding it); True if the board is to be read afresh."""
@@ -211,6 +226,7 @@ class KnockWatch:
         self._doubtful = []
         self._settling = []
         self._restored = {}
+        self._redated = {}
         self._returning = {}
         self._together = []
         self._homing = []
@@ -335,10 +351,13 @@ class KnockWatch:
             and departure.at - standing < STANDING_MS
             and self._restored.get(departure.channel) != standing
             and not self._arrived_beside(departure, arrival, BOUNCE_MS, departure.at - standing - 1)
+            and not self._arrived_beside(departure, arrival, 1, BOUNCE_MS, surely=False)
         ):
             # The piece had only just arrived there: a hand is moving it (not one put back after a
             # knock, nor one another piece was put down beside since, before this slide began: its
-            # own hand is done with it).
+            # own hand is done with it; nor one beside which a piece came down the scan before it
+            # left, too close to tell by a lift's bounce which came first: a hand holds one piece,
+            # so that was another hand's, which knocked it).
             return []
         slides_now = [pair for pair in self._slides if abs(pair[0].at - departure.at) <= SLIDE_MS]
         knocks_now = [k for k in self.knocks if k.origin != departure.channel and abs(k.at - departure.at) <= SLIDE_MS]
@@ -462,9 +481,8 @@ class KnockWatch:
             (c.channel, c.before) for c in others if abs(c.at - arrival.at) <= TIE_MS and _within_slide(departure, c)
         )
         tied = frozenset(c.channel for c in others if _may_have_ended(departure, c))
-        return Knock(
-            departure.channel, arrival.channel, (departure.before, arrival.before), departure.at, arrival, also, tied
-        )
+        before, dated = (departure.before, arrival.before), (departure.before_since, arrival.before_since)
+        return Knock(departure.channel, arrival.channel, before, departure.at, arrival, also, tied, dated)
 
     def _emptied_just_before(self, arrival: Change) -> bool:
         """Whether a piece left the arrival's field less than STANDING_MS before it (the hand's)."""
@@ -492,16 +510,18 @@ class KnockWatch:
             also = tuple(pair for pair in knock.also if pair[0] != change.channel)
             if change.channel == knock.origin and change.after == knock.before[0]:
                 self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
+                self._redate(change.channel, knock.dated[0])
                 homing = True
                 continue  # back on its field: whatever stands beside it now is real
             if change.channel == knock.aside and change.after == knock.before[1]:
                 # lifted from beside it
                 homing = True
-                knock = Knock(knock.origin, -1, knock.before, knock.at, knock.landing, also, knock.tied)
+                self._redate(change.channel, knock.dated[1])
+                knock = replace(knock, aside=-1, also=also)
             elif change.channel in (knock.origin, knock.aside):
                 continue  # something else happened there: read the board as it is
             else:
-                knock = Knock(knock.origin, knock.aside, knock.before, knock.at, knock.landing, also, knock.tied)
+                knock = replace(knock, also=also)
             if knock.origin != -1 or knock.aside != -1:
                 kept.append(knock)
         self.knocks = kept
@@ -548,32 +568,6 @@ def _apart(departure: Change, arrival: Change) -> float:
     least, most = _gaps(departure, arrival)
     gap = most if most < 0 else max(least, 0)
     return abs(gap) + (0.5 if gap < 0 else 0.0)
-
-
-def hands_unseen(
-    shown: Shown,
-    state: State,
-    candidates_of: Callable[[State], CandidateTable],
-    channel_of: Mapping[Cell, int],
-    masked: Mapping[int, int],
-) -> frozenset[int]:
-    """The failed sensors' fields (`masked`) where the move shown or asked about puts a piece, or
-    with nothing shown, where a move no trusted sensor sees may be putting one: a hand may be at
-    work there unseen, so a slide beside one is its knock."""
-    if not isinstance(shown, Acknowledge | Ask | Idle):
-        return frozenset()
-    if isinstance(shown, Idle):
-        candidates = candidates_of(state)
-        prints = [candidates.footprint(action) for action in candidates.hidden(masked)]
-    else:
-        actions = shown.candidates if isinstance(shown, Ask) else (shown.action,)
-        prints = [candidates_of(shown.played_in.get(a, state)).footprint(a) for a in actions]
-    return frozenset(
-        channel
-        for footprint in prints
-        for cell in footprint.targets | footprint.returns
-        if (channel := channel_of.get(cell)) is not None and channel in masked
-    )
 
 
 def neighbours_on(board: BoardMap) -> Callable[[Cell], Iterable[Cell]]:

@@ -67,6 +67,8 @@ class Observed:
             mismatch.pop(channel, None)  # a sensor that lies: left out, and reported
         knocked_before = set(self.knocks.overrides)
         self.knocks.observe(changes, now)
+        for channel, since in self.knocks.take_redated().items():
+            self.debouncer.redate(channel, since)
         overrides = self.knocks.overrides
         for channel in {*scan.settled, *knocked_before, *overrides}:
             value = overrides.get(channel, stable[channel])

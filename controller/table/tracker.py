@@ -39,7 +39,6 @@ from controller.table.evidence import arrives
 from controller.table.explanations import Scene, apart, fresh, ordered, sensed_in_turn, taken_back, then_next, two_moves
 from controller.table.following import Seams
 from controller.table.inputs import Board, Inputs, Outcome
-from controller.table.knocks import hands_unseen
 from controller.table.observed import Observed
 from controller.table.tables import TableCache
 from controller.table.tracker_types import (
@@ -53,6 +52,7 @@ from controller.table.tracker_types import (
     TrackerConfig,
     TrackerOutput,
 )
+from controller.table.unseen_hands import hands_unseen
 from hal.protocols import InputEvent, Readings
 
 MOVES_PER_SCAN = 8  # commits and take-backs one scan may carry out (two moves at most in practice)
