@@ -92,6 +92,9 @@ class Knock:
     # piece's and which the hand's, so a move onto one of them is asked, never taken alone.
     tied: frozenset[int] = frozenset()
     dated: tuple[int, int] = (NEVER, NEVER)  # when origin's and aside's readings before the knock began
+    # Landings beside the origin that may have ended its slide but were taken for the hand's piece
+    # back on a field it had just emptied: the knocked piece may have gone there instead.
+    handed: tuple[Change, ...] = ()
 
 
 class KnockWatch:
@@ -472,17 +475,15 @@ class KnockWatch:
         # The other landings beside the knocked piece's field: in the same scan as its own (`also`),
         # or within a slide's time of it leaving (`tied`). A field the hand emptied a moment ago gets
         # the hand's piece back: no landing of a sliding piece.
-        others = [
-            c
-            for c in self._recent
-            if c.arrival and c.channel in beside and c.channel != arrival.channel and not self._emptied_just_before(c)
-        ]
+        landings = [c for c in self._recent if c.arrival and c.channel in beside and c.channel != arrival.channel]
+        others = [c for c in landings if not self._emptied_just_before(c)]
         also = tuple(
             (c.channel, c.before) for c in others if abs(c.at - arrival.at) <= TIE_MS and _within_slide(departure, c)
         )
         tied = frozenset(c.channel for c in others if _may_have_ended(departure, c))
+        handed = tuple(c for c in landings if c not in others and _may_have_ended(departure, c))
         before, dated = (departure.before, arrival.before), (departure.before_since, arrival.before_since)
-        return Knock(departure.channel, arrival.channel, before, departure.at, arrival, also, tied, dated)
+        return Knock(departure.channel, arrival.channel, before, departure.at, arrival, also, tied, dated, handed)
 
     def _emptied_just_before(self, arrival: Change) -> bool:
         """Whether a piece left the arrival's field less than STANDING_MS before it (the hand's)."""
@@ -511,6 +512,9 @@ class KnockWatch:
             if change.channel == knock.origin and change.after == knock.before[0]:
                 self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
                 self._redate(change.channel, knock.dated[0])
+                for landing in knock.handed:  # the piece home came from there: its visit, not the hand's
+                    if any(c.departure and c.channel == landing.channel and c.at > landing.at for c in self._recent):
+                        self._redate(landing.channel, landing.before_since)
                 homing = True
                 continue  # back on its field: whatever stands beside it now is real
             if change.channel == knock.aside and change.after == knock.before[1]:

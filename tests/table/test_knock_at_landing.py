@@ -1,8 +1,8 @@
-"""A knock in the very scan a just-moved piece would slide: the next player's piece, carried since
-before the mover's piece landed, comes down beside it, and the just-moved piece slides back onto the
-field it came from. A hand holds one piece, so the piece coming down beside it is another hand's:
-the slide is its knock as much as the mover's own hand taking the piece back (docs/tracker.md,
-"What hands can do"). Never the reply taken alone as the mover's move."""
+"""Knocks around a landing (docs/tracker.md, the knock rows). A piece comes down beside a piece that
+has just arrived, a scan before that one slides: a hand holds one piece, so the piece coming down is
+another hand's, which knocked it, never the mover's own hand taking its piece back. And a knocked
+piece's visit to a field is no hand's change there: once it goes home, the field is judged by the
+change a hand made, whichever field the board first took it to be on."""
 
 from __future__ import annotations
 
@@ -67,3 +67,34 @@ def test_the_player_who_says_otherwise_is_taken_at_their_word(model: str) -> Non
     table.declare("l7-m5")  # Blue looked at k4's piece, slid it back, and moved l7-m5 with the other hand
     table.run(500)
     assert table.texts() == ["l7-m5"]
+
+
+TWO = KLOTZ.new_game(players=2)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_piece_knocked_onto_the_field_let_go_on_and_taken_home_leaves_the_correction(model: str) -> None:
+    """Red lets go of the piece from c7 on e6 (taken), picks it up and moves it on to e8, and the hand
+    coming down knocks f7's piece onto e6, the field it emptied a moment before. The board takes e6's
+    piece for the hand's put back and f7's for knocked onto e8; once the piece on e6 goes home to f7,
+    the board shows c7-e8, and e6's visit was the knocked piece's: e6 is dated by Red's lift, before
+    e8's landing, so the correction is taken, never guided back to e6."""
+    table = Table(TWO, model)
+    red = table.lift("c7")
+    table.run(400)
+    table.place("e6", red)
+    table.run(560)
+    assert table.texts() == ["c7-e6"]
+    red = table.lift("e6")
+    table.run(450)
+    table.place("e8", red)
+    table.run(10)
+    table.place("e6", table.lift("f7"))
+    table.run(2_200)
+    knocked = table.lift("e6")
+    table.run(390)
+    table.place("f7", knocked)
+    table.run(1_500)
+    assert table.texts() == ["c7-e6", "c7-e8"]
+    assert table.state == TWO.apply(TWO.parse_action("c7-e8"))
+    assert "guidance" not in table.modes()
