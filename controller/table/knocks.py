@@ -513,7 +513,8 @@ class KnockWatch:
                 self._restored[change.channel] = change.at  # it stands again: a hand may knock it anew
                 self._redate(change.channel, knock.dated[0])
                 for landing in knock.handed:  # the piece home came from there: its visit, not the hand's
-                    if any(c.departure and c.channel == landing.channel and c.at > landing.at for c in self._recent):
+                    there = [c for c in self._recent if c.channel == landing.channel and c.at > landing.at]
+                    if there and max(there, key=lambda c: c.at).after == landing.before:  # it reads as before
                         self._redate(landing.channel, landing.before_since)
                 homing = True
                 continue  # back on its field: whatever stands beside it now is real
