@@ -149,3 +149,13 @@ class PrivateBroker:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def crash(self) -> None:
+        """Kill the broker and lose what it kept (its machine lost power before it saved, or it is
+        a new machine): sessions, queued messages and retained ones are gone. `start` brings it back."""
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait(10)
+            self._process = None
+        for saved in self.directory.glob("*.db"):
+            saved.unlink()

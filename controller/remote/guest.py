@@ -53,6 +53,7 @@ class Guest:
         # host's word on them, this board's stand-in holds a made-up card, and its seats wait.
         self.blind: set[int] = set()
         self.asked: Request | None = None  # another board's request, waiting for this board's answer
+        self._answered_last: tuple[Request, Answer] | None = None  # the last request answered here, and how
         # Whether the host has spoken since this board started: a board back from a power cut shows
         # the host's last word it kept, but its seats wait until the host says where the game is.
         self.synced = False
@@ -136,8 +137,7 @@ class Guest:
         if isinstance(message, Refuse):
             return self._refused(message)
         if isinstance(message, Request):
-            self.asked = message
-            return Heard(said=[f"board {message.by} asks to {ASKED[message.kind]}: accept or decline"])
+            return self._requested(message)
         if isinstance(message, Answer):
             return self._answered(message)
         raise ValueError(f"a {message.type} message is not for a guest of game {self.game_id}")
@@ -161,7 +161,19 @@ class Guest:
         asked, self.asked = self.asked, None
         if asked is None:
             raise ValueError("no other board is asking anything")
-        return [Send(self.host, Answer(self.game_id, asked.kind, asked.ply, accept, self.me))]
+        answer = Answer(self.game_id, asked.kind, asked.ply, accept, self.me)
+        self._answered_last = (asked, answer)
+        return [Send(self.host, answer)]
+
+    def _requested(self, message: Request) -> Heard:
+        """The host asks this board's yes: once asked, a repeat (the host asks again after a link
+        or broker lost words) asks nobody here again; one answered already is answered again."""
+        if self._answered_last is not None and self._answered_last[0] == message:
+            return Heard(sends=[Send(self.host, self._answered_last[1])])
+        if self.asked == message:
+            return Heard()
+        self.asked = message
+        return Heard(said=[f"board {message.by} asks to {ASKED[message.kind]}: accept or decline"])
 
     def called_off(self, reason: str) -> str:
         """The host withdrew the invitation this board accepted (docs/remote.md, rule 13): no board
@@ -174,6 +186,9 @@ class Guest:
     def _answered(self, message: Answer) -> Heard:
         if self.asked is not None and (self.asked.kind, self.asked.ply) == (message.kind, message.ply):
             self.asked = None
+        answered = self._answered_last
+        if answered is not None and (answered[0].kind, answered[0].ply) == (message.kind, message.ply):
+            self._answered_last = None  # settled: the same request asked again is a new one
         what = ASKED.get(message.kind, message.kind)
         if message.reason:
             return Heard(said=[f"the request to {what} was refused: {message.reason}"])

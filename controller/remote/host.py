@@ -116,12 +116,22 @@ class Host:
         sends = [Send(board, self.ply_for(board)) for board in (self.guests if boards is None else boards)]
         return [*sends, Send(None, self.record())]
 
+    def greeting(self, boards: Sequence[str] | None = None) -> list[Send]:
+        """Where the game stands, for `boards` (default: every guest) that may have missed words: the
+        current ply, and the open request to those whose answer it awaits (docs/remote.md, rule 7)."""
+        boards = self.guests if boards is None else boards
+        asking = self.asking
+        if asking is None:
+            return self.announce(boards)
+        request = Request(self.game_id, asking.kind, asking.ply, asking.by)
+        return [*self.announce(boards), *(Send(board, request) for board in boards if board in asking.waiting)]
+
     def receive(self, sender: str, message: Message) -> list[Send]:
         """A guest's message; a board without a seat here is ignored (the caller logs it)."""
         if sender not in self.guests:
             raise ValueError(f"board {sender} has no seat in game {self.game_id}")
         if isinstance(message, Sync):
-            return self.announce([sender]) if message.have != self.ply else [Send(sender, self.ply_for(sender))]
+            return self.greeting([sender])
         if isinstance(message, Propose):
             return self._proposed(sender, message)
         if isinstance(message, Request):

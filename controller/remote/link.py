@@ -5,11 +5,13 @@ in words and dropped here; the board never sees it."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import queue
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ PROBE_S = 3.0  # how long the look at a broker the board cannot reach may take
 QUICK_DROP_S = 5.0
 QUICK_DROPS = 3
 KEEPALIVE_S = 15  # a vanished board is declared offline (its last will) within 1.5 keep-alives
+HELD = 1000  # messages a board holds while its link is down (the oldest go first: a greeting repeats them)
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,11 @@ class Link:
         self._unreachable = ""  # the last reason said for not reaching the broker
         self._connected_at = 0.0
         self._quick_drops = 0  # connections in a row the broker ended within QUICK_DROP_S
+        # What the board says while it is not connected and subscribed waits here: said earlier, an
+        # answer could come before the board listens, and the broker would drop it (docs/remote.md,
+        # "Delivery").
+        self._held: collections.deque[tuple[str, bytes, bool]] = collections.deque(maxlen=HELD)
+        self._speaking = threading.Lock()
         client.on_message = self._message
 
     def start(self) -> None:
@@ -141,7 +149,12 @@ class Link:
         self.publish(topics.inbox(board, self.settings.board), message)
 
     def publish(self, topic: str, message: Message, retain: bool = False) -> None:
-        self._client.publish(topic, encode(message), QOS, retain=retain)
+        """Send `message` once this board listens: at once while connected, else on connecting."""
+        with self._speaking:
+            if not self.connected:
+                self._held.append((topic, encode(message), retain))
+                return
+            self._client.publish(topic, encode(message), QOS, retain=retain)
 
     def drain(self) -> list[Event]:
         """Everything that arrived since the last call, oldest first (never waits)."""
@@ -167,7 +180,11 @@ class Link:
         client.publish(topics.presence(board), encode(Presence(True, board)), QOS, retain=True)
         self._unreachable = ""
         self._connected_at = time.monotonic()
-        self.connected = True
+        with self._speaking:  # what the board said while away leaves after its subscriptions
+            while self._held:
+                topic, payload, retain = self._held.popleft()
+                client.publish(topic, payload, QOS, retain=retain)
+            self.connected = True
         self._events.put(LinkState(True))
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
@@ -180,8 +197,9 @@ class Link:
             self._events.put(LinkState(False, f"board {self.settings.board} cannot reach its broker: {reason}"))
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
-        was = self.connected
-        self.connected = False
+        with self._speaking:
+            was = self.connected
+            self.connected = False
         if not was:
             return
         self._events.put(LinkState(False, f"the link to the broker dropped ({reason}); reconnecting"))

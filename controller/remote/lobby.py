@@ -148,6 +148,8 @@ class Lobby:
         return Said(said=[f"{message.reason:.200}" if message.reason else f"board {sender} withdrew its invitation"])
 
     def _invited(self, sender: str, invite: Invite) -> Said:
+        if self.received.get(sender) == invite:
+            return Said()  # a repeat (sent again when this board came back): shown once
         if self.me not in invite.seats:
             raise ValueError(f"board {sender}'s invitation names no seat for board {self.me}")
         try:

@@ -14,7 +14,7 @@ from controller.games.seats import seat_name
 from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Send
 from controller.remote.link import Event, Incoming, Link, LinkState
-from controller.remote.messages import Presence, Propose, Refuse, Request
+from controller.remote.messages import Ply, Presence, Propose, Refuse, Request
 
 
 def handle_alone(log: logging.Logger, sender: str, handle: Callable[[], object]) -> None:
@@ -133,7 +133,7 @@ class RemoteTable:
         sends its moves the host has not answered again."""
         role = self.role
         if isinstance(role, Host):
-            self._send(role.announce())
+            self._send(role.greeting())
         else:
             self._send([*role.hello(), *self._unanswered(role)])
 
@@ -177,8 +177,10 @@ class RemoteTable:
         self._send(heard.sends)
         if heard.moved:
             update.position = role.position()
-            if role.pending and role.pending[0].ply == role.ply:
-                self._send(self._unanswered(role))
+        if isinstance(event.message, Ply) and role.pending and role.pending[0].ply == role.ply:
+            # The host speaks at the ply of this board's move without it: the move never reached it
+            # (a broker that lost it, or took it before the host listened), so it goes again.
+            self._send(self._unanswered(role))
 
     def _host_moved(self, ply: int, revision: int, update: Update, where: str) -> None:
         """What changed in the host's game since (`ply`, `revision`): moves played elsewhere, a

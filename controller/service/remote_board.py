@@ -70,19 +70,44 @@ class RemoteBoard:
             if isinstance(event, Incoming) and isinstance(event.message, INVITATIONS):
                 self._lobby(event, news)
                 continue
+            if isinstance(event, Incoming) and isinstance(event.message, Sync) and self._invited(event, news):
+                continue
             if isinstance(event, Incoming) and isinstance(event.message, Sync) and not self._hosts(event.message.game):
                 self._hosts_none(event.sender, event.message.game)
                 continue
             if isinstance(event, Incoming) and isinstance(event.message, Presence) and event.sender != self.me:
                 online = event.message.online and event.sender == event.message.name
                 news.changed |= self.online.get(event.sender) != online
+                if online and not self.online.get(event.sender):
+                    self._invite_again([event.sender])  # a board come (back) online sees the invitation
                 self.online[event.sender] = online
+            if isinstance(event, LinkState) and event.up:
+                self._invite_again(self.lobby.waiting_for())  # the broker may have lost what it held
             game_events.append(event)
         if self.play is not None:
             news.update = self.play.scan(now, tracker, board_changed, game_events)
         else:
             news.said += [event.reason for event in game_events if isinstance(event, LinkState) and event.reason]
         return news
+
+    def _invited(self, event: Incoming, news: News) -> bool:
+        """A board this board invited asks where the game stands: it accepted and laid the game out,
+        and its acceptance was lost on the way (a broker that lost what it held); taken as given."""
+        sent, message = self.lobby.sent, event.message
+        assert isinstance(message, Sync)
+        if sent is None or message.game != sent.game or event.sender not in self.lobby.waiting_for():
+            return False
+        self._lobby(Incoming(event.address, Accept(sent.game)), news)
+        return True
+
+    def _invite_again(self, boards: Sequence[str]) -> None:
+        """This board's open invitation, sent again to `boards` it still waits for: every message is
+        safe to repeat (docs/remote.md, rule 7), and the invited board shows it once."""
+        sent = self.lobby.sent
+        waiting = self.lobby.waiting_for()
+        for board in boards:
+            if sent is not None and board in waiting:
+                self.link.send_to(board, sent)
 
     def _hosts(self, game: str) -> bool:
         """Whether this board hosts `game`, or may yet (its invitation to it is open)."""
@@ -118,6 +143,10 @@ class RemoteBoard:
             return
         if isinstance(message, Accept) and self.play is not None and self.play.role.game_id == message.game:
             return  # a repeat of an acceptance of the game this board plays (hosts since before a restart)
+        if isinstance(message, Invite) and guest is not None and (guest.host, guest.game_id) == (sender, message.game):
+            # The invitation accepted here, sent again: this board's yes never reached the host.
+            self.link.send_to(sender, Accept(message.game))
+            return
         if isinstance(message, Invite) and self.play is not None and self.play.playing:
             self.link.send_to(sender, Decline(message.game, f"board {self.me} is playing a game across boards"))
             return

@@ -45,6 +45,7 @@ class BotBoard:
         self._due: tuple[State, float] | None = None  # the position on turn here, and when to move in it
         self.position: State | None = table.role.state if isinstance(table.role, Host) else None
         self.said: list[str] = []
+        self.private: list[tuple[int, str]] = []  # words for one seat alone (a refusal of its move)
         self._bot = make_bot(bot, seed)
         self._clock = clock
         self.sent: dict[int, float] = {}  # ply reached by this board's move -> when it was handed over
@@ -57,6 +58,7 @@ class BotBoard:
     def step(self) -> None:
         update = self.table.poll()
         self.said += update.said
+        self.private += update.private
         role = self.table.role
         if update.position is not None:
             self.position = update.position[0]

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 
 from controller.games import GAMES
+from controller.remote.guest import Guest
 from controller.remote.host import Host
 from controller.terminal.bench_remote import BotBoard, make_board
 from tests.remote.conftest import PASSWORDS
@@ -55,11 +56,21 @@ def run_until(boards: list[BotBoard], done: Callable[[], bool], seconds: float =
     deadline = time.monotonic() + seconds
     while not done():
         if time.monotonic() > deadline:
-            last = [board.said[-1] for board in boards if board.said]
-            raise AssertionError(f"the boards did not get there in time; last said: {last}")
+            raise AssertionError("the boards did not get there in time:\n" + "\n".join(map(where, boards)))
         for board in boards:
             board.step()
         time.sleep(0.002)
+
+
+def where(board: BotBoard) -> str:
+    """Where one board stands, for a test that gives up: its ply, its link, and what it last said."""
+    role = board.table.role
+    stand = f"board {board.name}: at move {role.ply + 1}, link {'up' if board.table.link.connected else 'down'}"
+    if isinstance(role, Guest):
+        stand += f", waiting on {[p.move for p in role.pending]}, synced {role.synced}"
+    else:
+        stand += f", over {role.state.is_terminal()}"
+    return f"{stand}; said {board.said[-6:]}; private {board.private[-3:]}"
 
 
 def finished(boards: list[BotBoard]) -> bool:

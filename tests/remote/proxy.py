@@ -1,5 +1,6 @@
 """A TCP proxy between a board and the broker that a test can cut and mend: a dropped Wi-Fi link,
-as the board and the broker see it (no goodbye, the bytes just stop)."""
+as the board and the broker see it (no goodbye, the bytes just stop); or slow down, holding the
+broker's answers back for a while (a broker far away, or busy)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ class Proxy:
         self._pairs: list[tuple[socket.socket, socket.socket]] = []
         self._lock = threading.Lock()
         self.up = True
+        self.answers_held = False  # the broker's bytes wait here (a slow broker) until released
+        self.sent_up = 0  # bytes passed from boards to the broker
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -41,15 +44,22 @@ class Proxy:
 
     def _pump(self, a: socket.socket, b: socket.socket) -> None:
         peers = {a: b, b: a}
+        held = b""  # the broker's answers while they are held
         try:
             while self.up:
+                if held and not self.answers_held:
+                    a.sendall(held)
+                    held = b""
                 readable, _, _ = select.select([a, b], [], [], 0.05)
                 for sock in readable:
                     data = sock.recv(65536)
                     if not data:
                         return
-                    if self.up:
+                    if sock is b and self.answers_held:
+                        held += data
+                    elif self.up:
                         peers[sock].sendall(data)
+                        self.sent_up += len(data) if sock is a else 0
         except OSError:
             return
         # Cut: the bytes stop; neither end hears a goodbye until its keep-alive gives up.

@@ -1,0 +1,138 @@
+"""A broker that loses what it held (docs/remote.md, rule 7, "Delivery"): killed before it saved,
+or a new machine, so sessions, queued and retained messages are gone. No board relies on one
+message arriving: each repeats what it waits on, and every message is safe to repeat. The first
+test crashes a real Mosquitto mid-game; the others script the words that were lost, one by one,
+through the real protocol code and message encoding (tests/remote/test_own_moves.py's wire)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from controller.games import GAMES
+from controller.remote.guest import Guest
+from controller.remote.host import Host
+from controller.remote.messages import Answer, Propose, Request, Sync
+from controller.remote.table import RemoteTable
+from tests.remote.broker import Broker
+from tests.remote.players import boards_for, finished, run_until
+from tests.remote.test_own_moves import Settings, Wire, deliver
+
+
+@pytest.mark.parametrize("game", ["klotz", "fillit", "zillo", "zillertal", "zodiac"])
+def test_two_boards_finish_a_game_across_three_broker_crashes_that_lose_everything(broker: Broker, game: str) -> None:
+    boards = boards_for(game, 2, broker.port)
+    try:
+        host = boards[0].table.role
+        assert isinstance(host, Host)
+        for ply in (2, 7, 13):  # the guest's turn at some, the host's at others, in every game
+            run_until(boards, lambda ply=ply: host.ply >= ply or host.state.is_terminal())
+            broker.crash()
+            broker.start()
+        run_until(boards, lambda: finished(boards))
+        assert boards[0].moves() == boards[1].moves()
+        assert len(boards[0].moves()) == host.ply
+    finally:
+        for board in boards:
+            board.table.link.close()
+
+
+def _pair(game: str = "klotz") -> tuple[RemoteTable, Wire, RemoteTable, Wire]:
+    """Board h hosting a two-board game of `game` with board g1, both at the start, talking."""
+    start = GAMES[game].new_game(players=2, seed=3, max_plies=40)
+    host_wire, guest_wire = Wire(Settings("h")), Wire(Settings("g1"))
+    host = RemoteTable(host_wire, Host("h", "t1", [start], ("h", "g1")), logging.getLogger("h"))  # type: ignore[arg-type]
+    guest = RemoteTable(guest_wire, Guest("g1", "h", "t1", start.game, ("h", "g1")), logging.getLogger("g1"))  # type: ignore[arg-type]
+    guest.greet()
+    deliver(guest_wire, host_wire)
+    host.poll()
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    return host, host_wire, guest, guest_wire
+
+
+def _lose(wire: Wire) -> None:
+    wire.sent = [send for send in wire.sent if send.to is None]  # the broker lost what it held for the other board
+
+
+def test_a_guest_move_the_host_never_had_goes_again_when_the_host_speaks_at_its_ply() -> None:
+    host, host_wire, guest, guest_wire = _pair()
+    role, hosting = guest.role, host.role
+    assert isinstance(role, Guest) and isinstance(hosting, Host)
+    red = hosting.state.legal_actions()[0]
+    host.committed(hosting.state, red)  # Red on board h; its word reaches g1
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    state = role.position()
+    assert state is not None
+    guest.committed(state[0], state[0].legal_actions()[0])  # Yellow here: the move is lost on the way
+    _lose(guest_wire)
+    assert role.pending and hosting.ply == 1
+    # The host comes back (its link or the broker restarted) and says where the game stands: at the
+    # ply of g1's move, without it. The guest sends it again, and the host plays it.
+    host.greet()
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    again = [send.message for send in guest_wire.sent if isinstance(send.message, Propose)]
+    assert [proposal.ply for proposal in again] == [1]
+    deliver(guest_wire, host_wire)
+    host.poll()
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    assert hosting.ply == 2 and role.ply == 2 and not role.pending
+
+
+def test_the_host_asks_its_open_request_again_and_a_board_asked_twice_is_asked_once() -> None:
+    host, host_wire, guest, guest_wire = _pair()
+    role = guest.role
+    assert isinstance(role, Guest)
+    host.ask("draw")
+    _lose(host_wire)  # the request never reached g1
+    assert guest.asked is None
+    host.greet()
+    deliver(host_wire, guest_wire)
+    said = guest.poll().said
+    assert guest.asked == ("draw", "h") and said == ["board h asks to agree a draw: accept or decline"]
+    host.greet()  # asked again (another restart): nobody here is asked twice
+    deliver(host_wire, guest_wire)
+    assert guest.poll().said == [] and guest.asked == ("draw", "h")
+
+
+def test_an_answer_lost_on_the_way_is_given_again_when_the_host_asks_again_without_asking_the_people() -> None:
+    host, host_wire, guest, guest_wire = _pair()
+    hosting = host.role
+    assert isinstance(hosting, Host)
+    host.ask("draw")
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    guest.answer(False)
+    _lose(guest_wire)  # g1's no never reached the host, which still waits for it
+    assert hosting.asking is not None
+    guest_wire.sent.clear()
+    host.greet()
+    deliver(host_wire, guest_wire)
+    update = guest.poll()
+    assert update.said == [] and guest.asked is None
+    answers = [send.message for send in guest_wire.sent if isinstance(send.message, Answer)]
+    assert [(answer.kind, answer.accept) for answer in answers] == [("draw", False)]
+    deliver(guest_wire, host_wire)
+    host.poll()
+    assert hosting.asking is None and hosting.result == ""
+    deliver(host_wire, guest_wire)
+    assert guest.poll().said == ["board g1 declined to agree a draw"]
+    # Settled: the same request asked again is a new one, for the people to answer.
+    host.ask("draw")
+    deliver(host_wire, guest_wire)
+    assert guest.poll().said == ["board h asks to agree a draw: accept or decline"]
+
+
+def test_a_request_the_host_repeats_for_a_board_that_syncs_reaches_only_the_boards_it_waits_for() -> None:
+    host, host_wire, _, _ = _pair()
+    hosting = host.role
+    assert isinstance(hosting, Host)
+    host.ask("abandon")
+    _lose(host_wire)
+    sends = hosting.receive("g1", Sync("t1", 0))
+    requests = [(send.to, send.message.kind) for send in sends if isinstance(send.message, Request)]
+    assert requests == [("g1", "abandon")]
