@@ -103,7 +103,9 @@ class Link:
         if settings.tls:
             client.tls_set(ca_certs=settings.ca_file)
         client.reconnect_delay_set(1, 8)
-        client.max_queued_messages_set(1000)
+        # paho's own cap sits above the hold: the hold's flush on connecting must fit whole beside
+        # what paho still has in flight, or paho would drop a held message without a word
+        client.max_queued_messages_set(2 * HELD)
         offline = encode(Presence(False, settings.board))
         client.will_set(topics.presence(settings.board), offline, qos=QOS, retain=True)
         client.on_connect = self._connected
@@ -116,6 +118,7 @@ class Link:
         # answer could come before the board listens, and the broker would drop it (docs/remote.md,
         # "Delivery").
         self._held: collections.deque[tuple[str, bytes, bool]] = collections.deque(maxlen=HELD)
+        self._dropping = False  # the hold is full and the oldest messages go
         self._speaking = threading.Lock()
         client.on_message = self._message
 
@@ -152,6 +155,13 @@ class Link:
         """Send `message` once this board listens: at once while connected, else on connecting."""
         with self._speaking:
             if not self.connected:
+                if len(self._held) == HELD and not self._dropping:
+                    self._dropping = True  # said once per time away: the greeting on return repeats what matters
+                    self.log.warning(
+                        "board %s: its broker has been away for %d messages; the oldest are dropped",
+                        self.settings.board,
+                        HELD,
+                    )
                 self._held.append((topic, encode(message), retain))
                 return
             self._client.publish(topic, encode(message), QOS, retain=retain)
@@ -185,6 +195,7 @@ class Link:
                 topic, payload, retain = self._held.popleft()
                 client.publish(topic, payload, QOS, retain=retain)
             self.connected = True
+            self._dropping = False
         self._events.put(LinkState(True))
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:

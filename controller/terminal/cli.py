@@ -401,10 +401,19 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
         return 2
     lines = "".join(f"{name} {password}\n" for name, password in passwords.items())
     if args.passwords:
+        from controller.service.disk import atomic_write, trouble_of
+
         path = Path(args.passwords)
-        path.write_text("")
-        path.chmod(0o600)
-        path.write_text(lines)
+        try:  # whole or not at all, and private from its first byte
+            atomic_write(path, lines.encode("utf-8"), mode=0o600)
+        except OSError as error:  # the accounts have changed: their passwords must reach someone
+            print(
+                f"tafel broker-config: could not write the passwords to {path} ({trouble_of(error)}); "
+                "here they are instead, keep them:",
+                file=sys.stderr,
+            )
+            print(lines, end="")
+            return 1
         print(f"tafel broker-config: {len(accounts)} accounts; their passwords are in {path}")
     else:
         print(lines, end="")

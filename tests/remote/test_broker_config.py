@@ -3,6 +3,7 @@ broker"): the configuration it writes is loaded by a real Mosquitto, and its acc
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ from controller.remote import topics
 from controller.remote.broker import broker_problem, free_port
 from controller.remote.link import BrokerSettings, Event, Link, LinkState
 from controller.remote.messages import Presence
+from controller.service import disk
 from controller.terminal.cli import main
 
 
@@ -91,6 +93,36 @@ def test_broker_config_refuses_before_it_changes_an_account(tmp_path: Path, caps
         pytest.skip(f"an account named twice is made by mosquitto_passwd: {broker_problem()}")
     assert main(["broker-config", "kitchen,kitchen,relay", "--dir", str(tmp_path / "mosquitto")]) == 0
     assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["kitchen", "relay"]  # once each
+
+
+def test_broker_config_never_loses_the_new_passwords(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The accounts have changed once the passwords are written: an existing passwords file that
+    anyone could read is replaced whole by a private one, and a write that fails (a full disk)
+    prints the passwords instead, with what went wrong."""
+    if broker_problem() is not None:
+        pytest.skip(f"the accounts are made by mosquitto_passwd: {broker_problem()}")
+    passwords_file = tmp_path / "passwords"
+    passwords_file.write_text("old secrets\n")
+    passwords_file.chmod(0o644)
+    args = ["broker-config", "kitchen,relay", "--dir", str(tmp_path / "mosquitto"), "--passwords", str(passwords_file)]
+    assert main(args) == 0
+    assert oct(passwords_file.stat().st_mode & 0o777) == "0o600"
+    assert [line.split()[0] for line in passwords_file.read_text().splitlines()] == ["kitchen", "relay"]
+    capsys.readouterr()
+
+    def full_disk(path: Path, data: bytes, mode: int | None = None) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(disk, "atomic_write", full_disk)
+    assert main(args) == 1
+    said = capsys.readouterr()
+    assert f"could not write the passwords to {passwords_file} (the disk is full)" in said.err
+    assert "Traceback" not in said.err and "OSError" not in said.err
+    printed = dict(line.split() for line in said.out.splitlines())
+    assert set(printed) == {"kitchen", "relay"}
+    assert "kitchen" in (tmp_path / "mosquitto" / "tafel.passwd").read_text()  # the accounts that were made
 
 
 def collect(link: Link, done, seconds: float = 10.0) -> list[Event]:

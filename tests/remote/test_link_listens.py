@@ -5,9 +5,12 @@ connecting, and board g1 answers the moment it hears it; h must hear the answer.
 
 from __future__ import annotations
 
+import logging
 import time
 
-from controller.remote.link import BrokerSettings, Incoming, Link
+import pytest
+
+from controller.remote.link import HELD, BrokerSettings, Incoming, Link
 from controller.remote.messages import Sync
 from tests.remote.broker import Broker
 from tests.remote.conftest import PASSWORDS
@@ -65,3 +68,33 @@ def test_what_a_board_says_while_connecting_leaves_after_it_listens_so_an_answer
         h.close()
         g1.close()
         proxy.close()
+
+
+def test_a_board_away_long_holds_its_newest_words_and_says_once_that_the_oldest_go(
+    broker: Broker, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The hold is bounded (a board away for hours must not fill its memory): past HELD messages the
+    oldest go, the log says so once, and on connecting the newest HELD leave, in order."""
+    g1 = link("g1", broker.port)
+    h = Link(BrokerSettings("h", "127.0.0.1", broker.port, "h", PASSWORDS["h"]))  # not started: away
+    heard: list[int] = []
+    try:
+        assert until(lambda: g1.connected, 10), "board g1 did not connect"
+        with caplog.at_level(logging.WARNING, logger="tafel.remote"):
+            for have in range(HELD + 5):
+                h.send_to("g1", Sync("t1", have))
+        dropped = [record.getMessage() for record in caplog.records if "oldest are dropped" in record.getMessage()]
+        assert dropped == [f"board h: its broker has been away for {HELD} messages; the oldest are dropped"]
+        h.start()
+
+        def all_heard() -> bool:
+            for event in g1.drain():
+                if isinstance(event, Incoming) and isinstance(event.message, Sync):
+                    heard.append(event.message.have)
+            return len(heard) >= HELD
+
+        assert until(all_heard, 20), f"board g1 heard {len(heard)} of board h's {HELD} held messages"
+        assert heard == list(range(5, HELD + 5))
+    finally:
+        h.close()
+        g1.close()
