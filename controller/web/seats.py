@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 from pathlib import Path
 
-from controller.files import read_text
+from controller.files import UnreadableFile, read_text
 from controller.service.disk import atomic_write, trouble_of
 
 log = logging.getLogger("tafel.web")
 
 SEATS_FILE = "web-seats.json"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what secrets.token_urlsafe writes
 
 
 class SeatLinks:
@@ -33,15 +35,27 @@ class SeatLinks:
         self._load()
 
     def _load(self) -> None:
-        if not self._path.is_file():
-            return
+        if not self._path.exists() and not self._path.is_symlink():
+            return  # none kept yet: a first start
         try:
             data = json.loads(read_text(self._path, "the seat links"))
             self._game_id = str(data["game_id"])
             self._tokens = [str(token) for token in data["tokens"]]
+            if not all(TOKEN.fullmatch(token) for token in self._tokens):
+                raise ValueError("a seat link that is not one")
             self._joined = {int(seat) for seat in data.get("joined", [])}
-        except (OSError, ValueError, KeyError, TypeError):
-            self._game_id, self._tokens, self._joined = None, [], set()  # new links for the next game
+        except UnreadableFile as error:
+            self._forget(str(error))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self._forget(f"{self._path} is not a file of seat links")
+
+    def _forget(self, why: str) -> None:
+        """New links for the game: the phones that held the old ones must be given the new (said,
+        for the person who wonders why their phone lost its seat)."""
+        self._game_id, self._tokens, self._joined = None, [], set()
+        log.warning(
+            "seat links: %s; the phones need the game's new seat links (listed to an admin on the table view)", why
+        )
 
     def _save(self) -> None:
         data = {"game_id": self._game_id, "tokens": self._tokens, "joined": sorted(self._joined)}

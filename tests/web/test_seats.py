@@ -4,12 +4,14 @@ view or another seat, in every game with hidden hands; and a seat plays its own 
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.games import load_game
+from controller.web.seats import SEATS_FILE, SeatLinks
 from tests.web.harness import PIN, Page, config_text, running_service, seat_links, web_client
 
 HIDDEN_HAND_GAMES = [("zillo", 2, 'hands = "dealt"'), ("zodiac", 3, ""), ("zillertal", 2, "")]
@@ -165,3 +167,45 @@ def test_the_seat_on_turn_says_its_own_move_while_the_board_asks_about_the_next_
             assert mine.ask({"type": "declare", "action": "c7-e6"})["type"] == "reply"
             done = mine.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "c7-e6" and done["moves"][0]["seat"] == 0
+
+
+def test_seat_links_survive_a_restart_and_a_file_that_cannot_be_read_gives_new_ones_with_a_word(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The phones keep their seats across a restart; a seat-links file that cannot be read (not
+    allowed, not a file of seat links, a token that is not one, a folder where the file should be)
+    gives the game new links, and the log says why: a phone that lost its seat is never a mystery."""
+    links = SeatLinks(tmp_path)
+    tokens = links.tokens("g1", 2)
+    links.join(1)
+    again = SeatLinks(tmp_path)
+    assert again.tokens("g1", 2) == tokens and again.joined() == {1} and again.seat_of("g1", tokens[1]) == 1
+    path = tmp_path / SEATS_FILE
+    broken = {
+        "not JSON": "{not json",
+        "a list": "[1, 2]",
+        "no tokens": json.dumps({"game_id": "g1"}),
+        "a token that is not one": json.dumps({"game_id": "g1", "tokens": ["ü" * 20, "x" * 22]}),
+        "a seat that is not a number": json.dumps({"game_id": "g1", "tokens": tokens, "joined": ["one"]}),
+    }
+    for what, text in broken.items():
+        path.write_text(text)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="tafel.web"):
+            fresh = SeatLinks(tmp_path)
+        assert fresh.game_id is None and fresh.seat_of("g1", tokens[0]) is None, what
+        said = [record.getMessage() for record in caplog.records]
+        assert said == [
+            f"seat links: {path} is not a file of seat links; the phones need the game's new seat links "
+            "(listed to an admin on the table view)"
+        ], what
+        assert fresh.tokens("g1", 2) != tokens
+    path.unlink()
+    path.mkdir()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="tafel.web"):
+        assert SeatLinks(tmp_path).game_id is None
+    assert [r.getMessage() for r in caplog.records] == [
+        f"seat links: the seat links {path} is a directory, not a file; the phones need the game's new seat links "
+        "(listed to an admin on the table view)"
+    ]
