@@ -8,6 +8,7 @@ download and replay it, and an unfinished game can be resumed later. Nothing is 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any
 from controller.files import read_bounded
 from controller.games import Game, State, load_game
 from controller.games.seats import result_line
-from controller.service.disk import atomic_write
+from controller.service.disk import atomic_write, trouble_of
 from controller.service.journal import SAVED_GAME_LIMIT, GameRecord, JournalError
 
 GAME_ID = re.compile(r"[0-9a-f]{6,32}")
@@ -74,8 +75,12 @@ class ArchivedGame:
 class Archive:
     """The directory of past games (created on the first game it keeps)."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, log: logging.Logger | None = None) -> None:
         self.directory = Path(directory)
+        self.log = log or logging.getLogger("tafel")
+        # Games the disk would not take, held until it does: the next game's start writes over the
+        # journal, and the table's moves are the truth (docs/persistence.md, "When the disk fails").
+        self._waiting: dict[str, ArchivedGame] = {}
 
     def keep(
         self,
@@ -85,10 +90,12 @@ class Archive:
         final: State,
         ended: str,
         by_boards: tuple[str, str] | None = None,
+        hold: bool = False,
     ) -> ArchivedGame:
         """Write one game; a later write of the same id replaces it. `by_boards`: how the boards
         ended a game across boards, if they did ("over" or "abandoned", in words): a resignation
-        or an agreed draw is the game's result, as the rules' end is."""
+        or an agreed draw is the game's result, as the rules' end is. OSError where the disk does
+        not take it; with `hold` the game is then held and written with the next game kept."""
         if final.is_terminal():
             status, result = "finished", result_line(final)
         elif by_boards is not None and by_boards[0] == "over":
@@ -98,10 +105,43 @@ class Archive:
         else:
             status, result = "abandoned", f"abandoned after {len(actions)} moves"
         record = ArchivedGame(game_id, dict(start), tuple(actions), status, result, ended)
+        self.write_waiting()
+        try:
+            self._write(record)
+        except OSError as error:
+            if hold and game_id not in self._waiting:  # said once, however often it is tried again
+                self.log.warning(
+                    "history: could not keep game %s (%s); it is held here and kept with the next game the "
+                    "history keeps (a restart before then loses it)",
+                    game_id,
+                    trouble_of(error),
+                )
+            if hold:
+                self._waiting[game_id] = record
+            raise
+        self._waiting.pop(game_id, None)  # this game's own later record replaces the held one
+        return record
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """The ids of the games held until the disk takes them, oldest first."""
+        return tuple(self._waiting)
+
+    def write_waiting(self) -> None:
+        """Each game the disk would not take, tried again (quietly where it still will not: the log
+        said so when it was held)."""
+        for game_id, record in list(self._waiting.items()):
+            try:
+                self._write(record)
+            except OSError:
+                return
+            del self._waiting[game_id]
+            self.log.info("history: game %s is kept now (%s)", game_id, record.result)
+
+    def _write(self, record: ArchivedGame) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         data = json.dumps(record.to_json(), sort_keys=True, indent=1).encode("utf-8")
-        atomic_write(self._path(game_id), data)
-        return record
+        atomic_write(self._path(record.game_id), data)
 
     def games(self) -> list[ArchivedGame]:
         """Every kept game, the latest first; unreadable files are skipped."""

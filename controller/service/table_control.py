@@ -96,7 +96,7 @@ class TableControl:
         self.host = host
         config = host.config
         self.control = ControlChannel()
-        self.archive = Archive(Path(config.service.state_dir) / "games")
+        self.archive = Archive(Path(config.service.state_dir) / "games", host.log)
         self.settings = TableSettings(host)
         self.seats: tuple[str, ...] = ()
         self.moves: list[MoveEntry] = []
@@ -197,6 +197,7 @@ class TableControl:
         left unfinished that the disk cannot take is not left (CommandError): a game in progress is
         never dropped unrecorded (docs/persistence.md, "When the disk fails")."""
         if self.host.session is None or not self.moves:
+            self.archive.write_waiting()  # a game held from before goes now if the disk takes it
             return
         play = self.remote_play
         try:
@@ -207,6 +208,7 @@ class TableControl:
                 self.host.session.state,
                 now_text(),
                 play.ended if play is not None else None,
+                hold=not self._in_progress(),
             )
         except OSError as error:
             if self._in_progress():
@@ -214,7 +216,6 @@ class TableControl:
                     f"the history cannot keep this game ({trouble_of(error)}): it stays in progress; "
                     "make room on the disk and try again"
                 ) from None
-            self.host.log.warning("history: could not keep game %s: %s", self.game_id, trouble_of(error))
 
     def _in_progress(self) -> bool:
         if self.remote_play is not None and self.remote_play.ended is not None:
