@@ -210,7 +210,7 @@ class Guest:
         newer = first or (message.revision, message.ply) > (self.revision, self.ply)
         self._check_seats(message)
         if not newer:  # a repeat or a late copy: nothing changes but that the game is over, if it says so
-            return Heard(said=self._ended(message, newer))  # (to a board that missed the boards' answer)
+            return Heard(said=self._ended(message, newer), sends=self._resign_again(message))
         try:
             stand_in = self.game.state_from_json(message.state)
         except (ValueError, KeyError, TypeError) as error:
@@ -220,7 +220,7 @@ class Guest:
                 f"the host's position at move {message.ply} has {stand_in.players} seats, "
                 f"and this game {len(self.seats)}"
             )
-        heard = Heard(moved=True, said=self._ended(message, newer))
+        heard = Heard(moved=True, said=self._ended(message, newer), sends=self._resign_again(message))
         own = digest(stand_in, message.ply)
         if own != message.digest:
             self.disagree = f"this board's position at move {message.ply} differs from the host's"
@@ -259,6 +259,13 @@ class Guest:
         if (self.result, self.abandoned) == knew or not (self.result or self.abandoned):
             return []
         return [f"the game is over: {self.result}" if self.result else "the boards agreed to abandon the game"]
+
+    def _resign_again(self, message: Ply) -> list[Send]:
+        """This board resigned and the host's word says the game goes on: the resignation was lost on
+        the way (a link or a broker that lost it), so it goes again (docs/remote.md, "Delivery")."""
+        if self.result != f"board {self.me} resigned" or message.result or message.abandoned:
+            return []
+        return [Send(self.host, Request(self.game_id, "resign", message.ply, self.me))]
 
     def _check_seats(self, message: Ply) -> None:
         """The seats the host's word names are seats of this game (docs/remote.md, rule 9)."""

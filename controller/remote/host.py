@@ -148,6 +148,8 @@ class Host:
     def request(self, by: str, kind: str, ply: int) -> list[Send]:
         """Board `by` asks the others for a take-back, a draw or to abandon the game, or resigns
         (which needs nobody's yes); refused in words (to `by`) when it cannot be asked now."""
+        if kind == "resign" and by != self.me and self.result == f"board {by} resigned":
+            return self.announce([by])  # a repeat (the board had not heard that it was heard): harmless
         refusal = self._why_not(kind, ply)
         if refusal is not None:
             if by == self.me:

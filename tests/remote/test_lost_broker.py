@@ -12,7 +12,7 @@ import pytest
 
 from controller.games import GAMES
 from controller.remote.guest import Guest
-from controller.remote.host import Host
+from controller.remote.host import Host, Send
 from controller.remote.messages import Answer, Propose, Request, Sync
 from controller.remote.table import RemoteTable
 from tests.remote.broker import Broker
@@ -136,3 +136,35 @@ def test_a_request_the_host_repeats_for_a_board_that_syncs_reaches_only_the_boar
     sends = hosting.receive("g1", Sync("t1", 0))
     requests = [(send.to, send.message.kind) for send in sends if isinstance(send.message, Request)]
     assert requests == [("g1", "abandon")]
+
+
+def test_a_resignation_lost_on_the_way_goes_again_when_the_host_says_the_game_goes_on() -> None:
+    """A board that resigned holds the game over at once (rule 8); where the host's word then says
+    it goes on, the resignation never arrived, so it goes again, and a repeat the host had already
+    heard changes nothing there."""
+    host, host_wire, guest, guest_wire = _pair()
+    hosting, role = host.role, guest.role
+    assert isinstance(hosting, Host) and isinstance(role, Guest)
+    guest.ask("resign")
+    _lose(guest_wire)  # the broker lost it: the host plays on
+    assert role.result == "board g1 resigned" and hosting.result == ""
+    host.greet()  # the host comes back and says where the game stands: not over
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    again = [send.message for send in guest_wire.sent if isinstance(send.message, Request)]
+    assert [(request.kind, request.by) for request in again] == [("resign", "g1")]
+    deliver(guest_wire, host_wire)
+    host.poll()
+    assert hosting.result == "board g1 resigned"
+    # The host's word that the game goes on was already on its way, and g1 resigned again; the
+    # host heard the first, so the repeat is answered with where the game stands, not a refusal.
+    guest_wire.sent.clear()
+    guest_wire.sent.append(Send("h", Request("t1", "resign", hosting.ply, "g1")))
+    deliver(guest_wire, host_wire)
+    host.poll()
+    refusals = [send.message for send in host_wire.sent if isinstance(send.message, Answer) and send.message.reason]
+    assert refusals == []
+    deliver(host_wire, guest_wire)
+    update = guest.poll()
+    assert role.result == "board g1 resigned" and not any("refused" in words for words in update.said)
+    assert not [send for send in guest_wire.sent if isinstance(send.message, Request)]  # the host heard it: no more
