@@ -4,6 +4,7 @@ says what to send and which position the board should show."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -54,6 +55,10 @@ class Guest:
         self.blind: set[int] = set()
         self.asked: Request | None = None  # another board's request, waiting for this board's answer
         self._answered_last: tuple[Request, Answer] | None = None  # the last request answered here, and how
+        # This board's own request, until the host answers it or the game moves on: sent again while
+        # the host's word says nothing of it (docs/remote.md, rule 7). Its key tells a repeat from a
+        # new request, so the host never asks the other boards' people twice.
+        self.own: Request | None = None
         # Whether the host has spoken since this board started: a board back from a power cut shows
         # the host's last word it kept, but its seats wait until the host says where the game is.
         self.synced = False
@@ -147,11 +152,18 @@ class Guest:
         """Ask the other boards (through the host) for a take-back, a draw or to abandon the game;
         or resign, which needs nobody, so it holds here at once, whether or not the host is there to
         hear it now (docs/remote.md, rule 8): a board can always leave a game."""
+        if kind != "resign":
+            if self.own is not None:
+                asking = ASKED[self.own.kind]
+                raise ValueError(f"this board is asking the others already to {asking}: wait for their answer")
+            self.own = Request(self.game_id, kind, self.ply, self.me, secrets.token_hex(8))
+            return [Send(self.host, self.own)]
         sends = [Send(self.host, Request(self.game_id, kind, self.ply, self.me))]
         if kind == "resign":
             if self.abandoned or self.result or (self.state is not None and self.state.is_terminal()):
                 raise ValueError("the game is over already")
             self.result = f"board {self.me} resigned"
+            self.own = None  # the game is over here, and this board's request with it
             if self.ply < 0:  # the host may still wait for other boards to accept: this one declines
                 sends.insert(0, Send(self.host, Decline(self.game_id, f"board {self.me} left before the game began")))
         return sends
@@ -190,7 +202,12 @@ class Guest:
         if answered is not None and (answered[0].kind, answered[0].ply) == (message.kind, message.ply):
             self._answered_last = None  # settled: the same request asked again is a new one
         what = ASKED.get(message.kind, message.kind)
+        own = self.own is not None and message.key == self.own.key
+        if own:
+            self.own = None
         if message.reason:
+            if not own and message.kind != "resign":
+                return Heard()  # a refusal of a repeat that came late: the request was settled already
             return Heard(said=[f"the request to {what} was refused: {message.reason}"])
         if not message.accept:
             return Heard(said=[f"board {message.by} declined to {what}"])
@@ -209,8 +226,9 @@ class Guest:
         first, self.synced = not self.synced, True
         newer = first or (message.revision, message.ply) > (self.revision, self.ply)
         self._check_seats(message)
+        said, sends = self._own_request(message, newer)
         if not newer:  # a repeat or a late copy: nothing changes but that the game is over, if it says so
-            return Heard(said=self._ended(message, newer), sends=self._resign_again(message))
+            return Heard(said=self._ended(message, newer) + said, sends=self._resign_again(message) + sends)
         try:
             stand_in = self.game.state_from_json(message.state)
         except (ValueError, KeyError, TypeError) as error:
@@ -220,9 +238,8 @@ class Guest:
                 f"the host's position at move {message.ply} has {stand_in.players} seats, "
                 f"and this game {len(self.seats)}"
             )
-        heard = Heard(moved=True, said=self._ended(message, newer), sends=self._resign_again(message))
-        own = digest(stand_in, message.ply)
-        if own != message.digest:
+        heard = Heard(moved=True, said=self._ended(message, newer) + said, sends=self._resign_again(message) + sends)
+        if digest(stand_in, message.ply) != message.digest:
             self.disagree = f"this board's position at move {message.ply} differs from the host's"
             heard.said.append(self.disagree + "; the host's position stands")
         if message.ply > self.ply + 1 and self.ply >= 0:
@@ -259,6 +276,24 @@ class Guest:
         if (self.result, self.abandoned) == knew or not (self.result or self.abandoned):
             return []
         return [f"the game is over: {self.result}" if self.result else "the boards agreed to abandon the game"]
+
+    def _own_request(self, message: Ply, newer: bool) -> tuple[list[str], list[Send]]:
+        """This board's open request against the host's word (words, sends): a word that ends the
+        game or moves it on settles it (a move or a correction made before every board answered lets
+        it lapse); one that does neither shows the host may never have had it, so it goes again, and
+        the host's answer to a repeat changes nothing (docs/remote.md, "Delivery")."""
+        own = self.own
+        if own is None:
+            return [], []
+        if message.result or message.abandoned:
+            self.own = None
+            return [], []  # the game is over, and the request with it
+        if newer and (message.ply, message.revision) != (self.ply, self.revision):
+            self.own = None
+            if own.kind == "takeback" and message.revision > self.revision and message.ply < self.ply:
+                return [], []  # carried out: the word says the move was taken back
+            return [f"the request to {ASKED[own.kind]} lapsed: the game moved on before every board answered"], []
+        return [], [Send(self.host, own)]
 
     def _resign_again(self, message: Ply) -> list[Send]:
         """This board resigned and the host's word says the game goes on: the resignation was lost on

@@ -33,6 +33,7 @@ class Asking:
     ply: int
     by: str
     waiting: set[str]
+    key: str = ""  # the asking board's key for it (Request.key): a repeat carries the same
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,9 @@ class Host:
         self.revision = 0  # corrections and take-backs of moves already sent (Ply.revision)
         self.asking: Asking | None = None  # the open request, if any
         self.result = ""  # a result the boards agreed (a draw) or a resignation, where the rules gave none
+        # The last answer each guest was given to a request of its own, so that a repeat of it (the
+        # answer was lost on the way) is answered again as it was, asking nobody (docs/remote.md, rule 7).
+        self.told: dict[str, Answer] = {}
 
     @property
     def state(self) -> State:
@@ -123,7 +127,7 @@ class Host:
         asking = self.asking
         if asking is None:
             return self.announce(boards)
-        request = Request(self.game_id, asking.kind, asking.ply, asking.by)
+        request = Request(self.game_id, asking.kind, asking.ply, asking.by, asking.key)
         return [*self.announce(boards), *(Send(board, request) for board in boards if board in asking.waiting)]
 
     def receive(self, sender: str, message: Message) -> list[Send]:
@@ -135,7 +139,7 @@ class Host:
         if isinstance(message, Propose):
             return self._proposed(sender, message)
         if isinstance(message, Request):
-            return self.request(sender, message.kind, message.ply)
+            return self.request(sender, message.kind, message.ply, message.key)
         if isinstance(message, Answer):
             return self.answer(sender, message.kind, message.ply, message.accept)
         raise ValueError(f"a {message.type} message is not for the host of game {self.game_id}")
@@ -145,24 +149,40 @@ class Host:
     def boards(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.seats))
 
-    def request(self, by: str, kind: str, ply: int) -> list[Send]:
+    def request(self, by: str, kind: str, ply: int, key: str = "") -> list[Send]:
         """Board `by` asks the others for a take-back, a draw or to abandon the game, or resigns
-        (which needs nobody's yes); refused in words (to `by`) when it cannot be asked now."""
+        (which needs nobody's yes); refused in words (to `by`) when it cannot be asked now. A guest's
+        repeat of its request (`key`) changes nothing: one still open is still being asked, one
+        settled is answered again as it was (docs/remote.md, rule 7)."""
         if kind == "resign" and by != self.me and self.result == f"board {by} resigned":
             return self.announce([by])  # a repeat (the board had not heard that it was heard): harmless
+        if by != self.me and key:
+            asking, told = self.asking, self.told.get(by)
+            if asking is not None and (asking.by, asking.key) == (by, key):
+                return []
+            if told is not None and told.key == key:
+                return [Send(by, told), *(self.announce([by]) if told.accept else [])]
         refusal = self._why_not(kind, ply)
         if refusal is not None:
             if by == self.me:
                 raise ValueError(refusal)
-            return [Send(by, Answer(self.game_id, kind, ply, False, self.me, refusal))]
+            return [Send(by, self._tell(by, Answer(self.game_id, kind, ply, False, self.me, refusal, key)))]
         if kind == "resign":
             self.status, self.result, self.asking = "over", f"board {by} resigned", None
             others = [board for board in self.boards if board != self.me]
             return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
-        self.asking = Asking(kind, ply, by, set(self.boards) - {by})
+        self.asking = Asking(kind, ply, by, set(self.boards) - {by}, key)
         return [
-            Send(board, Request(self.game_id, kind, ply, by)) for board in self.boards if board not in (by, self.me)
+            Send(board, Request(self.game_id, kind, ply, by, key))
+            for board in self.boards
+            if board not in (by, self.me)
         ]
+
+    def _tell(self, board: str, answer: Answer) -> Answer:
+        """`answer` to a request of `board`, kept to be given again should the board ask again."""
+        if board != self.me:
+            self.told[board] = answer
+        return answer
 
     def ended_by_boards(self) -> str | None:
         """Why the game takes nothing more, in words, if a board ended it (docs/remote.md, rule 10):
@@ -200,18 +220,20 @@ class Host:
         others = [board for board in self.boards if board != self.me]
         if not accept:
             self.asking = None
-            return [Send(board, Answer(self.game_id, kind, ply, False, by)) for board in others]
+            settled = self._tell(asking.by, Answer(self.game_id, kind, ply, False, by, key=asking.key))
+            return [Send(board, settled) for board in others]
         asking.waiting.discard(by)
         if asking.waiting:
             return []
         self.asking = None
+        settled = self._tell(asking.by, Answer(self.game_id, kind, ply, True, by, key=asking.key))
         if kind == "takeback":
             self._take_back_last()
         elif kind == "draw":
             self.status, self.result = "over", "a draw, by agreement"
         else:
             self.status = "abandoned"
-        return [*(Send(board, Answer(self.game_id, kind, ply, True, by)) for board in others), *self.announce()]
+        return [*(Send(board, settled) for board in others), *self.announce()]
 
     def _proposed(self, sender: str, message: Propose) -> list[Send]:
         if message.ply < self.ply:

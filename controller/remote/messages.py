@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 REQUEST_KINDS = ("takeback", "draw", "resign", "abandon")
+KEY = re.compile(r"[A-Za-z0-9]{0,32}")  # a request's key (Request.key)
 MAX_PAYLOAD = 256 * 1024  # a stand-in state is a few kilobytes; anything far larger is refused unread
 
 
@@ -95,6 +97,7 @@ class Request:
     kind: str  # one of REQUEST_KINDS
     ply: int  # the ply the request was made at: an answer to an older one counts for nothing
     by: str = ""  # the board that asks (the host passes a request on to the others)
+    key: str = ""  # the asking board's name for this request: a repeat carries it, a new request a new one
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Answer:
     accept: bool
     by: str = ""  # the board that answered
     reason: str = ""  # why a request was refused before anyone was asked
+    key: str = ""  # the key of the request it answers
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,9 @@ def _checked(kind: str, name: str, annotation: str, value: Any) -> Any:
 def _check_values(message: Message) -> None:
     if isinstance(message, Request | Answer) and message.kind not in REQUEST_KINDS:
         raise MessageError(f"a {message.type} message names no known request ({message.kind!r:.40})")
+    if isinstance(message, Request | Answer) and not KEY.fullmatch(message.key):
+        key = f"{message.key!r:.40}"
+        raise MessageError(f"a {message.type} message's key should be up to 32 letters and digits, not {key}")
     if isinstance(message, Ply | Propose | Refuse | Sync | Request | Answer | Record):
         ply = message.have if isinstance(message, Sync) else message.ply
         if ply < 0:

@@ -14,7 +14,7 @@ from controller.games.seats import seat_name
 from controller.remote.guest import ASKED, Guest
 from controller.remote.host import Host, Send
 from controller.remote.link import Event, Incoming, Link, LinkState
-from controller.remote.messages import Ply, Presence, Propose, Refuse, Request
+from controller.remote.messages import Ply, Presence, Propose, Refuse
 
 
 def handle_alone(log: logging.Logger, sender: str, handle: Callable[[], object]) -> None:
@@ -164,11 +164,10 @@ class RemoteTable:
     def _from_board(self, sender: str, event: Incoming, update: Update) -> None:
         role = self.role
         if isinstance(role, Host):
-            ply, revision = role.ply, role.revision
-            message = event.message
-            self._send(role.receive(sender, message))
-            if isinstance(message, Request) and role.asking is not None and role.asking.by == sender:
-                update.said.append(f"board {sender} asks to {ASKED[message.kind]}: accept or decline")
+            ply, revision, asking = role.ply, role.revision, role.asking
+            self._send(role.receive(sender, event.message))
+            if role.asking is not None and role.asking is not asking and role.asking.by == sender:  # asked anew
+                update.said.append(f"board {sender} asks to {ASKED[role.asking.kind]}: accept or decline")
             self._host_moved(ply, revision, update, f"board {sender}")
             return
         heard = role.receive(sender, event.message)
@@ -210,6 +209,14 @@ class RemoteTable:
             asking = role.asking
             return (asking.kind, asking.by) if asking is not None and me in asking.waiting else None
         return (role.asked.kind, role.asked.by) if role.asked is not None else None
+
+    @property
+    def asking(self) -> str | None:
+        """The request this board asked, while it waits for the others' answer; None: none."""
+        role = self.role
+        if isinstance(role, Host):
+            return role.asking.kind if role.asking is not None and role.asking.by == role.me else None
+        return role.own.kind if role.own is not None else None
 
     def ask(self, kind: str) -> None:
         """This board asks the others; ValueError in words when it cannot now."""

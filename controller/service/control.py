@@ -196,6 +196,7 @@ class RemoteView:
     waiting: bool  # this board waits for the host's word (on a card only the host knows)
     asked: tuple[str, str] | None = None  # another board's request this board may answer: (what, board)
     ended: str | None = None  # how the boards ended the game, in words ("board club resigned"), if they did
+    asking: str | None = None  # this board's own request, while the others have not all answered it
 
     def here(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat] == self.me

@@ -175,6 +175,7 @@ class RemotePlay:
             waiting,
             self.table.asked,
             ended[1] if ended is not None else None,
+            self.table.asking,
         )
 
     def command(self, command: Command) -> str | None:

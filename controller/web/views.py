@@ -235,6 +235,7 @@ def _remote_part(snapshot: Snapshot) -> dict[str, Any] | None:
         # Another board's request this board may answer: accepting one that ends the game needs the
         # table PIN on a page (docs/web.md, the principals).
         "asked": {"kind": remote.asked[0], "board": remote.asked[1]} if remote.asked is not None else None,
+        "asking": remote.asking,  # this board's own request, while the others answer it
     }
 
 
@@ -250,6 +251,9 @@ def _remote_lines(snapshot: Snapshot) -> list[str]:
         what = ASKED.get(remote.asked[0], remote.asked[0])
         pin = " (on a screen, with the table PIN: it ends the game)" if remote.asked[0] in ENDING else ""
         lines.append(f"Board {remote.asked[1]} asks to {what}: press confirm to accept{pin}, undo to decline.")
+    if remote.asking is not None:
+        what = ASKED.get(remote.asking, remote.asking)
+        lines.append(f"This board asks the others to {what}: waiting for their answer.")
     if remote.waiting:
         lines.append(f"Waiting for board {remote.host} to say which card was drawn.")
     away = sorted(board for board in set(remote.seats) - {remote.me} if not remote.online.get(board, False))

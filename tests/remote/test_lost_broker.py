@@ -168,3 +168,81 @@ def test_a_resignation_lost_on_the_way_goes_again_when_the_host_says_the_game_go
     update = guest.poll()
     assert role.result == "board g1 resigned" and not any("refused" in words for words in update.said)
     assert not [send for send in guest_wire.sent if isinstance(send.message, Request)]  # the host heard it: no more
+
+
+def test_a_guests_request_lost_on_the_way_goes_again_and_the_people_are_asked_once() -> None:
+    """A guest's request waits on the others' answer (rule 8): where the host's word says nothing of
+    it, it goes again; the host takes a repeat of the request it is asking for what it is, not as a
+    second request ("board g1 is asking already") and not as a new question for its people."""
+    host, host_wire, guest, guest_wire = _pair()
+    hosting, role = host.role, guest.role
+    assert isinstance(hosting, Host) and isinstance(role, Guest)
+    guest.ask("draw")
+    first = role.own
+    _lose(guest_wire)  # the broker lost it: nobody is asked
+    assert guest.asking == "draw" and hosting.asking is None
+    host.greet()  # the host's link comes up: where the game stands, with no request in it
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    again = [send.message for send in guest_wire.sent if isinstance(send.message, Request)]
+    assert again == [first]
+    deliver(guest_wire, host_wire)
+    assert host.poll().said == ["board g1 asks to agree a draw: accept or decline"]
+    assert host.asked == ("draw", "g1")
+    host.greet()  # and again: g1 sends its request once more, and the host's people are not asked twice
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    deliver(guest_wire, host_wire)
+    assert host.poll().said == [] and host.asked == ("draw", "g1")
+    refusals = [send.message for send in host_wire.sent if isinstance(send.message, Answer)]
+    assert refusals == []
+    host.answer(True)
+    deliver(host_wire, guest_wire)
+    assert "the boards agreed to agree a draw" in guest.poll().said
+    assert guest.asking is None and role.result == hosting.result == "a draw, by agreement"
+
+
+def test_an_answer_to_a_guests_request_lost_on_the_way_is_given_again_without_asking_anyone() -> None:
+    host, host_wire, guest, guest_wire = _pair()
+    hosting, role = host.role, guest.role
+    assert isinstance(hosting, Host) and isinstance(role, Guest)
+    guest.ask("abandon")
+    deliver(guest_wire, host_wire)
+    host.poll()
+    host.answer(False)  # the host's people said no, and the word of it was lost
+    _lose(host_wire)
+    assert guest.asking == "abandon" and hosting.asking is None
+    host.greet()
+    deliver(host_wire, guest_wire)
+    guest.poll()  # the host's word says nothing of the request: it goes again, with its key
+    deliver(guest_wire, host_wire)
+    assert host.poll().said == [] and host.asked is None  # nobody at the host is asked again
+    deliver(host_wire, guest_wire)
+    assert guest.poll().said == ["board h declined to abandon the game"]
+    assert guest.asking is None and hosting.status == "playing"
+    # Settled: a new request is a new question for the host's people.
+    guest.ask("abandon")
+    deliver(guest_wire, host_wire)
+    assert host.poll().said == ["board g1 asks to abandon the game: accept or decline"]
+
+
+def test_a_guests_request_lapses_when_the_game_moves_on_before_every_board_answered() -> None:
+    host, host_wire, guest, guest_wire = _pair()
+    hosting, role = host.role, guest.role
+    assert isinstance(hosting, Host) and isinstance(role, Guest)
+    guest.ask("draw")
+    with pytest.raises(ValueError, match="asking the others already to agree a draw"):
+        guest.ask("abandon")
+    deliver(guest_wire, host_wire)
+    host.poll()
+    host.committed(hosting.state, hosting.state.legal_actions()[0])  # Red moves instead of answering
+    assert hosting.asking is None
+    deliver(host_wire, guest_wire)
+    said = guest.poll().said
+    assert "the request to agree a draw lapsed: the game moved on before every board answered" in said
+    assert guest.asking is None
+    guest_wire.sent.clear()
+    host.greet()  # a later word at the same ply sends nothing again
+    deliver(host_wire, guest_wire)
+    guest.poll()
+    assert not [send for send in guest_wire.sent if isinstance(send.message, Request)]

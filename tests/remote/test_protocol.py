@@ -41,7 +41,9 @@ EXAMPLES = [
     Refuse("g1", 3, "a1-b2", "not legal"),
     Sync("g1", 0),
     Request("g1", "draw", 4),
+    Request("g1", "takeback", 4, "club", "9f2c41d07be3a6e5"),
     Answer("g1", "draw", 4, True),
+    Answer("g1", "draw", 4, False, "club", "", "9f2c41d07be3a6e5"),
     Record("g1", "klotz", "kitchen", 1, "00ff", ("a1-b2",), ("kitchen", "club"), {"k": 1}),
 ]
 
@@ -64,6 +66,8 @@ def test_every_message_prints_and_parses_itself(message) -> None:
         (b'{"type": "sync", "game": "g1", "have": -2}', "plies count from 0"),
         (b'{"type": "sync", "game": "g1", "have": 1, "extra": 1}', "fields it should not: extra"),
         (b'{"type": "request", "game": "g1", "kind": "win", "ply": 1}', "no known request"),
+        (b'{"type": "request", "game": "g1", "kind": "draw", "ply": 1, "key": "a/b"}', "key should be up to 32"),
+        (b'{"type": "answer", "game": "g", "kind": "draw", "ply": 1, "accept": true, "key": "%s"}' % (b"a" * 33), "32"),
         (b'{"type": "invite", "game": "g", "title": "klotz", "players": 2, "seats": ["a", 1]}', "list of text"),
         (b'{"type": "invite", "game": "g", "title": "klotz", "players": 3, "seats": ["a", "b"]}', "names 2 seats"),
         (b"{" + b'"a": "' + b"x" * 300_000 + b'"}', "more than"),
