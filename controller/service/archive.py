@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,9 @@ class ArchivedGame:
 
 
 class Archive:
-    """The directory of past games (created on the first game it keeps)."""
+    """The directory of past games (created on the first game it keeps), and the games held until
+    the disk takes them. The service keeps games on its scan thread and the web app reads them on
+    its own, so the held ones are read and changed under a lock."""
 
     def __init__(self, directory: str | Path, log: logging.Logger | None = None) -> None:
         self.directory = Path(directory)
@@ -81,6 +84,7 @@ class Archive:
         # Games the disk would not take, held until it does: the next game's start writes over the
         # journal, and the table's moves are the truth (docs/persistence.md, "When the disk fails").
         self._waiting: dict[str, ArchivedGame] = {}
+        self._lock = threading.Lock()
 
     def keep(
         self,
@@ -117,25 +121,37 @@ class Archive:
                     trouble_of(error),
                 )
             if hold:
-                self._waiting[game_id] = record
+                with self._lock:
+                    self._waiting[game_id] = record
             raise
-        self._waiting.pop(game_id, None)  # this game's own later record replaces the held one
+        with self._lock:
+            self._waiting.pop(game_id, None)  # this game's own later record replaces the held one
         return record
 
     @property
     def waiting(self) -> tuple[str, ...]:
         """The ids of the games held until the disk takes them, oldest first."""
-        return tuple(self._waiting)
+        with self._lock:
+            return tuple(self._waiting)
+
+    def held(self, game_id: str) -> bool:
+        """Whether this game is held until the disk takes it: the history shows it, not kept yet."""
+        with self._lock:
+            return game_id in self._waiting
 
     def write_waiting(self) -> None:
         """Each game the disk would not take, tried again (quietly where it still will not: the log
         said so when it was held)."""
-        for game_id, record in list(self._waiting.items()):
+        with self._lock:
+            waiting = list(self._waiting.items())
+        for game_id, record in waiting:
             try:
                 self._write(record)
             except OSError:
                 return
-            del self._waiting[game_id]
+            with self._lock:
+                if self._waiting.get(game_id) is record:  # not replaced by a later record meanwhile
+                    del self._waiting[game_id]
             self.log.info("history: game %s is kept now (%s)", game_id, record.result)
 
     def _write(self, record: ArchivedGame) -> None:
@@ -144,20 +160,26 @@ class Archive:
         atomic_write(self._path(record.game_id), data)
 
     def games(self) -> list[ArchivedGame]:
-        """Every kept game, the latest first; unreadable files are skipped."""
-        found: list[ArchivedGame] = []
-        if not self.directory.is_dir():
-            return found
-        for path in self.directory.glob("*.json"):
-            try:
-                found.append(self._read(path))
-            except ArchiveError:
-                continue
-        return sorted(found, key=lambda record: (record.ended, record.game_id), reverse=True)
+        """Every kept game and every held one (a held record is newer than a file of the same id),
+        the latest first; unreadable files are skipped."""
+        with self._lock:
+            found = dict(self._waiting)
+        if self.directory.is_dir():
+            for path in self.directory.glob("*.json"):
+                try:
+                    record = self._read(path)
+                except ArchiveError:
+                    continue
+                found.setdefault(record.game_id, record)
+        return sorted(found.values(), key=lambda record: (record.ended, record.game_id), reverse=True)
 
     def get(self, game_id: str) -> ArchivedGame:
         if not GAME_ID.fullmatch(game_id):
             raise ArchiveError(f"{game_id!r} is not a game id of the history")
+        with self._lock:
+            held = self._waiting.get(game_id)
+        if held is not None:
+            return held
         path = self._path(game_id)
         if not path.is_file():
             raise ArchiveError(f"there is no game {game_id} in the history")
@@ -165,7 +187,10 @@ class Archive:
 
     def remove(self, game_id: str) -> None:
         """A resumed game leaves the history (it comes back when it ends again)."""
-        self._path(self.get(game_id).game_id).unlink(missing_ok=True)
+        self.get(game_id)
+        with self._lock:
+            self._waiting.pop(game_id, None)
+        self._path(game_id).unlink(missing_ok=True)
 
     def _path(self, game_id: str) -> Path:
         return self.directory / f"{game_id}.json"

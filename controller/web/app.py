@@ -389,7 +389,7 @@ def lobby_data(hub: Hub, archive: Archive) -> dict[str, Any]:
             "seats": list(snapshot.position.seats),
         }
     resumable = [
-        record.summary()
+        summary_of(archive, record)
         for record in archive.games()
         if record.status == "abandoned" and (snapshot is None or _fits(snapshot, GAMES[record.start["game"]]))
     ]
@@ -426,6 +426,11 @@ def _fits(snapshot: Snapshot, game: Game) -> bool:
     return fits(snapshot.board.map.profile, game, snapshot.board.map.model_name)
 
 
+def summary_of(archive: Archive, record: ArchivedGame) -> dict[str, Any]:
+    """A game of the history as its lists show it; `held`: the disk has not taken it yet."""
+    return {**record.summary(), "held": archive.held(record.game_id)}
+
+
 def _hides_hands(record: ArchivedGame) -> bool:
     """Whether the recorded game's hands are hidden from the other seats (read from its start)."""
     try:
@@ -447,7 +452,7 @@ def build_app(hub: Hub, archive: Archive, names: BoardNames, on_startup: Callabl
         return JSONResponse(lobby_data(hub, archive))
 
     async def history(request: Request) -> Response:
-        return JSONResponse({"games": [record.summary() for record in archive.games()]})
+        return JSONResponse({"games": [summary_of(archive, record) for record in archive.games()]})
 
     def record_of(request: Request) -> ArchivedGame | Response:
         """The record a request names; an unfinished game with hidden hands only with the PIN (its

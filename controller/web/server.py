@@ -35,14 +35,20 @@ MAX_CONNECTIONS = 128  # pages and requests at once: a table has a dozen; the re
 
 
 def web_app(
-    control: ControlChannel, state_dir: str | Path, pin: str | None = None, names: Iterable[str] = ()
+    control: ControlChannel,
+    state_dir: str | Path,
+    pin: str | None = None,
+    names: Iterable[str] = (),
+    archive: Archive | None = None,
 ) -> tuple[Hub, Starlette]:
     """The app for a service's control channel, subscribed to its snapshots. Without a configured
     `pin` a new one is made: the log says it, and the board lights it when a page asks. It answers
-    to this machine's names and the configured `names` (docs/web.md, "The board's names")."""
+    to this machine's names and the configured `names` (docs/web.md, "The board's names"). The
+    history is the service's `archive`, so it shows the games held until the disk takes them too."""
     hub = Hub(control, SeatLinks(state_dir), pin or f"{secrets.randbelow(10000):04d}", state_dir)
     control.subscribe(hub.offer)
-    return hub, build_app(hub, Archive(Path(state_dir) / "games"), BoardNames.of_this_machine(names))
+    history = archive if archive is not None else Archive(Path(state_dir) / "games")
+    return hub, build_app(hub, history, BoardNames.of_this_machine(names))
 
 
 class WebServer:
@@ -56,10 +62,11 @@ class WebServer:
         port: int = 8080,
         pin: str | None = None,
         names: Iterable[str] = (),
+        archive: Archive | None = None,
     ) -> None:
         self.listen = listen
         self.port = port
-        self.hub, self.app = web_app(control, state_dir, pin, names)
+        self.hub, self.app = web_app(control, state_dir, pin, names, archive)
         self.pin = self.hub.pin
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -141,7 +148,8 @@ def start_web(service: Service) -> Callable[[], None] | None:
     if not web.enabled:
         return None
     state_dir = service.config.service.state_dir
-    server = WebServer(service.table.control, state_dir, web.listen, web.port, web.pin, web.names)
+    table = service.table
+    server = WebServer(table.control, state_dir, web.listen, web.port, web.pin, web.names, table.archive)
     if not server.start():
         service.log.error("web app: %s; the board runs without it", server.error)
         return None

@@ -8,11 +8,13 @@ import logging
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from controller.service.config import load_config
 from controller.service.control import NewGame
 from controller.service.loop import Limits, Service
 from controller.service.sdnotify import Notifier
+from controller.web.server import web_app
 from tests.service.configs import sim_config, write
 
 
@@ -43,3 +45,24 @@ def test_a_finished_game_the_history_cannot_take_is_held_until_it_can(
         "and kept with the next game the history keeps (a restart before then loses it)"
     ]  # once, though the new game's start tried again
     assert f"history: game {finished} is kept now ({kept.result})" in messages
+
+
+def test_the_history_page_shows_a_held_game_as_not_saved_yet_and_serves_it(tmp_path: Path) -> None:
+    """The web app reads the service's own history, so a game held until the disk takes it is listed
+    (marked not saved yet), downloadable and replayable like any other."""
+    state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    (state_dir / "games").write_text("")
+    service = Service(load_config(write(tmp_path, sim_config(max_plies=4))), Notifier(environ={}))
+    assert service.run(Limits(until_game_over=True)) == 0
+    finished = service.table.game_id
+    _, app = web_app(service.table.control, state_dir, "1234", ("testserver",), service.table.archive)
+    with TestClient(app) as client:
+        (listed,) = client.get("/api/history").json()["games"]
+        assert (listed["id"], listed["held"], listed["moves"]) == (finished, True, 4)
+        assert client.get(f"/api/history/{finished}.json").status_code == 200
+        assert client.get(f"/api/history/{finished}.txt").text.count("\n") >= 4
+        (state_dir / "games").unlink()
+        service.table.execute(NewGame("klotz", 2, ("human", "human"), {}))
+        (listed,) = client.get("/api/history").json()["games"]
+        assert (listed["id"], listed["held"]) == (finished, False)

@@ -92,7 +92,7 @@ def running_service(tmp_path: Path, text: str) -> Iterator[Service]:
 
 @contextmanager
 def web_client(service: Service, tmp_path: Path) -> Iterator[TestClient]:
-    hub, app = web_app(service.table.control, tmp_path / "state", PIN, names=TEST_CLIENT_NAMES)
+    hub, app = web_app(service.table.control, tmp_path / "state", PIN, TEST_CLIENT_NAMES, service.table.archive)
     with TestClient(app) as client:
         client.hub = hub  # type: ignore[attr-defined]
         yield client

@@ -422,7 +422,8 @@ function lobbyOptions() {
 async function loadHistory() {
   const data = await (await fetch("/api/history")).json();
   $("history-list").replaceChildren(...data.games.map((record) => {
-    const item = li(`${record.title}, ${record.players} players, ${record.moves} moves: ${record.result} (${record.ended}) `);
+    const held = record.held ? " — not saved yet: the board's storage would not take it, and a restart loses it" : "";
+    const item = li(`${record.title}, ${record.players} players, ${record.moves} moves: ${record.result} (${record.ended})${held} `);
     for (const [label, href] of [["JSON", `/api/history/${record.id}.json`], ["notation", `/api/history/${record.id}.txt`]]) {
       const link = document.createElement("a");
       link.href = href;
