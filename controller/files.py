@@ -73,4 +73,8 @@ def read_text(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def _size(limit: int) -> str:
-    return f"{limit // (1 << 20)} MiB" if limit >= 1 << 20 else f"{limit // 1024} KiB"
+    """A limit in the largest unit it has one of, exact to a tenth: "256 KiB", "1.5 MiB", "600 bytes"."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= size:
+            return f"{round(limit / size, 1):g} {unit}"
+    return f"{limit} bytes"

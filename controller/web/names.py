@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from starlette.datastructures import Headers
@@ -40,18 +41,47 @@ def is_address(name: str) -> bool:
     return True
 
 
+class FullName:
+    """This machine's full name (`tafel.fritz.box`), looked up on a thread of its own: the lookup
+    asks the network's name server, which may keep it waiting for seconds where the network is not
+    up yet, and the board starts without waiting for it. Until it is known (or where there is none)
+    the board answers to its other names."""
+
+    def __init__(self, lookup: Callable[[], str] = socket.getfqdn) -> None:
+        self.name = ""
+        self.known = threading.Event()  # set once the lookup is over, with a name or without
+        threading.Thread(target=self._look_up, args=(lookup,), name="tafel-full-name", daemon=True).start()
+
+    def _look_up(self, lookup: Callable[[], str]) -> None:
+        try:
+            self.name = host_name(lookup())
+        except (OSError, UnicodeError):
+            pass  # no full name: the other names serve
+        finally:
+            self.known.set()
+
+
 @dataclass(frozen=True)
 class BoardNames:
-    """The names, other than IP addresses, that are the board's own."""
+    """The names, other than IP addresses, that are the board's own; `full` adds the machine's full
+    name once it is known."""
 
     names: frozenset[str]
+    full: FullName | None = None
 
     @classmethod
-    def of_this_machine(cls, configured: Iterable[str] = ()) -> BoardNames:
-        """`localhost`, this machine's host name as it names itself, and the `configured` names."""
+    def of_this_machine(cls, configured: Iterable[str] = (), full: FullName | None = None) -> BoardNames:
+        """`localhost`, this machine's host name as it names itself (bare, `.local`, and its full
+        name as soon as it is looked up), and the `configured` names."""
         machine = socket.gethostname().lower()
-        found = {"localhost", machine, f"{machine}.local", socket.getfqdn().lower()}
-        return cls(frozenset(host_name(name) for name in (*found, *configured) if name))
+        found = {"localhost", machine, f"{machine}.local"}
+        return cls(frozenset(host_name(name) for name in (*found, *configured) if name), full or FullName())
+
+    @property
+    def known(self) -> frozenset[str]:
+        """Every name the board answers to now."""
+        full = self.full.name if self.full is not None else ""
+        return self.names | {full} if full else self.names
 
     def own(self, host: str | None) -> bool:
         """Whether a request with this `Host` header was addressed to the board. A request without
@@ -59,13 +89,13 @@ class BoardNames:
         if host is None:
             return True
         name = host_name(host)
-        return is_address(name) or name in self.names
+        return is_address(name) or name in self.known
 
     def refusal(self, host: str) -> str:
         name = host_name(host)
         return (
             f"this board does not answer to the name {name!r}: open it by its address (the log says it at start) "
-            f"or by {', '.join(sorted(self.names))}; a name of your own network's goes in [web] names "
+            f"or by {', '.join(sorted(self.known))}; a name of your own network's goes in [web] names "
             "in the board's configuration"
         )
 

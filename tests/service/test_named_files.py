@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -50,6 +51,17 @@ def test_text_is_read_from_regular_files_only_and_said_by_line(tmp_path: Path, f
     with pytest.raises(UnreadableFile) as missing:
         read_text(tmp_path / "nowhere.toml", "the configuration")
     assert missing.value.missing and "No such file" in str(missing.value)
+
+
+@pytest.mark.parametrize(
+    ("limit", "words"), [(600, "600 bytes"), (1024, "1 KiB"), (256 * 1024, "256 KiB"), (3 << 19, "1.5 MiB")]
+)
+def test_a_file_too_long_is_said_with_its_limit_in_words(tmp_path: Path, limit: int, words: str) -> None:
+    long = tmp_path / "long.json"
+    long.write_bytes(b"x" * (limit + 1))
+    with pytest.raises(UnreadableFile, match=rf"long\.json is too long \(at most {re.escape(words)}\)$"):
+        read_text(long, "the saved game", limit)
+    assert read_text(long, "the saved game", limit + 1) == "x" * (limit + 1)
 
 
 @pytest.mark.parametrize("name", ["/dev/zero", "fifo", "directory", "latin"])

@@ -8,13 +8,14 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import threading
 from pathlib import Path
 
 import pytest
 from websockets.sync.client import connect
 
 from controller.web.guard import PIN_TRIES
-from controller.web.names import BoardNames, host_name
+from controller.web.names import BoardNames, FullName, host_name
 from tests.web.browser import browser_problem, chromium, served
 from tests.web.harness import PIN, Page, config_text, running_service
 
@@ -77,10 +78,38 @@ def test_addresses_and_the_board_s_names_are_its_own_and_no_other_name_is() -> N
 
 def test_this_machine_s_names_and_the_configured_ones() -> None:
     names = BoardNames.of_this_machine(["Tafel.Fritz.Box."])
+    assert names.full is not None and names.full.known.wait(30)
     machine = socket.gethostname().lower()
     for host in ("localhost", machine, f"{machine}.local", socket.getfqdn(), "tafel.fritz.box:8080"):
         assert names.own(host), host
     assert not names.own(f"{machine}.evil.example")
+
+
+def test_the_board_answers_at_once_while_its_full_name_is_looked_up_and_to_it_once_known() -> None:
+    """The full name is the network's word, which may take seconds where the network is not up: the
+    board's other names work meanwhile, and the full name from when the lookup answers."""
+    answer = threading.Event()
+
+    def slow_lookup() -> str:
+        answer.wait(30)
+        return "Tafel.Example.Lan."
+
+    full = FullName(slow_lookup)
+    names = BoardNames.of_this_machine(["tafel.fritz.box"], full)  # returns with the lookup still waiting
+    assert not full.known.is_set()
+    assert names.own("localhost") and names.own("tafel.fritz.box") and not names.own("tafel.example.lan")
+    answer.set()
+    assert full.known.wait(30)
+    assert names.own("tafel.example.lan:8080") and "tafel.example.lan" in names.refusal("evil.example")
+
+
+def test_a_machine_without_a_full_name_answers_to_its_other_names() -> None:
+    def failing_lookup() -> str:
+        raise OSError("no name server")
+
+    names = BoardNames.of_this_machine((), FullName(failing_lookup))
+    assert names.full is not None and names.full.known.wait(30)
+    assert names.own("localhost") and names.known == names.names
 
 
 def test_the_refusal_names_the_name_and_says_what_to_do() -> None:
