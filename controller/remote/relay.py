@@ -1,11 +1,20 @@
 """What `tafel relay` knows (docs/remote.md, "The club relay"): every game's latest public record
 on the broker and the boards' presence, read with the relay's own account, which can read nothing
-else. A finished game is kept as two files, its record (JSON) and its moves (notation)."""
+else. A finished game is kept as two files, its record (JSON) and its moves (notation).
+
+Each board's account writes its own games' records only (the ACL), so what one board writes must
+never take another board's place: a game's key joins its board and its id with a character no name
+has, the page shows each board's latest games only (so a board that writes a flood of records
+crowds out its own games, never another's), and a record whose board the page could not draw is
+refused in words."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import re
+from collections import OrderedDict
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -13,6 +22,29 @@ from typing import Any
 from controller.files import UnreadableFile, read_bounded
 from controller.remote.link import Incoming
 from controller.remote.messages import MAX_PAYLOAD, MessageError, Presence, Record, decode
+from controller.remote.topics import NAME
+
+LATEST_PER_BOARD = 20  # games of one board on the page; older finished ones stay kept and downloadable
+KEY = re.compile(rf"({NAME.pattern})_({NAME.pattern})")
+PIECE = re.compile(r"[a-z0-9_-]{1,32}:([0-9]{0,2})")  # "kind:seat", the seat empty for a neutral piece
+
+
+def record_key(host: str, game: str) -> str:
+    """The relay's name for game `game` hosted by board `host`: `_` is in no board name or game id,
+    so no board's game can take another board's key (nor its kept files)."""
+    return f"{host}_{game}"
+
+
+def board_problem(record: Record) -> str | None:
+    """What is wrong, in words, with the pieces a record puts on its board; None: nothing."""
+    for field, pieces in record.board.items():
+        if not isinstance(pieces, list) or len(pieces) > 16:
+            return f"field {field[:20]!r} holds no list of pieces"
+        for piece in pieces:
+            match = PIECE.fullmatch(piece) if isinstance(piece, str) else None
+            if match is None or (match.group(1) and int(match.group(1)) >= len(record.seats)):
+                return f"field {field[:20]!r} holds {str(piece)[:40]!r}, not a piece of this game's seats"
+    return None
 
 
 class Relay:
@@ -20,17 +52,28 @@ class Relay:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.log = log or logging.getLogger("tafel.relay")
-        self.records: dict[str, Record] = {}  # by "host-game"
+        self.records: dict[str, Record] = {}  # by record_key
+        self._latest: dict[str, OrderedDict[str, None]] = {}  # each board's keys, the latest heard last
         self.online: dict[str, bool] = {}
         self.revision = 0  # changes whenever anything shown changes
-        for path in sorted(self.directory.glob("*.json")):
+        for path in sorted(self.directory.glob("*.json"), key=lambda path: path.stat().st_mtime):
             try:
                 record = decode(read_bounded(path, "the kept game", MAX_PAYLOAD))
             except (UnreadableFile, MessageError) as error:
                 self.log.warning("kept game %s is unreadable: %s", path.name, error)
                 continue
-            if isinstance(record, Record):
-                self.records[path.stem] = record
+            if isinstance(record, Record) and NAME.fullmatch(record.host) and NAME.fullmatch(record.game):
+                self._show(self._kept_as_key(path, record), record)
+
+    def _kept_as_key(self, path: Path, record: Record) -> str:
+        """A game kept under an older name ("HOST-GAME") takes its key's name."""
+        key = record_key(record.host, record.game)
+        if path.stem != key and not (self.directory / f"{key}.json").exists():
+            for suffix in (".json", ".txt"):
+                # OSError: a notation that was never written, or a folder the relay may not change
+                with contextlib.suppress(OSError):
+                    path.with_suffix(suffix).rename(self.directory / f"{key}{suffix}")
+        return key
 
     def heard(self, event: Incoming) -> None:
         message, address = event.message, event.address
@@ -43,7 +86,13 @@ class Relay:
                     "a record on %s/%s names %s/%s; ignored", address.board, address.game, message.host, message.game
                 )
                 return
-            key = f"{address.board}-{address.game}"
+            problem = board_problem(message)
+            if problem is not None:
+                self.log.warning(
+                    "the record of game %s of board %s was ignored: %s", message.game, message.host, problem
+                )
+                return
+            key = record_key(address.board, address.game)
             known = self.records.get(key)
             if (
                 known is not None
@@ -52,10 +101,20 @@ class Relay:
                 and message.ply <= known.ply
             ):
                 return  # a late copy of a game already kept finished
-            self.records[key] = message
+            self._show(key, message)
             self.revision += 1
             if message.status != "playing":
                 self._keep(key, message)
+
+    def _show(self, key: str, record: Record) -> None:
+        """`record` on the page; the board's least recently heard game beyond its latest leaves it."""
+        latest = self._latest.setdefault(record.host, OrderedDict())
+        latest[key] = None
+        latest.move_to_end(key)
+        self.records[key] = record
+        while len(latest) > LATEST_PER_BOARD:
+            oldest, _ = latest.popitem(last=False)
+            del self.records[oldest]
 
     def view(self) -> dict[str, Any]:
         """Everything the live page shows: public by construction (records and presence only)."""
@@ -71,17 +130,30 @@ class Relay:
         return {"revision": self.revision, "games": games}
 
     def notation(self, key: str) -> str | None:
+        """The moves of game `key`, shown or kept; None: no such game."""
         record = self.records.get(key)
         if record is None:
-            return None
+            return self._read_kept(key, ".txt")
         lines = [f"# {record.title}, hosted by {record.host}; boards: {', '.join(record.seats)}"]
         lines += [f"{number}. {move}" for number, move in enumerate(record.moves, start=1)]
         lines.append(f"# {record.result or record.status}")
         return "\n".join(lines) + "\n"
 
     def record_json(self, key: str) -> str | None:
+        """The public record of game `key`, shown or kept; None: no such game."""
         record = self.records.get(key)
-        return None if record is None else json.dumps({"type": record.type, **asdict(record)}, indent=1)
+        if record is None:
+            return self._read_kept(key, ".json")
+        return json.dumps({"type": record.type, **asdict(record)}, indent=1)
+
+    def _read_kept(self, key: str, suffix: str) -> str | None:
+        """A kept file of a finished game no longer on the page (its board has played others since)."""
+        if not KEY.fullmatch(key):
+            return None  # no game's key: never a path
+        try:
+            return read_bounded(self.directory / f"{key}{suffix}", "the kept game", MAX_PAYLOAD).decode("utf-8")
+        except (UnreadableFile, UnicodeDecodeError):
+            return None
 
     def _keep(self, key: str, record: Record) -> None:
         try:

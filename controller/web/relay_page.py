@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import logging
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from controller.games import GAMES
 from controller.remote import topics
 from controller.remote.link import BrokerSettings, Link, LinkState
 from controller.remote.relay import Relay
+from controller.remote.table import handle_alone
 from controller.table.board import board_map
 from controller.web.views import board_geometry
 from hal.profile import load_profile
@@ -97,8 +99,8 @@ class RelayServer:
                 for event in self.link.drain():
                     if isinstance(event, LinkState):
                         log.info("%s", event.reason or "connected to the broker")
-                    else:
-                        self.relay.heard(event)
+                    else:  # one record the relay cannot take never stops it following the others
+                        handle_alone(log, event.sender, partial(self.relay.heard, event))
                 self.stopping.wait(0.05)
         finally:
             self.link.close()
