@@ -89,7 +89,7 @@ def test_the_host_asks_its_open_request_again_and_a_board_asked_twice_is_asked_o
     assert isinstance(role, Guest)
     host.ask("draw")
     _lose(host_wire)  # the request never reached g1
-    assert guest.asked is None
+    assert guest.asked is None and host.asking == "draw" and guest.asking is None
     host.greet()
     deliver(host_wire, guest_wire)
     said = guest.poll().said

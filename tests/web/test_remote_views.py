@@ -93,3 +93,14 @@ def test_what_ends_a_game_across_boards_needs_the_table_pin_on_a_page(tmp_path: 
         waiting = viewer_parts(asked, 1, True)["waiting"]
         assert any(("with the table PIN" in line) == ends for line in waiting if "asks to" in line)
         assert table_view(asked)["remote"]["asked"] == {"kind": kind, "board": "kitchen"}
+
+
+def test_a_board_waiting_for_the_answer_to_its_own_request_says_so_on_its_screens(tmp_path: Path) -> None:
+    snapshot = a_snapshot(tmp_path)
+    remote = RemoteView("g", "kitchen", "club", ("kitchen", "club"), {"kitchen": True}, False, asking="takeback")
+    across = dataclasses.replace(snapshot, remote=remote)
+    assert table_view(across)["remote"]["asking"] == "takeback"
+    waiting = viewer_parts(across, 1, True)["waiting"]
+    assert "This board asks the others to take back the last move: waiting for their answer." in waiting
+    quiet = dataclasses.replace(snapshot, remote=dataclasses.replace(remote, asking=None))
+    assert not any("waiting for their answer" in line for line in viewer_parts(quiet, 1, True)["waiting"])
