@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import re
+import secrets
 from collections import OrderedDict
 from dataclasses import asdict
 from pathlib import Path
@@ -55,7 +56,8 @@ class Relay:
         self.records: dict[str, Record] = {}  # by record_key
         self._latest: dict[str, OrderedDict[str, None]] = {}  # each board's keys, the latest heard last
         self.online: dict[str, bool] = {}
-        self.revision = 0  # changes whenever anything shown changes
+        # Changes whenever anything shown changes; a restarted relay starts from a number no page has.
+        self.revision = secrets.randbelow(1 << 40)
         for path in sorted(self.directory.glob("*.json"), key=lambda path: path.stat().st_mtime):
             try:
                 record = decode(read_bounded(path, "the kept game", MAX_PAYLOAD))
@@ -117,11 +119,12 @@ class Relay:
             del self.records[oldest]
 
     def view(self) -> dict[str, Any]:
-        """Everything the live page shows: public by construction (records and presence only)."""
+        """Everything the live page shows: public by construction (records and presence only), but
+        the public observation, which the page does not draw (the kept record has it)."""
         games = [
             {
                 "key": key,
-                **asdict(record),
+                **{name: value for name, value in asdict(record).items() if name != "public"},
                 "type": record.type,
                 "online": {b: self.online.get(b, False) for b in record.seats},
             }

@@ -54,10 +54,19 @@ def relay_app(relay: Relay) -> Starlette:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"))
 
     async def games(request: Request) -> Response:
+        """Every game on the page; to a page that has this revision already (`?since=N`), only that
+        nothing changed: a page open at a big event asks twice a second, and most asks find nothing
+        new. Each board layout is sent once, however many games are played on it."""
+        if request.query_params.get("since") == str(relay.revision):
+            return JSONResponse({"revision": relay.revision, "unchanged": True})
         view = relay.view()
+        layouts: dict[str, Any] = {}
         for game in view["games"]:
-            game["geometry"] = geometry(game["title"], game["players"])
-        return JSONResponse(view)
+            layout = f"{game['title']}/{game['players']}"
+            if layout not in layouts:
+                layouts[layout] = geometry(game["title"], game["players"])
+            game["layout"] = layout
+        return JSONResponse({**view, "layouts": layouts})
 
     async def kept(request: Request) -> Response:
         name = str(request.path_params["name"])

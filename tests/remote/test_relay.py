@@ -20,6 +20,7 @@ from controller.web.relay_page import RelayServer, relay_app
 from tests.remote.broker import Broker
 from tests.remote.conftest import PASSWORDS
 from tests.remote.players import boards_for, finished, run_until
+from tests.web.browser import browser_problem, chromium, free_port
 
 
 def test_the_relay_shows_every_game_live_and_keeps_the_finished_ones(broker: Broker, tmp_path: Path) -> None:
@@ -48,8 +49,14 @@ def test_the_relay_shows_every_game_live_and_keeps_the_finished_ones(broker: Bro
     view = client.get("/games.json").json()
     assert {game["key"] for game in view["games"]} == {"h_a1", "g2_b2"}
     for game in view["games"]:
-        assert game["status"] == "over" and game["geometry"]["cells"] and game["board"]
-        assert not game["public"].get("hand")  # public only (the bytes of records: test_protocol)
+        assert game["status"] == "over" and view["layouts"][game["layout"]]["cells"] and game["board"]
+        assert "public" not in game  # the page does not draw it; the kept record has it
+    assert set(view["layouts"]) == {"klotz/2", "zillo/2"}
+    assert client.get(f"/games.json?since={view['revision']}").json() == {
+        "revision": view["revision"],
+        "unchanged": True,
+    }
+    assert client.get("/games.json?since=-1").json()["games"] == view["games"]
     notation = client.get("/games/h_a1.txt")
     assert notation.status_code == 200 and "\n1. " in notation.text
     kept = client.get("/games/g2_b2.json").json()
@@ -125,3 +132,38 @@ def test_a_game_kept_under_its_older_name_takes_its_key(tmp_path: Path) -> None:
     (tmp_path / "new" / "a_b-c.txt").rename(tmp_path / "a-b-c.txt")
     relay = Relay(tmp_path)
     assert list(relay.records) == ["a_b-c"] and (tmp_path / "a_b-c.txt").exists()
+
+
+@pytest.mark.skipif(browser_problem() is not None, reason=f"browser tests cannot run: {browser_problem()}")
+def test_the_relay_page_in_a_browser_draws_every_game_and_follows_new_ones(tmp_path: Path) -> None:
+    import uvicorn
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    relay = Relay(tmp_path)
+    relay.heard(_record("kitchen", "g1", "playing"))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(relay_app(relay), host="127.0.0.1", port=port, log_config=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(2000):  # start-up only: uvicorn says it listens by setting `started`
+        if server.started:
+            break
+        thread.join(0.01)
+    try:
+        with chromium() as driver:
+            driver.get(f"http://127.0.0.1:{port}/")
+            heading = lambda d: [h.text for h in d.find_elements(By.CSS_SELECTOR, ".game h2")]  # noqa: E731
+            WebDriverWait(driver, 20).until(lambda d: heading(d) == ["klotz (g1)"])
+            assert driver.find_elements(By.CSS_SELECTOR, ".game svg circle")  # the board, with its piece
+            relay.heard(_record("club", "g2"))  # a finished game arrives: the page shows it at its next ask
+            WebDriverWait(driver, 20).until(lambda d: sorted(heading(d)) == ["klotz (g1)", "klotz (g2)"])
+            links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, ".game a")]
+            assert links == [
+                f"http://127.0.0.1:{port}/games/club_g2.json",
+                f"http://127.0.0.1:{port}/games/club_g2.txt",
+            ]
+            assert "2 games; updated" in driver.find_element(By.ID, "status").text
+    finally:
+        server.should_exit = True
+        thread.join(10)
