@@ -226,8 +226,8 @@ class Guest:
         first, self.synced = not self.synced, True
         newer = first or (message.revision, message.ply) > (self.revision, self.ply)
         self._check_seats(message)
-        said, sends = self._own_request(message, newer)
         if not newer:  # a repeat or a late copy: nothing changes but that the game is over, if it says so
+            said, sends = self._own_request(message, newer)
             return Heard(said=self._ended(message, newer) + said, sends=self._resign_again(message) + sends)
         try:
             stand_in = self.game.state_from_json(message.state)
@@ -238,6 +238,7 @@ class Guest:
                 f"the host's position at move {message.ply} has {stand_in.players} seats, "
                 f"and this game {len(self.seats)}"
             )
+        said, sends = self._own_request(message, newer)  # once the word is one this board can take
         heard = Heard(moved=True, said=self._ended(message, newer) + said, sends=self._resign_again(message) + sends)
         if digest(stand_in, message.ply) != message.digest:
             self.disagree = f"this board's position at move {message.ply} differs from the host's"
