@@ -48,6 +48,14 @@ def board_problem(record: Record) -> str | None:
     return None
 
 
+def _written_at(path: Path) -> float:
+    """When a kept file was last written (0 for one that went meanwhile: its reading says so)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 class Relay:
     def __init__(self, directory: Path, log: logging.Logger | None = None) -> None:
         self.directory = Path(directory)
@@ -58,7 +66,7 @@ class Relay:
         self.online: dict[str, bool] = {}
         # Changes whenever anything shown changes; a restarted relay starts from a number no page has.
         self.revision = secrets.randbelow(1 << 40)
-        for path in sorted(self.directory.glob("*.json"), key=lambda path: path.stat().st_mtime):
+        for path in sorted(self.directory.glob("*.json"), key=_written_at):
             try:
                 record = decode(read_bounded(path, "the kept game", MAX_PAYLOAD))
             except (UnreadableFile, MessageError) as error:

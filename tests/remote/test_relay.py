@@ -167,3 +167,13 @@ def test_the_relay_page_in_a_browser_draws_every_game_and_follows_new_ones(tmp_p
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_kept_file_that_is_not_there_any_more_is_said_and_the_relay_starts(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    Relay(tmp_path).heard(_record("club", "g1"))
+    (tmp_path / "gone_g2.json").symlink_to(tmp_path / "nowhere.json")  # a link to a file deleted since
+    relay = Relay(tmp_path)
+    assert list(relay.records) == ["club_g1"]
+    assert "kept game gone_g2.json is unreadable" in caplog.text and "Traceback" not in caplog.text
