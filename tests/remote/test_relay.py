@@ -153,12 +153,15 @@ def test_the_relay_page_in_a_browser_draws_every_game_and_follows_new_ones(tmp_p
     try:
         with chromium() as driver:
             driver.get(f"http://127.0.0.1:{port}/")
-            heading = lambda d: [h.text for h in d.find_elements(By.CSS_SELECTOR, ".game h2")]  # noqa: E731
+            # Read in one step: the page redraws its games whenever the relay has news.
+            heading = lambda d: d.execute_script(  # noqa: E731
+                "return [...document.querySelectorAll('.game h2')].map(h => h.textContent)"
+            )
             WebDriverWait(driver, 20).until(lambda d: heading(d) == ["klotz (g1)"])
             assert driver.find_elements(By.CSS_SELECTOR, ".game svg circle")  # the board, with its piece
             relay.heard(_record("club", "g2"))  # a finished game arrives: the page shows it at its next ask
             WebDriverWait(driver, 20).until(lambda d: sorted(heading(d)) == ["klotz (g1)", "klotz (g2)"])
-            links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, ".game a")]
+            links = driver.execute_script("return [...document.querySelectorAll('.game a')].map(a => a.href)")
             assert links == [
                 f"http://127.0.0.1:{port}/games/club_g2.json",
                 f"http://127.0.0.1:{port}/games/club_g2.txt",
