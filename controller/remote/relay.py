@@ -23,29 +23,17 @@ from typing import Any
 from controller.files import UnreadableFile, read_bounded
 from controller.remote.link import Incoming
 from controller.remote.messages import MAX_PAYLOAD, MessageError, Presence, Record, decode
+from controller.remote.position import board_problem
 from controller.remote.topics import NAME
 
 LATEST_PER_BOARD = 20  # games of one board on the page; older finished ones stay kept and downloadable
 KEY = re.compile(rf"({NAME.pattern})_({NAME.pattern})")
-PIECE = re.compile(r"[a-z0-9_-]{1,32}:([0-9]{0,2})")  # "kind:seat", the seat empty for a neutral piece
 
 
 def record_key(host: str, game: str) -> str:
     """The relay's name for game `game` hosted by board `host`: `_` is in no board name or game id,
     so no board's game can take another board's key (nor its kept files)."""
     return f"{host}_{game}"
-
-
-def board_problem(record: Record) -> str | None:
-    """What is wrong, in words, with the pieces a record puts on its board; None: nothing."""
-    for field, pieces in record.board.items():
-        if not isinstance(pieces, list) or len(pieces) > 16:
-            return f"field {field[:20]!r} holds no list of pieces"
-        for piece in pieces:
-            match = PIECE.fullmatch(piece) if isinstance(piece, str) else None
-            if match is None or (match.group(1) and int(match.group(1)) >= len(record.seats)):
-                return f"field {field[:20]!r} holds {str(piece)[:40]!r}, not a piece of this game's seats"
-    return None
 
 
 def _written_at(path: Path) -> float:
@@ -96,7 +84,7 @@ class Relay:
                     "a record on %s/%s names %s/%s; ignored", address.board, address.game, message.host, message.game
                 )
                 return
-            problem = board_problem(message)
+            problem = board_problem(message.board, len(message.seats))
             if problem is not None:
                 self.log.warning(
                     "the record of game %s of board %s was ignored: %s", message.game, message.host, problem

@@ -89,7 +89,8 @@ class BoardNames:
         if host is None:
             return True
         name = host_name(host)
-        return is_address(name) or name in self.known
+        full = self.full.name if self.full is not None else ""
+        return is_address(name) or name in self.names or (bool(full) and name == full)
 
     def refusal(self, host: str) -> str:
         name = host_name(host)

@@ -4,6 +4,7 @@ and keeps every finished game (docs/remote.md, "The club relay")."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from controller.games import GAMES
 from controller.remote import topics
 from controller.remote.host import Host
 from controller.remote.link import BrokerSettings, Incoming
 from controller.remote.messages import Record
+from controller.remote.position import board_problem, public_board
 from controller.remote.relay import LATEST_PER_BOARD, Relay
 from controller.web.relay_page import RelayServer, relay_app
 from tests.remote.broker import Broker
@@ -180,3 +183,15 @@ def test_a_kept_file_that_is_not_there_any_more_is_said_and_the_relay_starts(
     relay = Relay(tmp_path)
     assert list(relay.records) == ["club_g1"]
     assert "kept game gone_g2.json is unreadable" in caplog.text and "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("title", ["klotz", "fillit", "zillo", "zillertal", "zodiac"])
+def test_every_board_a_host_writes_is_one_the_relay_takes(title: str) -> None:
+    """The relay's check reads what public_board writes: a whole random game of each, every ply."""
+    state = GAMES[title].new_game(players=2, seed=5)
+    rng = random.Random(5)
+    for _ in range(80):
+        assert board_problem(public_board(state), state.players) is None
+        if state.is_terminal():
+            break
+        state = state.apply(rng.choice(state.legal_actions()))

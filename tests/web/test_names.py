@@ -103,13 +103,17 @@ def test_the_board_answers_at_once_while_its_full_name_is_looked_up_and_to_it_on
     assert names.own("tafel.example.lan:8080") and "tafel.example.lan" in names.refusal("evil.example")
 
 
-def test_a_machine_without_a_full_name_answers_to_its_other_names() -> None:
+def test_a_machine_without_a_full_name_answers_to_its_other_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    escaped: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: escaped.append(args.exc_value))
+
     def failing_lookup() -> str:
         raise OSError("no name server")
 
     names = BoardNames.of_this_machine((), FullName(failing_lookup))
     assert names.full is not None and names.full.known.wait(30)
-    assert names.own("localhost") and names.known == names.names
+    assert names.own("localhost") and not names.own("") and names.known == names.names
+    assert escaped == []  # the failed lookup is no fault of the board's
 
 
 def test_the_refusal_names_the_name_and_says_what_to_do() -> None:
