@@ -390,6 +390,8 @@ class Seams:
         if self.unseen_correction(choice) or self.last_hand_may_hold(choice, candidates):
             return True
         first = choice.first if isinstance(choice, ThenMove) else None
+        if isinstance(first, Correction) and self.unseen_correction(first):
+            return True  # a correction asked alone is asked with the next player's move after it
         if first is not None and not isinstance(first, Correction) and self.must_ask(first, candidates):
             return True  # what makes a move asked alone makes it asked with the next one after it
         if first is not None:

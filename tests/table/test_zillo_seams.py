@@ -405,3 +405,52 @@ def test_a_sensor_sticking_on_before_the_last_move_landed_is_no_move_of_the_next
     assert [fault.cell for fault in out.display.faults] == [CELL("f12")]
     asked = {name for _, shown in table.since(begin) for name in candidate_names(table, shown)}
     assert not any(name.startswith("C-E") for name in asked)
+
+
+# A dealt-card game (seed 1) up to the scene below, as greedy bots played it.
+BEFORE_THE_TURNED_PART = [
+    "W-3:f9-f12", "W-2:f12-i12", "Z-W:i12-f12", "W-1:f12-i12", "C-E:c12-f12/1", "S-3:2r180@j8", "Z-E:m8-n10",
+    "S-2:3r270@l7", "C-ES:f12-g10/1", "C-NE:l7-m9/1", "C-NW:g10-e11/1", "C-W:l7-i7/2", "C-WN:e11-c12/1",
+    "C-SE:i7-j5/1", "discard:C-N", "C-EN:j5-k7/1", "W-3:n10-m10", "S-1:2r90@j12", "S-3:2r90@l14",
+    "C-NE:i13-k14/1", "C-E:c12-f12/2", "C-SW:k14-k11/1", "Z-S:i12-g11", "C-EN:i7-l7/1", "C-S:f12-f9/1",
+    "Z-E:g11-i10", "C-N:f9-f12/1", "C-WN:k7-h7/1",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", PRESENCE)
+def test_a_correction_onto_a_field_that_reads_as_before_is_asked_with_the_move_after_it_too(model: str) -> None:
+    """Red's W-2 carries the Zillo i10-g10 (taken). Yellow turns part 1 with S-4 one piece at a
+    time (the parts are drawn by the LEDs): a Catcher c12-c8, two from f12 to c11, and the Zillo,
+    lifted off g10 last. With the Zillo in the air, a presence sensor reads exactly Red's W-2
+    corrected to i10-k11, onto Yellow's Catcher there (k11 reads as it did), followed by S-4, which
+    leaves g10 empty. A correction no sensor sees is asked, never taken alone, and so it is with a
+    move after it: the board used to take both, and the Zillo landing on e12 was a piece too many
+    (two-player Zillo, hands that turn a part piece by piece)."""
+    state = GAME.new_game(players=2, seed=1)
+    for text in BEFORE_THE_TURNED_PART:
+        state = state.apply(state.parse_action(text))
+    assert "W-2:i10-k11" in strings(state, "W-2")
+    table = Table(state, model)
+    table.run(2000)
+    begin = table.now
+    zillo = table.lift("i10")
+    table.run(170)
+    table.place("g10", zillo)  # Red's W-2
+    table.run(270)
+    steps = [(380, "c12", "c8", 1), (180, "f12", "c11", 1), (430, "f12", "c11", 1)]
+    for carry, origin, target, count in steps:  # Yellow's S-4, one piece after another
+        pieces = table.lift(origin, count)
+        table.run(carry)
+        table.place(target, pieces)
+        table.run(100)
+    zillo = table.lift("g10")
+    table.run(470)
+    assert "W-2:i10-k11" not in table.commits(begin)
+    table.place("e12", zillo)
+    out = table.run(2000)
+    assert table.commits(begin) in (["W-2:i10-g10", "S-4:1r270@c8"], ["W-2:i10-g10"])
+    if out.display.mode == "confirm":
+        assert "S-4:1r270@c8" in candidate_names(table, out)
+        table.declare("S-4:1r270@c8")
+        table.run(800)
+    assert table.commits(begin)[-1] == "S-4:1r270@c8" and table.state.zillo == CELL("e12")
