@@ -40,9 +40,14 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Press:
-    """A button: confirm, undo or menu (as on the board)."""
+    """A button: confirm, undo or menu (as on the board). Pressed on a screen (`from_page`), it
+    carries the seat of the page that pressed it (`page_seat`; None: the table view), since who
+    may press confirm and next choice is judged again on the board as it is when the press is
+    carried out (`deciding.press_refusal`)."""
 
     button: str
+    from_page: bool = False
+    page_seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,11 @@ from dataclasses import dataclass
 
 from controller.games import Action, IllegalAction, State
 from controller.games.base import changed_fields
+from controller.games.public import has_hidden_hands
+from controller.games.seats import seat_name
 from controller.table.tracker_types import TrackerOutput
+
+DECIDING_BUTTONS = frozenset({"confirm", "menu"})  # while the board asks "which move?", a choice
 
 
 @dataclass(frozen=True)
@@ -75,3 +79,29 @@ def decider_for(
     if own_move and seat is not None and not state.is_terminal() and seat == state.current_player:
         return seat
     return deciding_seat(state, history, output)
+
+
+def press_refusal(
+    state: State,
+    history: Sequence[State],
+    output: TrackerOutput | None,
+    button: str,
+    page_seat: int | None,
+    hotseat: bool,
+) -> str | None:
+    """Why a page (a seat's, or the table view: `page_seat` None) may not press `button` now; None
+    where it may. While the board asks which move was made in a game with hidden hands, confirm and
+    next choice choose among the deciding seat's cards, so only that seat's page presses them (the
+    table view too in hot seat). Judged on the board as it is when the press is carried out: a page
+    judged on an older picture may have pressed just as the question came."""
+    if button not in DECIDING_BUTTONS or output is None or output.display.mode != "confirm":
+        return None
+    if not has_hidden_hands(state):
+        return None
+    decider = deciding_seat(state, history, output)
+    if decider is None or page_seat == decider or (page_seat is None and hotseat):
+        return None
+    mover = seat_name(state, decider)
+    if page_seat is None:
+        return f"the board now asks which move {mover} made: in this game only {mover}'s own page answers that"
+    return f"it is {mover}'s decision now, not {seat_name(state, page_seat)}'s"

@@ -46,7 +46,7 @@ from controller.service.control import (
     ShowPin,
     Snapshot,
 )
-from controller.service.deciding import Candidate, candidate_of, candidates_of, decider_for
+from controller.service.deciding import Candidate, candidate_of, candidates_of, decider_for, press_refusal
 from controller.service.disk import trouble_of
 from controller.service.host import Host
 from controller.service.option_files import OptionFileError, chosen_files, shared_options
@@ -300,12 +300,14 @@ class TableControl:
         assert self.host.session is not None
         output = self.host.session.last_output
         if output is not None and output.display.mode == "confirm" and command.button != "undo":
-            state = self.host.session.state
+            state, history = self.host.session.state, self.host.session.tracker.history
+            hotseat = bool(self.start_record.get("hotseat", False))
+            refused = press_refusal(state, history, output, command.button, command.page_seat, hotseat)
+            if command.from_page and refused is not None:
+                raise CommandError(refused)
             self._check_decider(None, state, output)
             if command.button == "confirm" and output.display.previewed is not None:
-                previewed = candidate_of(
-                    state, self.host.session.tracker.history, output.display.previewed, output.display.played_in
-                )
+                previewed = candidate_of(state, history, output.display.previewed, output.display.played_in)
                 if previewed is not None:
                     self._check_made(previewed, "confirm")
         self.host.session.inject(InputEvent("button", command.button))

@@ -20,12 +20,12 @@ from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.remote.guest import ASKED, ENDING
 from controller.service.control import CommandError, Snapshot
+from controller.service.deciding import DECIDING_BUTTONS
 from controller.web.protocol import ProtocolError
 from controller.web.views import deciding_seat
 
 Role = Literal["table", "seat", "watch", "health"]
 GAME_ACTS = frozenset({"press", "declare", "card", "play"})  # messages that act in the game
-DECIDING_BUTTONS = frozenset({"confirm", "menu"})  # while the board asks "which move?", a choice
 OWN_MOVE = frozenset({"declare", "card"})  # the seat on turn saying its own move (or the card it plays)
 OWN_PAGE = (
     "in this game each player plays from their own seat's page (its link is shown with the table PIN), "

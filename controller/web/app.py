@@ -318,7 +318,8 @@ class Hub:
             elif kind == "show_pin":
                 reply["message"] = await self.show_pin()
             else:
-                reply["message"] = await self.run(command_of(message, seat, page.principal.role == "seat"))
+                principal = page.principal
+                reply["message"] = await self.run(command_of(message, seat, principal.role == "seat", principal.seat))
         except ProtocolError as error:
             reply.update(type="error", message=str(error))
             if error.message_id is not None:

@@ -162,12 +162,15 @@ def _check_fields(data: dict[str, Any]) -> None:
         raise ProtocolError("id is too long (at most 64 characters)")
 
 
-def command_of(message: Mapping[str, Any], seat: int | None, own_page: bool = False) -> Command:
+def command_of(
+    message: Mapping[str, Any], seat: int | None, own_page: bool = False, page_seat: int | None = None
+) -> Command:
     """The service command a checked message asks for; `seat` is the seat it acts for (decided by
-    `access.acting_seat`; None: the table's), `own_page` whether that seat's own page sent it."""
+    `access.acting_seat`; None: the table's), `own_page` whether that seat's own page sent it, and
+    `page_seat` the seat of the page that sent it (None: the table view)."""
     kind = message["type"]
-    if kind == "press":
-        return Press(message["button"])
+    if kind == "press":  # judged again where it is carried out: the board may have begun to ask meanwhile
+        return Press(message["button"], from_page=True, page_seat=page_seat)
     if kind == "declare":
         return Declare(message["action"].strip(), seat, own_page)
     if kind == "card":

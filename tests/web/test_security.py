@@ -16,6 +16,7 @@ import pytest
 
 from controller.files import read_bounded
 from controller.games import load_game
+from controller.service.control import CommandError, Press
 from controller.service.loop import Service
 from controller.table.pin_display import pin_frame
 from controller.table.tracker_types import Display, TrackerOutput
@@ -232,6 +233,43 @@ def test_a_seat_decides_only_its_own_moves(tmp_path: Path) -> None:
             assert mine.ask({"type": "declare", "action": "C-E:c12-f12/1"})["type"] == "reply"
             done = mine.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "C-E:c12-f12/1" and done["moves"][0]["seat"] == 0
+
+
+def test_a_press_let_through_on_an_older_picture_is_judged_again_when_carried_out(tmp_path: Path) -> None:
+    """A page's press is let through on the picture of the board the server has; the loop carries
+    it out between two scans, where the board may have begun to ask which move Red made meanwhile
+    (a page that presses confirm twenty times a second would meet that moment). Confirm and next
+    choice then choose among Red's cards: a press of Yellow's page or of the table view, let through
+    as the table's button a moment before, is refused where it is carried out, and nothing is
+    taken (it used to confirm the candidate shown, choosing Red's card for Red)."""
+    with (
+        running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as table_socket,
+    ):
+        table = Page(table_socket)
+        table.view(lambda v: v["mode"] == "idle")
+        red, _ = seat_links(table)
+        with client.websocket_connect(f"/ws?seat={red}") as red_socket:
+            mine = Page(red_socket)
+            mine.view()
+            assert mine.ask({"type": "play", "action": "C-E:c12-f12/1"})["type"] == "reply"
+            mine.view(lambda v: v["mode"] == "confirm")
+            control = service.table.control
+            for page_seat, words in (
+                (1, "it is Red's decision now, not Yellow's"),
+                (None, "the board now asks which move Red made: in this game only Red's own page answers that"),
+            ):
+                for button in ("confirm", "menu"):
+                    with pytest.raises(CommandError) as refused:
+                        control.submit(Press(button, from_page=True, page_seat=page_seat)).result(timeout=30)
+                    assert str(refused.value) == words
+            assert control.submit(Press("undo", from_page=True, page_seat=1)).result(timeout=30) == "undo pressed"
+            assert control.submit(Press("menu")).result(timeout=30) == "menu pressed"  # the board's own button
+            assert service.table.moves == []
+            assert mine.ask({"type": "declare", "action": "C-E:c12-f12/1"})["type"] == "reply"
+            done = mine.view(lambda v: len(v["moves"]) == 1)
+        assert done["moves"][0]["text"] == "C-E:c12-f12/1"
 
 
 def test_hot_seat_is_chosen_with_the_pin_and_still_tells_the_table_nothing(tmp_path: Path) -> None:
