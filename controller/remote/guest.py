@@ -23,6 +23,16 @@ ASKED = {
 ENDING = frozenset({"abandon", "draw"})  # requests whose yes ends the game (on a screen: the PIN's, docs/web.md)
 
 
+def yes_needs_pin(asked: tuple[str, str]) -> str:
+    """What a screen hears when it presses confirm for a yes that ends the game (`asked`: what, by
+    which board): that yes needs the table PIN."""
+    what, board = asked
+    return (
+        f"board {board} asks to {ASKED[what]}: accepting ends the game, so it needs the table PIN (Accept…); "
+        "undo declines"
+    )
+
+
 @dataclass
 class Heard:
     """What one message from the host changed: whether the board's position moved on, and what to

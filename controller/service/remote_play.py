@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.files import UnreadableFile, read_bounded
 from controller.games import Action, Game, State
-from controller.remote.guest import ASKED, Guest
+from controller.remote.guest import ASKED, ENDING, Guest, yes_needs_pin
 from controller.remote.host import Host, Played
 from controller.remote.link import Event, Link, RemoteGame
 from controller.remote.messages import MAX_PAYLOAD, MessageError, Ply, decode, encode
@@ -44,6 +44,9 @@ def _answer_of(command: Command, asked: tuple[str, str] | None) -> bool | None:
     if isinstance(command, AnswerBoards):
         return command.accept
     if isinstance(command, Press) and asked is not None and command.button in ("confirm", "undo"):
+        if command.button == "confirm" and command.from_page and asked[0] in ENDING:
+            # A page's press let through before the request came (the hub judged an older picture).
+            raise ValueError(yes_needs_pin(asked))
         return command.button == "confirm"
     return None
 

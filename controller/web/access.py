@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
-from controller.remote.guest import ASKED, ENDING
+from controller.remote.guest import ENDING, yes_needs_pin
 from controller.service.control import CommandError, Snapshot
 from controller.service.deciding import DECIDING_BUTTONS
 from controller.web.protocol import ProtocolError
@@ -63,10 +63,7 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
     state = snapshot.position.state
     asked = snapshot.remote.asked if snapshot.remote is not None else None
     if kind == "press" and message.get("button") == "confirm" and asked is not None and asked[0] in ENDING:
-        raise ProtocolError(
-            f"board {asked[1]} asks to {ASKED[asked[0]]}: accepting ends the game, so it needs the table PIN "
-            "(Accept…); undo declines"
-        )
+        raise ProtocolError(yes_needs_pin(asked))
     asking = snapshot.board.output.display.mode == "confirm"
     hidden = has_hidden_hands(state)
     if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
