@@ -150,6 +150,19 @@ class AnswerBoards:
     accept: bool
 
 
+@dataclass(frozen=True)
+class InGame:
+    """A command of a seat's page, for the game that page's seat is in (`game_id`): a seat is a
+    seat of one game, so once another game is on, the page's commands are refused in words, also
+    one let through a moment before the new game began and carried out after it."""
+
+    game_id: str
+    command: Command
+
+
+OLD_SEAT = "this page's seat was in a game that is over: the board plays another game now; open its seat link"
+
+
 Command = (
     Press
     | Declare
@@ -163,6 +176,7 @@ Command = (
     | AnswerInvite
     | AskBoards
     | AnswerBoards
+    | InGame
 )
 
 

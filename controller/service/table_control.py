@@ -26,6 +26,7 @@ from controller.remote.lobby import options_here
 from controller.remote.messages import Invite
 from controller.service.archive import Archive, ArchiveError
 from controller.service.control import (
+    OLD_SEAT,
     Abandon,
     AnswerBoards,
     AnswerInvite,
@@ -34,6 +35,7 @@ from controller.service.control import (
     CommandError,
     ControlChannel,
     Declare,
+    InGame,
     MoveEntry,
     NewGame,
     Notice,
@@ -233,6 +235,10 @@ class TableControl:
     # --- commands ---------------------------------------------------------------------------------
     def execute(self, command: Command) -> str:
         """Carry out one command from a screen; CommandError (nothing changed) when it cannot be done."""
+        if isinstance(command, InGame):
+            if command.game_id != self.game_id:
+                raise CommandError(OLD_SEAT)
+            command = command.command
         session = self.host.session
         assert session is not None and self.host.game is not None
         state = session.state

@@ -40,7 +40,7 @@ from controller.games import GAMES, Game, load_game
 from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.service.archive import Archive, ArchivedGame, ArchiveError, notation_text
-from controller.service.control import Command, CommandError, ControlChannel, ShowPin, Snapshot
+from controller.service.control import OLD_SEAT, Command, CommandError, ControlChannel, InGame, ShowPin, Snapshot
 from controller.service.option_files import option_files
 from controller.service.table_control import HUMAN
 from controller.table.board import fits
@@ -304,6 +304,8 @@ class Hub:
             message = parse_message(text)
             if "id" in message:
                 reply["id"] = message["id"]
+            if page.principal.role == "seat" and snapshot is not None and page.game_id != snapshot.position.game_id:
+                raise ProtocolError(OLD_SEAT)  # (its page is being closed: another game is on)
             seat = acting_seat(page.principal, message, snapshot)
             kind = message["type"]
             if kind in ADMIN:
@@ -319,7 +321,10 @@ class Hub:
                 reply["message"] = await self.show_pin()
             else:
                 principal = page.principal
-                reply["message"] = await self.run(command_of(message, seat, principal.role == "seat", principal.seat))
+                command = command_of(message, seat, principal.role == "seat", principal.seat)
+                if principal.role == "seat" and page.game_id is not None:
+                    command = InGame(page.game_id, command)  # judged again where the loop carries it out
+                reply["message"] = await self.run(command)
         except ProtocolError as error:
             reply.update(type="error", message=str(error))
             if error.message_id is not None:

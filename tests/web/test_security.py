@@ -16,7 +16,7 @@ import pytest
 
 from controller.files import read_bounded
 from controller.games import load_game
-from controller.service.control import CommandError, Press
+from controller.service.control import OLD_SEAT, CommandError, Declare, InGame, Press
 from controller.service.loop import Service
 from controller.table.pin_display import pin_frame
 from controller.table.tracker_types import Display, TrackerOutput
@@ -270,6 +270,35 @@ def test_a_press_let_through_on_an_older_picture_is_judged_again_when_carried_ou
             assert mine.ask({"type": "declare", "action": "C-E:c12-f12/1"})["type"] == "reply"
             done = mine.view(lambda v: len(v["moves"]) == 1)
         assert done["moves"][0]["text"] == "C-E:c12-f12/1"
+
+
+def test_a_seat_pages_command_carried_out_after_another_game_began_is_refused(tmp_path: Path) -> None:
+    """A seat is a seat of one game. A seat page's command is let through for the game the page
+    was opened in and carried out by the loop a moment later: where a new game began meanwhile (the
+    lobby, with the PIN), it is refused in words, never taken as a move of that seat in the new
+    game (Yellow's phone from the last game would otherwise move for the new game's Yellow)."""
+    with (
+        running_service(tmp_path, config_text("zillo", 2, ZILLO)) as service,
+        web_client(service, tmp_path) as client,
+        client.websocket_connect("/ws") as table_socket,
+    ):
+        table = Page(table_socket)
+        table.view(lambda v: v["mode"] == "idle")
+        old_game = service.table.game_id
+        start = {"type": "new_game", "pin": PIN, "game": "zillo", "players": 2, "seats": ["human", "human"]}
+        assert table.ask({**start, "options": {"hands": "dealt"}, "abandon": True})["type"] == "reply"
+        table.view(lambda v: v["game"]["name"] == "zillo" and v["moves"] == [])
+        new_game = service.table.game_id
+        assert new_game != old_game
+        control = service.table.control
+        state = service.session.state
+        move = next(state.action_to_str(action) for action in state.legal_actions())
+        for command in (Declare(move, 0, True), Press("confirm", from_page=True, page_seat=0)):
+            with pytest.raises(CommandError) as refused:
+                control.submit(InGame(old_game, command)).result(timeout=30)
+            assert str(refused.value) == OLD_SEAT
+        assert service.table.moves == []
+        assert control.submit(InGame(new_game, Press("menu", from_page=True, page_seat=0))).result(timeout=30)
 
 
 def test_hot_seat_is_chosen_with_the_pin_and_still_tells_the_table_nothing(tmp_path: Path) -> None:
