@@ -20,7 +20,7 @@ from controller.games.public import has_hidden_hands
 from controller.games.seats import seat_name
 from controller.remote.guest import ENDING, yes_needs_pin
 from controller.service.control import CommandError, Snapshot
-from controller.service.deciding import DECIDING_BUTTONS
+from controller.service.deciding import press_refusal
 from controller.web.protocol import ProtocolError
 from controller.web.views import deciding_seat
 
@@ -60,14 +60,19 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
         raise ProtocolError("the board health page does not play; open the table view to play")
     if snapshot is None:
         raise ProtocolError("the board has not started a game yet")
-    state = snapshot.position.state
-    asked = snapshot.remote.asked if snapshot.remote is not None else None
-    if kind == "press" and message.get("button") == "confirm" and asked is not None and asked[0] in ENDING:
-        raise ProtocolError(yes_needs_pin(asked))
-    asking = snapshot.board.output.display.mode == "confirm"
+    position = snapshot.position
+    state = position.state
+    if kind == "press":  # the board's buttons are the table's, except while it asks "which move?"
+        asked = snapshot.remote.asked if snapshot.remote is not None else None
+        button = str(message["button"])  # (a text: checked by protocol.parse_message)
+        if button == "confirm" and asked is not None and asked[0] in ENDING:
+            raise ProtocolError(yes_needs_pin(asked))
+        output = snapshot.board.output
+        refused = press_refusal(state, position.history, output, button, principal.seat, position.hotseat)
+        if refused is not None:
+            raise ProtocolError(OWN_PAGE if principal.role == "table" else refused)
+        return None
     hidden = has_hidden_hands(state)
-    if kind == "press" and not (asking and hidden and message.get("button") in DECIDING_BUTTONS):
-        return None  # the board's buttons are the table's
     decider = deciding_seat(snapshot, principal.seat, kind in OWN_MOVE)
     if decider is None:
         raise ProtocolError("the game is over")
@@ -78,7 +83,7 @@ def acting_seat(principal: Principal, message: Mapping[str, Any], snapshot: Snap
                 f"it is {seat_name(state, decider)}'s decision now, not {seat_name(state, principal.seat)}'s"
             )
         return decider
-    if hidden and not snapshot.position.hotseat:
+    if hidden and not position.hotseat:
         raise ProtocolError(OWN_PAGE)
     return decider
 
